@@ -1,0 +1,21 @@
+"""The endpoint layer: declare an endpoint once (see :mod:`subsvc.api.endpoint`)."""
+
+from subsvc.api.endpoint import Area, Endpoint, Router
+from subsvc.api.errors import HTTPError, RequestValidationError
+from subsvc.api.pagination import Limit, Offset, Page
+from subsvc.api.params import Body, Header, Path, Query
+
+__all__ = [
+    "Area",
+    "Body",
+    "Endpoint",
+    "HTTPError",
+    "Header",
+    "Limit",
+    "Offset",
+    "Page",
+    "Path",
+    "Query",
+    "RequestValidationError",
+    "Router",
+]

@@ -1,0 +1,313 @@
+"""One declaration per endpoint: routing, authentication, validation, serialisation, OpenAPI.
+
+    router = Router(area="web", tag="pages")
+
+    @router.get("/pages/service-rules", response_model=ServiceRulesResponse)
+    async def get_service_rules(
+        session: AsyncSession,
+        language: Annotated[str, Query(min_length=2, max_length=10)] = "ru",
+        fallback: bool = True,
+    ) -> ServiceRule: ...
+
+The handler's parameters say what it needs. By type: ``Request``, ``AsyncSession`` (a
+session for this request: committed when the handler returns, rolled back when it
+raises), ``Principal`` (the authenticated caller). Every other parameter is an input: path
+(named in the template), body (a pydantic model), header or query (see
+:mod:`subsvc.api.params`). All inputs are validated together; the return value is
+serialised through ``response_model``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import types
+import typing
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel, TypeAdapter, ValidationError, create_model
+from pydantic.fields import FieldInfo
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from subsvc.api.errors import (
+    HTTPError,
+    RequestValidationError,
+    body_missing,
+    json_invalid,
+    validation_errors,
+)
+from subsvc.api.params import Location, Param
+from subsvc.auth.principal import Principal
+from subsvc.auth.permissions import check_permission
+
+Area = Literal["web", "cabinet", "cabinet-admin"]
+Handler = Callable[..., Awaitable[Any]]
+_PATH_PARAM = re.compile(r"{([^}:]+)(?::[^}]*)?}")
+
+
+@dataclass
+class Input:
+    """One input parameter of a handler."""
+
+    name: str
+    location: Location
+    annotation: Any
+    field: FieldInfo
+    wire_name: str
+    is_list: bool = False
+
+
+@dataclass
+class Endpoint:
+    """A declared endpoint; ``route()`` makes the Starlette route, :mod:`subsvc.api.openapi`
+    its operation."""
+
+    method: str
+    path: str
+    handler: Handler
+    area: Area
+    tag: str
+    response_model: Any = None
+    status_code: int = 200
+    summary: str | None = None
+    description: str | None = None
+    public: bool = False
+    permission: str | None = None
+    include_in_schema: bool = True
+    responses: dict[int, str] = field(default_factory=dict)
+    inputs: list[Input] = field(init=False)
+    injected: dict[str, str] = field(init=False)
+    models: dict[Location, type[BaseModel]] = field(init=False)
+    body: Input | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.method = self.method.upper()
+        self.summary = self.summary or self.handler.__name__.replace("_", " ").title()
+        if self.description is None and self.handler.__doc__:
+            self.description = inspect.cleandoc(self.handler.__doc__)
+        self.inputs, self.injected = _read_signature(self.handler, set(_PATH_PARAM.findall(self.path)))
+        self.body = next((i for i in self.inputs if i.location == "body"), None)
+        self.models = {}
+        for location in ("path", "query", "header"):
+            fields = {i.name: (i.annotation, i.field) for i in self.inputs if i.location == location}
+            if fields:
+                self.models[location] = create_model(  # type: ignore[call-overload]
+                    f"{self.operation_id}_{location}", **fields
+                )
+        self._body_adapter = TypeAdapter(self.body.annotation) if self.body else None
+        self._response_adapter = TypeAdapter(self.response_model) if self.response_model is not None else None
+
+    @property
+    def operation_id(self) -> str:
+        cleaned = re.sub(r"\W", "_", self.path)
+        return f"{self.handler.__name__}{cleaned}_{self.method.lower()}"
+
+    def route(self) -> Route:
+        return Route(self.path, self.__call__, methods=[self.method], name=self.operation_id)
+
+    async def __call__(self, request: Request) -> Response:
+        principal = None
+        if not self.public:
+            principal = await _authenticate(request, self.area)
+            if self.area == "cabinet-admin" or self.permission:
+                await check_permission(request, principal, self.permission)
+        kwargs = await self._read_inputs(request)
+        for name, kind in self.injected.items():
+            if kind == "request":
+                kwargs[name] = request
+            elif kind == "principal":
+                kwargs[name] = principal
+        session_name = next((n for n, k in self.injected.items() if k == "session"), None)
+        if session_name is None:
+            result = await self.handler(**kwargs)
+        else:
+            async with request.app.state.db.session() as session:
+                kwargs[session_name] = session
+                result = await self.handler(**kwargs)
+                await session.commit()
+        return self.render(result)
+
+    async def _read_inputs(self, request: Request) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        errors: list[dict[str, Any]] = []
+        for location, model in self.models.items():
+            raw = self._raw(request, location)
+            try:
+                values.update(model.model_validate(raw).__dict__)
+            except ValidationError as exc:
+                errors.extend(validation_errors(exc, (location,), missing_input_none=True))
+        if self.body is not None:
+            errors.extend(await self._read_body(request, values))
+        if errors:
+            raise RequestValidationError(errors)
+        return values
+
+    def _raw(self, request: Request, location: Location) -> dict[str, Any]:
+        source: Any
+        if location == "path":
+            return dict(request.path_params)
+        source = request.query_params if location == "query" else request.headers
+        raw: dict[str, Any] = {}
+        for item in self.inputs:
+            if item.location != location or item.wire_name not in source:
+                continue
+            raw[item.wire_name] = source.getlist(item.wire_name) if item.is_list else source[item.wire_name]
+        return raw
+
+    async def _read_body(self, request: Request, values: dict[str, Any]) -> list[dict[str, Any]]:
+        assert self.body is not None and self._body_adapter is not None
+        raw = await request.body()
+        if not raw.strip():
+            if self.body.field.is_required():
+                return [body_missing()]
+            values[self.body.name] = self.body.field.get_default(call_default_factory=True)
+            return []
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            position = exc.pos if isinstance(exc, json.JSONDecodeError) else 0
+            message = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+            return [json_invalid(position, message)]
+        try:
+            values[self.body.name] = self._body_adapter.validate_python(data)
+        except ValidationError as exc:
+            return validation_errors(exc, ("body",))
+        return []
+
+    def render(self, result: Any) -> Response:
+        """Serialise a handler's return value through the response model."""
+        if isinstance(result, Response):
+            return result
+        if self.status_code == 204 or self._response_adapter is None:
+            return Response(status_code=self.status_code if result is None else 200)
+        model = self.response_model
+        if not (isinstance(model, type) and isinstance(result, model)):
+            result = self._response_adapter.validate_python(result, from_attributes=True)
+        body = self._response_adapter.dump_json(result, by_alias=True)
+        return Response(body, status_code=self.status_code, media_type="application/json")
+
+
+async def _authenticate(request: Request, area: Area) -> Principal:
+    result = request.app.state.plugins.hook.authenticate(connection=request, area=area)
+    if inspect.isawaitable(result):
+        result = await result
+    if result is None:
+        raise HTTPError(401, "Not authenticated")
+    request.state.principal = result
+    return typing.cast(Principal, result)
+
+
+_INJECTED: dict[type, str] = {Request: "request", Principal: "principal"}
+
+
+def _read_signature(handler: Handler, path_names: set[str]) -> tuple[list[Input], dict[str, str]]:
+    hints = typing.get_type_hints(handler, include_extras=True)
+    inputs: list[Input] = []
+    injected: dict[str, str] = {}
+    for name, parameter in inspect.signature(handler).parameters.items():
+        annotation = hints.get(name, Any)
+        base, marker = _split_annotated(annotation)
+        kind = _injected_kind(base)
+        if kind is not None:
+            injected[name] = kind
+            continue
+        location = marker.location if marker else _default_location(name, base, path_names)
+        default = parameter.default if parameter.default is not inspect.Parameter.empty else ...
+        constraints = dict(marker.constraints) if marker else {}
+        wire_name = (marker.alias if marker else None) or (
+            name.replace("_", "-") if location == "header" else name
+        )
+        if location == "header":
+            wire_name = wire_name.lower()
+        info = FieldInfo.from_annotated_attribute(base, default)
+        for key, value in constraints.items():
+            info = FieldInfo.merge_field_infos(info, **{key: value})
+        if location in ("query", "header") and wire_name != name:
+            info = FieldInfo.merge_field_infos(info, alias=wire_name)
+        inputs.append(Input(name, location, base, info, wire_name, is_list=_is_list(base)))
+    return inputs, injected
+
+
+def _split_annotated(annotation: Any) -> tuple[Any, Param | None]:
+    if get_origin(annotation) is typing.Annotated:
+        base, *extras = get_args(annotation)
+        marker = next((e for e in extras if isinstance(e, Param)), None)
+        rest = [e for e in extras if not isinstance(e, Param)]
+        return (typing.Annotated[base, *rest] if rest else base), marker
+    return annotation, None
+
+
+def _injected_kind(annotation: Any) -> str | None:
+    if isinstance(annotation, type):
+        if issubclass(annotation, AsyncSession):
+            return "session"
+        for cls, kind in _INJECTED.items():
+            if issubclass(annotation, cls):
+                return kind
+    return None
+
+
+def _default_location(name: str, annotation: Any, path_names: set[str]) -> Location:
+    if name in path_names:
+        return "path"
+    return "body" if _is_model(annotation) else "query"
+
+
+def _is_model(annotation: Any) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    if get_origin(annotation) in (Union, types.UnionType):
+        return any(_is_model(arg) for arg in get_args(annotation) if arg is not type(None))
+    return False
+
+
+def _is_list(annotation: Any) -> bool:
+    origin = get_origin(annotation)
+    if origin in (Union, types.UnionType):
+        return any(_is_list(arg) for arg in get_args(annotation) if arg is not type(None))
+    return origin in (list, set, tuple, frozenset)
+
+
+class Router:
+    """Collects a plugin's endpoints for one area and tag."""
+
+    def __init__(self, area: Area, tag: str, *, prefix: str = "", permission: str | None = None) -> None:
+        self.area = area
+        self.tag = tag
+        self.prefix = prefix
+        self.permission = permission
+        self.endpoints: list[Endpoint] = []
+
+    def route(self, method: str, path: str, **options: Any) -> Callable[[Handler], Handler]:
+        """Declare an endpoint; options are :class:`Endpoint` fields (``response_model``,
+        ``status_code``, ``summary``, ``public``, ``permission``, ``tag``...)."""
+
+        def decorate(handler: Handler) -> Handler:
+            options.setdefault("area", self.area)
+            options.setdefault("tag", self.tag)
+            options.setdefault("permission", self.permission)
+            self.endpoints.append(Endpoint(method, self.prefix + path, handler, **options))
+            return handler
+
+        return decorate
+
+    def get(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
+        return self.route("GET", path, **options)
+
+    def post(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
+        return self.route("POST", path, **options)
+
+    def put(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
+        return self.route("PUT", path, **options)
+
+    def patch(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
+        return self.route("PATCH", path, **options)
+
+    def delete(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
+        return self.route("DELETE", path, **options)

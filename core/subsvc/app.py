@@ -1,0 +1,123 @@
+"""``create_app``: settings + plugins -> one Starlette application."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from pydantic_settings import BaseSettings
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+
+from subsvc import plugins as plugin_loader
+from subsvc.api.endpoint import Endpoint
+from subsvc.api.errors import RequestValidationError, http_error_handler, validation_error_handler
+from subsvc.auth.jwt import JWTCodec
+from subsvc.auth.permissions import build_registry
+from subsvc.bus import create_bus
+from subsvc.db import Database
+from subsvc.db import migrate as migrations
+from subsvc.middleware import CoreMiddleware
+from subsvc.settings import Settings, load_settings
+
+log = logging.getLogger("subsvc")
+
+
+def create_app(
+    settings: Settings | None = None,
+    plugins: list[ModuleType | str] | None = None,
+    *,
+    migrate: bool = False,
+) -> Starlette:
+    """Build the app.
+
+    ``plugins``: modules (or dotted names) to run instead of the installed entry points —
+    for tests and embedding; ``SUBSVC_PLUGINS``/``SUBSVC_PLUGINS_DISABLED`` apply either way.
+    ``migrate``: upgrade the database when the app starts (``subsvc serve`` does).
+    """
+    settings = settings or load_settings(Settings)  # type: ignore[assignment]
+    assert settings is not None
+    manager = plugin_loader.load(settings.SUBSVC_PLUGINS, settings.SUBSVC_PLUGINS_DISABLED, plugins)
+
+    settings_of: dict[str, BaseSettings] = {}
+    for info, cls in manager.each("register_settings"):
+        settings_of[info.name] = load_settings(cls)
+    manager.each("register_models")
+    endpoints: list[Endpoint] = [e for _, routes in manager.each("register_routes") for e in routes]
+    _check_unique(endpoints)
+    tags = [tag for _, declared in manager.each("register_openapi_tags") for tag in declared]
+    permissions = build_registry(sections for _, sections in manager.each("register_permissions"))
+    migration_dirs = [Path(d) for _, d in manager.each("register_migrations")]
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if migrate:
+            await asyncio.to_thread(migrations.upgrade, settings.DATABASE_URL, migration_dirs)
+        await app.state.bus.start()
+        await manager.each_async("startup", app=app)
+        try:
+            yield
+        finally:
+            await manager.each_async("shutdown", reverse=True, app=app)
+            await app.state.bus.stop()
+            await app.state.db.dispose()
+
+    middleware = [Middleware(CoreMiddleware, max_body_bytes=settings.MAX_BODY_BYTES, plugins=manager)]
+    if settings.CORS_ORIGINS:
+        middleware.insert(0, _cors(settings.CORS_ORIGINS))
+    app = Starlette(
+        routes=[endpoint.route() for endpoint in sorted(endpoints, key=_specific_first)],
+        middleware=middleware,
+        exception_handlers={
+            HTTPException: http_error_handler,
+            RequestValidationError: validation_error_handler,
+        },
+        lifespan=lifespan,
+    )
+    state: Any = app.state
+    state.settings = settings
+    state.settings_of = settings_of
+    state.plugins = manager
+    state.endpoints = endpoints
+    state.openapi_tags = tags
+    state.permissions = permissions
+    state.migration_dirs = migration_dirs
+    state.db = Database(settings)
+    state.bus = create_bus(settings.REDIS_URL)
+    state.jwt = JWTCodec.from_settings(settings)
+    return app
+
+
+def _specific_first(endpoint: Endpoint) -> list[int]:
+    """Sort key: at each path segment a fixed name comes before a ``{parameter}``, so
+    ``/pages/faq/status`` is matched before ``/pages/faq/{page_id}``."""
+    return [1 if segment.startswith("{") else 0 for segment in endpoint.path.split("/")]
+
+
+def _check_unique(endpoints: list[Endpoint]) -> None:
+    seen: dict[tuple[str, str], Endpoint] = {}
+    for endpoint in endpoints:
+        key = (endpoint.method, endpoint.path)
+        if key in seen:
+            raise plugin_loader.PluginError(f"{endpoint.method} {endpoint.path} is declared twice")
+        seen[key] = endpoint
+
+
+def _cors(origins: list[str]) -> Middleware:
+    """`*` allows any origin without credentials; a list allows those origins with them."""
+    any_origin = "*" in origins
+    return Middleware(
+        CORSMiddleware,
+        allow_origins=["*"] if any_origin else origins,
+        allow_credentials=not any_origin,
+        allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+        allow_headers=["Authorization", "Content-Type", "X-API-Key", "X-Request-ID"],
+        expose_headers=["X-Request-ID", "Retry-After"],
+    )

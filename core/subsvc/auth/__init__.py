@@ -1,0 +1,1 @@
+"""Authentication: principals, API tokens (see `subsvc.tokens`), cabinet JWTs, permission checks."""

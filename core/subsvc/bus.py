@@ -1,0 +1,98 @@
+"""A small message bus between app instances: in-process by default, Redis pub/sub when
+``REDIS_URL`` is set. Used for cache invalidation (and, later, WebSocket fan-out)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+
+Listener = Callable[[str], Awaitable[None] | None]
+log = logging.getLogger("subsvc.bus")
+
+
+class Bus:
+    """In-process bus: ``publish`` calls this process's listeners of the channel."""
+
+    def __init__(self) -> None:
+        self.listeners: dict[str, list[Listener]] = defaultdict(list)
+
+    def subscribe(self, channel: str, listener: Listener) -> None:
+        self.listeners[channel].append(listener)
+
+    async def publish(self, channel: str, message: str) -> None:
+        await self.deliver(channel, message)
+
+    async def deliver(self, channel: str, message: str) -> None:
+        for listener in list(self.listeners.get(channel, ())):
+            try:
+                result = listener(message)
+                if result is not None:
+                    await result
+            except Exception:
+                log.exception("bus listener of %s failed", channel)
+
+    async def start(self) -> None:
+        """Begin receiving (nothing to do in-process)."""
+
+    async def stop(self) -> None:
+        """Stop receiving and release connections."""
+
+
+class RedisBus(Bus):
+    """Redis pub/sub: a message published by any instance reaches every instance's listeners.
+
+    Channels are prefixed with ``subsvc:``. When Redis is down, publishing logs and moves
+    on (listeners of this process still get the message); the listener reconnects.
+    """
+
+    PREFIX = "subsvc:"
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        import redis.asyncio as redis
+
+        self.redis = redis.Redis.from_url(url, decode_responses=True)
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+
+    async def publish(self, channel: str, message: str) -> None:
+        try:
+            await self.redis.publish(self.PREFIX + channel, message)
+        except Exception:
+            log.warning("redis publish on %s failed; delivering locally only", channel, exc_info=True)
+            await self.deliver(channel, message)
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._listen(), name="subsvc-redis-bus")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._ready.wait(), timeout=5)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async with self.redis.pubsub() as pubsub:
+                    await pubsub.psubscribe(self.PREFIX + "*")
+                    self._ready.set()
+                    async for item in pubsub.listen():
+                        if item.get("type") == "pmessage":
+                            channel = str(item["channel"]).removeprefix(self.PREFIX)
+                            await self.deliver(channel, str(item["data"]))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("redis bus connection lost; reconnecting", exc_info=True)
+                await asyncio.sleep(1)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self.redis.aclose()
+
+
+def create_bus(redis_url: str | None) -> Bus:
+    return RedisBus(redis_url) if redis_url else Bus()

@@ -1,0 +1,113 @@
+"""The async engine of one app: sessions, reachability, pool figures."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from sqlalchemy import event, exc, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import NullPool
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from subsvc.settings import Settings
+
+
+def is_database_unavailable(error: BaseException) -> bool:
+    """True for errors that mean "cannot reach the database" (answered 503), not a bug."""
+    if isinstance(error, exc.DBAPIError) and error.connection_invalidated:
+        return True
+    if isinstance(error, exc.OperationalError | exc.InterfaceError | exc.TimeoutError):
+        return True
+    if isinstance(error, exc.DBAPIError) and isinstance(error.orig, OSError):
+        return True
+    if isinstance(error, OSError | asyncio.TimeoutError):
+        return True
+    cause = error.__cause__ or error.__context__
+    module = type(error).__module__
+    if module.startswith("asyncpg") and "Connection" in type(error).__name__:
+        return True
+    return cause is not None and cause is not error and is_database_unavailable(cause)
+
+
+def create_engine(settings: Settings) -> AsyncEngine:
+    """SQLite: WAL and foreign keys on every connection; PostgreSQL: a pre-pinged asyncpg pool."""
+    url = make_url(settings.DATABASE_URL)
+    if url.get_backend_name() == "sqlite":
+        memory = url.database in (None, "", ":memory:")
+        engine = create_async_engine(
+            url,
+            connect_args={"timeout": settings.DATABASE_TIMEOUT},
+            poolclass=None if memory else NullPool,
+        )
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            if not memory:
+                cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute(f"PRAGMA busy_timeout={int(settings.DATABASE_TIMEOUT * 1000)}")
+            cursor.close()
+
+        return engine
+    return create_async_engine(
+        url,
+        pool_size=settings.DATABASE_POOL_SIZE,
+        max_overflow=settings.DATABASE_MAX_OVERFLOW,
+        pool_timeout=settings.DATABASE_TIMEOUT,
+        pool_pre_ping=True,
+        pool_recycle=1800,
+        connect_args={
+            "timeout": settings.DATABASE_TIMEOUT,
+            "command_timeout": 60,
+            "statement_cache_size": settings.DATABASE_STATEMENT_CACHE_SIZE,
+        },
+    )
+
+
+class Database:
+    """One engine and its session factory; ``session()`` is the unit of work of a request."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.url = settings.DATABASE_URL
+        self.engine = create_engine(settings)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False, class_=AsyncSession)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @asynccontextmanager
+    async def session(self) -> AsyncIterator[AsyncSession]:
+        """A session that is rolled back (whatever was not committed) and closed at the end."""
+        async with self.sessions() as session:
+            try:
+                yield session
+            except BaseException:
+                await session.rollback()
+                raise
+
+    async def ping(self) -> float:
+        """Round-trip ``SELECT 1``; returns milliseconds. Raises when unreachable."""
+        started = time.perf_counter()
+        async with self.engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+        return (time.perf_counter() - started) * 1000
+
+    def pool_status(self) -> dict[str, Any]:
+        """Figures of the connection pool (sizes are null where the pool has none)."""
+        pool = self.engine.pool
+        figures: dict[str, Any] = {"pool_class": type(pool).__name__}
+        for name in ("size", "checkedin", "checkedout", "overflow"):
+            method = getattr(pool, name, None)
+            figures[name] = method() if callable(method) else None
+        return figures
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()

@@ -1,0 +1,1 @@
+"""Core's own parts, registered as plugins through the same hooks as everything else."""

@@ -1,0 +1,49 @@
+"""Internal plugin: ``GET /plugins`` lists every plugin, enabled or not."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel
+from starlette.requests import Request
+
+from subsvc.api import Endpoint, Router
+from subsvc.hookspecs import hookimpl
+
+router = Router(area="web", tag="plugins")
+
+
+class PluginResponse(BaseModel):
+    name: str
+    version: str
+    enabled: bool
+    internal: bool
+    requires: list[str]
+
+
+def describe(request: Request) -> list[PluginResponse]:
+    return [
+        PluginResponse(
+            name=info.name, version=info.version, enabled=info.enabled, internal=info.internal, requires=list(info.requires)
+        )
+        for info in request.app.state.plugins.infos
+    ]
+
+
+@router.get("/plugins", response_model=list[PluginResponse], summary="List Plugins")
+async def list_plugins(request: Request) -> list[PluginResponse]:
+    """Every plugin: name, version, whether it runs, and the plugins it requires."""
+    cached: list[PluginResponse] | None = getattr(request.app.state, "plugin_list", None)
+    if cached is None:
+        cached = request.app.state.plugin_list = describe(request)
+    return cached
+
+
+@hookimpl
+def register_routes() -> Sequence[Endpoint]:
+    return router.endpoints
+
+
+@hookimpl
+def register_openapi_tags() -> Sequence[dict[str, str]]:
+    return [{"name": "plugins", "description": "The plugins this server runs."}]

@@ -1,0 +1,131 @@
+"""Every hook of subsvc: the table of contents of the system.
+
+A plugin is a module (found through the entry-point group ``subsvc.plugins``) whose
+functions are marked ``@hookimpl``. Declarative hooks are called once, when the app is
+built, for every enabled plugin in dependency order; runtime hooks are called while the
+app runs. A plugin implements only the hooks it needs.
+
+A plugin module may also set ``REQUIRES = ("users", ...)``: the plugins it builds on.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Mapping, Sequence
+
+    from pydantic_settings import BaseSettings
+    from starlette.applications import Starlette
+    from starlette.requests import HTTPConnection, Request
+    from starlette.responses import Response
+
+    from subsvc.api import Endpoint
+    from subsvc.auth.principal import Principal
+
+hookspec = pluggy.HookspecMarker("subsvc")
+hookimpl = pluggy.HookimplMarker("subsvc")
+
+
+# --- declarative hooks: called once while the app is built -------------------------------
+
+
+@hookspec
+def register_settings() -> type[BaseSettings] | None:  # type: ignore[empty-body]
+    """Return the plugin's pydantic-settings class (read from the environment like core's).
+
+    The instance is available as ``app.state.settings_of[plugin_name]`` and through
+    :func:`subsvc.api.plugin_settings`. An invalid value stops start-up with a message
+    naming the variable.
+    """
+
+
+@hookspec
+def register_models() -> Sequence[type[Any]]:  # type: ignore[empty-body]
+    """Return the plugin's SQLModel table classes.
+
+    Importing them registers the tables in the shared metadata; the list is what tests use
+    to clean tables and what Alembic's autogenerate compares against.
+    """
+
+
+@hookspec
+def register_migrations() -> Path | None:  # type: ignore[empty-body]
+    """Return the folder of the plugin's Alembic revisions (its own branch, labelled with
+    the plugin's name; its first revision ``depends_on`` the branches it needs)."""
+
+
+@hookspec
+def register_routes() -> Sequence[Endpoint]:  # type: ignore[empty-body]
+    """Return the plugin's endpoints (see :mod:`subsvc.api`): routing, authentication,
+    validation, serialisation and the OpenAPI operation, declared once each."""
+
+
+@hookspec
+def register_permissions() -> Mapping[str, Sequence[str]]:  # type: ignore[empty-body]
+    """Return the permission sections the plugin introduces: ``{section: [action, ...]}``.
+
+    Permission identifiers are ``section:action``; the registry of all plugins is
+    ``app.state.permissions``.
+    """
+
+
+@hookspec
+def register_openapi_tags() -> Sequence[Mapping[str, str]]:  # type: ignore[empty-body]
+    """Return OpenAPI tag objects (``{"name": ..., "description": ...}``) for the plugin's tags."""
+
+
+@hookspec
+def register_commands(cli: Any) -> None:
+    """Add sub-commands to the ``subsvc`` command line.
+
+    ``cli`` is the :class:`argparse._SubParsersAction` of the ``subsvc`` parser: call
+    ``cli.add_parser(name)`` and ``set_defaults(handler=callable)``; the handler receives
+    the parsed arguments and returns the exit status.
+    """
+
+
+# --- runtime hooks -----------------------------------------------------------------------
+
+
+@hookspec
+def startup(app: Starlette) -> Awaitable[None] | None:
+    """Called once when the app starts serving, after the database is ready.
+
+    Return an awaitable to do asynchronous work (e.g. ensure seed rows, start a listener).
+    """
+
+
+@hookspec
+def shutdown(app: Starlette) -> Awaitable[None] | None:
+    """Called once when the app stops, in reverse plugin order; may return an awaitable."""
+
+
+@hookspec(firstresult=True)
+def authenticate(connection: HTTPConnection, area: str) -> Awaitable[Principal | None] | Principal | None:
+    """Identify the caller of an endpoint in ``area`` (``web``, ``cabinet`` or ``cabinet-admin``).
+
+    Return ``None`` when this plugin does not handle the area; otherwise a principal or an
+    awaitable of one. Raise :class:`subsvc.api.HTTPError` (401) for a bad credential. The
+    first plugin that returns something wins.
+    """
+
+
+@hookspec(firstresult=True)
+def permission_allowed(
+    principal: Principal, permission: str, request: Request | None
+) -> Awaitable[bool | None] | bool | None:
+    """Decide whether ``principal`` may use ``permission`` (``section:action``).
+
+    Return ``True``/``False`` (or an awaitable of it) to decide, ``None`` to abstain. When
+    every plugin abstains, only administrators (``ADMIN_IDS``/``ADMIN_EMAILS``) pass.
+    """
+
+
+@hookspec(firstresult=True)
+def handle_exception(request: Request, exc: Exception) -> Response | None:
+    """Turn an exception the endpoint layer does not know into a response, or return ``None``
+    to let it become a logged 500 carrying the request id."""

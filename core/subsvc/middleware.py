@@ -1,0 +1,118 @@
+"""The one core middleware (pure ASGI, cheap): request id, access log, body-size limit, and
+the last line of error handling — nothing escapes as a bare 500 without a logged id."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from subsvc.api.errors import DB_UNAVAILABLE, error_response
+from subsvc.db import is_database_unavailable
+
+log = logging.getLogger("subsvc.errors")
+access = logging.getLogger("subsvc.access")
+_SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+class CoreMiddleware:
+    """Wraps every HTTP request of the app."""
+
+    def __init__(self, app: ASGIApp, *, max_body_bytes: int, plugins: Any) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+        self.plugins = plugins
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        request_id = _request_id(scope)
+        scope.setdefault("state", {})["request_id"] = request_id
+        header = (b"x-request-id", request_id.encode())
+        status = 500
+        response_started = False
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status, response_started
+            if message["type"] == "http.response.start":
+                response_started = True
+                status = message["status"]
+                message["headers"] = [*message.get("headers", []), header]
+            await send(message)
+
+        declared = _content_length(scope)
+        if declared is not None and declared > self.max_body_bytes:
+            await self._too_large(scope, receive, send_with_id)
+            return
+        received = 0
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body_bytes:
+                    raise BodyTooLarge
+            return message
+
+        try:
+            await self.app(scope, limited_receive, send_with_id)
+        except BodyTooLarge:
+            if not response_started:
+                await self._too_large(scope, receive, send_with_id)
+        except Exception as exc:
+            if response_started:
+                log.exception("request %s failed after its response started", request_id)
+                raise
+            response = await self._error_response(scope, receive, exc, request_id)
+            await response(scope, receive, send_with_id)
+        finally:
+            if access.isEnabledFor(logging.DEBUG):
+                elapsed = (time.perf_counter() - started) * 1000
+                access.debug("%s %s %s %.1fms id=%s", scope["method"], scope["path"], status, elapsed, request_id)
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
+        detail = f"Request body is larger than {self.max_body_bytes} bytes"
+        await error_response(413, detail)(scope, receive, send)
+
+    async def _error_response(self, scope: Scope, receive: Receive, exc: Exception, request_id: str) -> Response:
+        if is_database_unavailable(exc):
+            log.warning("request %s: database unavailable: %s", request_id, exc)
+            return error_response(503, DB_UNAVAILABLE)
+        custom = self.plugins.hook.handle_exception(request=Request(scope, receive), exc=exc)
+        if custom is not None:
+            return custom  # type: ignore[no-any-return]
+        log.exception("request %s failed", request_id)
+        return error_response(500, "Internal Server Error")
+
+
+def _request_id(scope: Scope) -> str:
+    for name, value in scope["headers"]:
+        if name == b"x-request-id":
+            candidate = value.decode("latin-1")
+            if _SAFE_ID.match(candidate):
+                return candidate
+            break
+    return uuid.uuid4().hex
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None

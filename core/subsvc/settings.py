@@ -1,0 +1,138 @@
+"""Every core setting, read from the environment (and an optional `.env` file).
+
+Each field's description is the documentation: `subsvc settings` prints the table and the
+README's settings table is generated from it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+CommaList = Annotated[list[str], NoDecode]
+CommaIntList = Annotated[list[int], NoDecode]
+
+
+def _split_commas(value: object) -> object:
+    """Accept `a,b , c` (and an empty string) for list settings, as well as real lists."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return value
+
+
+class Settings(BaseSettings):
+    """Core settings. Plugins add their own through the `register_settings` hook."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
+
+    HOST: str = Field("0.0.0.0", description="Interface the HTTP server binds to.")  # noqa: S104
+    PORT: int = Field(8080, ge=1, le=65535, description="Port of the HTTP server.")
+    ENVIRONMENT: Literal["development", "production", "test"] = Field(
+        "production", description="`development` relaxes secret checks; `test` is set by the test suite."
+    )
+    DATABASE_URL: str = Field(
+        "sqlite+aiosqlite:///./subsvc.db",
+        description="SQLAlchemy async URL: `sqlite+aiosqlite:///path` or `postgresql+asyncpg://user:pw@host/db`.",
+    )
+    DATABASE_POOL_SIZE: int = Field(10, ge=1, description="PostgreSQL connection pool size per process.")
+    DATABASE_MAX_OVERFLOW: int = Field(10, ge=0, description="Extra PostgreSQL connections above the pool size.")
+    DATABASE_TIMEOUT: float = Field(
+        5.0, gt=0, description="Seconds to wait for a database connection before answering 503."
+    )
+    DATABASE_STATEMENT_CACHE_SIZE: int = Field(
+        100, ge=0, description="asyncpg prepared-statement cache; 0 behind PgBouncer in transaction mode."
+    )
+    MIGRATE_ON_START: bool = Field(True, description="`subsvc serve` upgrades the database before serving.")
+    IS_DOCS_ENABLED: bool = Field(False, description="Serve `/docs`, `/redoc` and `/openapi.json`.")
+    API_TITLE: str = Field("Subscription Service Admin API", description="Title in the OpenAPI document.")
+    API_VERSION: str = Field("1.0.0", description="Version in the OpenAPI document and `GET /health`.")
+    WEB_API_DEFAULT_TOKEN: str | None = Field(
+        None, description="Bootstrap API token: ensured active at start, usable as `X-API-Key`."
+    )
+    WEB_API_DEFAULT_TOKEN_NAME: str = Field("Bootstrap Token", description="Name of the bootstrap token.")
+    WEB_API_TOKEN_HMAC_SECRET: str | None = Field(
+        None, description="When set, API tokens are stored as HMAC-SHA256 with this secret, else SHA-256."
+    )
+    TOKEN_CACHE_SECONDS: float = Field(
+        30.0, ge=0, description="How long a verified API token is trusted without reading the database."
+    )
+    TOKEN_USAGE_WRITE_SECONDS: float = Field(
+        60.0, ge=0, description="At most one `last_used_at` write per token per this many seconds."
+    )
+    CABINET_JWT_SECRET: str | None = Field(
+        None,
+        description="HS256 secret for cabinet JWTs, at least 32 bytes outside development. "
+        "Unset: a random secret per process (tokens die with it).",
+    )
+    CABINET_ACCESS_TOKEN_MINUTES: int = Field(15, ge=1, description="Lifetime of a cabinet access token.")
+    CABINET_REFRESH_TOKEN_DAYS: int = Field(7, ge=1, description="Lifetime of a cabinet refresh token.")
+    BOT_TOKEN: str | None = Field(None, description="The messenger bot's token (Bot API and login signatures).")
+    BOT_VERSION: str | None = Field(None, description="Bot version reported by `GET /health`.")
+    ADMIN_IDS: CommaIntList = Field(
+        default_factory=list, description="Comma list of messenger ids that are administrators."
+    )
+    ADMIN_EMAILS: CommaList = Field(
+        default_factory=list, description="Comma list of verified e-mails that are administrators."
+    )
+    REDIS_URL: str | None = Field(
+        None, description="Redis for cross-instance cache invalidation and fan-out; unset = in-process."
+    )
+    SUBSVC_PLUGINS: CommaList | None = Field(
+        None, description="Comma list: run only these plugins (default: every installed plugin)."
+    )
+    SUBSVC_PLUGINS_DISABLED: CommaList = Field(
+        default_factory=list, description="Comma list of installed plugins not to run."
+    )
+    CORS_ORIGINS: CommaList = Field(
+        default_factory=list, description="Comma list of allowed browser origins; `*` for any; empty = no CORS."
+    )
+    MAX_BODY_BYTES: int = Field(1_048_576, ge=1, description="Request bodies above this size are refused with 413.")
+    LOG_LEVEL: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
+        "INFO", description="Logging level of the service."
+    )
+
+    _split = field_validator(
+        "ADMIN_IDS", "ADMIN_EMAILS", "SUBSVC_PLUGINS", "SUBSVC_PLUGINS_DISABLED", "CORS_ORIGINS", mode="before"
+    )(_split_commas)
+
+    @field_validator("LOG_LEVEL", mode="before")
+    @classmethod
+    def _upper(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("ADMIN_EMAILS")
+    @classmethod
+    def _lower_emails(cls, value: list[str]) -> list[str]:
+        return [email.strip().lower() for email in value]
+
+    @field_validator("ADMIN_IDS")
+    @classmethod
+    def _positive_ids(cls, value: list[int]) -> list[int]:
+        return [messenger_id for messenger_id in value if messenger_id > 0]
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.DATABASE_URL.startswith("sqlite")
+
+
+class SettingsError(RuntimeError):
+    """A setting has an invalid value; the message names the variable."""
+
+
+def describe_errors(error: ValidationError) -> str:
+    """One line per invalid setting: `NAME: problem (got 'value')`."""
+    lines = []
+    for item in error.errors(include_url=False):
+        name = ".".join(str(part) for part in item["loc"]) or "settings"
+        lines.append(f"{name}: {item['msg']} (got {item['input']!r})")
+    return "invalid settings:\n  " + "\n  ".join(lines)
+
+
+def load_settings(cls: type[BaseSettings] = Settings, **overrides: object) -> BaseSettings:
+    """Instantiate a settings class, turning validation errors into a readable `SettingsError`."""
+    try:
+        return cls(**overrides)
+    except ValidationError as error:
+        raise SettingsError(describe_errors(error)) from None
