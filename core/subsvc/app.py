@@ -6,7 +6,6 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -54,7 +53,7 @@ def create_app(
     _check_unique(endpoints)
     tags = [tag for _, declared in manager.each("register_openapi_tags") for tag in declared]
     permissions = build_registry(sections for _, sections in manager.each("register_permissions"))
-    migration_dirs = [Path(d) for _, d in manager.each("register_migrations")]
+    migration_dirs = manager.migration_dirs()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

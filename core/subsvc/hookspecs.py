@@ -55,7 +55,11 @@ def register_models() -> Sequence[type[Any]]:  # type: ignore[empty-body]
 @hookspec
 def register_migrations() -> Path | None:  # type: ignore[empty-body]
     """Return the folder of the plugin's Alembic revisions (its own branch, labelled with
-    the plugin's name; its first revision ``depends_on`` the branches it needs)."""
+    the plugin's name; its first revision ``depends_on`` the branches it needs).
+
+    Called for every installed plugin, enabled or not: a disabled plugin's tables stay in
+    the database and its revisions stay known.
+    """
 
 
 @hookspec

@@ -12,6 +12,7 @@ import importlib
 import inspect
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -168,6 +169,18 @@ class PluginManager(pluggy.PluginManager):
             if result is not None:
                 results.append((info, result))
         return results
+
+    def migration_dirs(self) -> list[Path]:
+        """Every installed plugin's migration folder, enabled or not: the database keeps
+        the tables of a disabled plugin, so Alembic must still know its revisions."""
+        dirs = []
+        for info in self.infos:
+            impl = getattr(info.module, "register_migrations", None)
+            if impl is not None and hasattr(impl, "subsvc_impl"):
+                folder = impl()
+                if folder is not None:
+                    dirs.append(Path(folder))
+        return dirs
 
     async def each_async(self, hook: str, *, reverse: bool = False, **kwargs: Any) -> None:
         """Call a runtime hook (``startup``/``shutdown``) per plugin in order, awaiting each

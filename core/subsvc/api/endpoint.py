@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, TypeAdapter, ValidationError, create_model
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError, create_model
 from pydantic.fields import FieldInfo
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
@@ -225,11 +225,10 @@ def _read_signature(handler: Handler, path_names: set[str]) -> tuple[list[Input]
         )
         if location == "header":
             wire_name = wire_name.lower()
-        info = FieldInfo.from_annotated_attribute(base, default)
-        for key, value in constraints.items():
-            info = FieldInfo.merge_field_infos(info, **{key: value})
         if location in ("query", "header") and wire_name != name:
-            info = FieldInfo.merge_field_infos(info, alias=wire_name)
+            constraints["alias"] = wire_name
+        annotated = typing.Annotated[base, Field(**constraints)] if constraints else base
+        info = FieldInfo.from_annotated_attribute(annotated, default)
         inputs.append(Input(name, location, base, info, wire_name, is_list=_is_list(base)))
     return inputs, injected
 

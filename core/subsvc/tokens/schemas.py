@@ -6,6 +6,8 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from subsvc.api.types import UTCDatetime
+
 
 class TokenResponse(BaseModel):
     model_config = ConfigDict(from_attributes=True, populate_by_name=True)
@@ -30,7 +32,7 @@ class TokenCreateResponse(TokenResponse):
 class TokenCreateRequest(BaseModel):
     name: str = Field(min_length=1, max_length=255)
     description: str | None = None
-    expires_at: datetime | None = None
+    expires_at: UTCDatetime | None = None
 
     @field_validator("name")
     @classmethod
@@ -38,11 +40,4 @@ class TokenCreateRequest(BaseModel):
         value = value.strip()
         if not value:
             raise ValueError("name must not be blank")
-        return value
-
-    @field_validator("expires_at")
-    @classmethod
-    def _aware(cls, value: datetime | None) -> datetime | None:
-        if value is not None and value.tzinfo is None:
-            raise ValueError("expires_at needs a timezone (e.g. 2030-01-01T00:00:00Z)")
         return value

@@ -218,7 +218,7 @@ class TokenAuthenticator:
     async def _write_usage(self, token_id: int, ip: str | None) -> None:
         try:
             async with self.db.session() as session:
-                await session.execute(
+                await session.exec(
                     update(ApiToken).where(col(ApiToken.id) == token_id).values(last_used_at=utcnow(), last_used_ip=ip)
                 )
                 await session.commit()

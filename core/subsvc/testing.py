@@ -1,0 +1,185 @@
+"""pytest plugin for subsvc and its plugins (loaded automatically once subsvc is installed).
+
+Fixtures:
+- ``subsvc_database_url``: SQLite in a temporary folder, or ``TEST_DATABASE_URL``
+  (PostgreSQL; its ``public`` schema is emptied at the start of the session).
+- ``subsvc_plugins``: the plugins to run; ``None`` = every installed plugin. Override it
+  in a ``conftest.py`` to test a plugin alone or with a test plugin module.
+- ``subsvc_settings_overrides``: a dict of settings for the app; override per module.
+- ``subsvc_settings``, ``app`` (migrated, started, and emptied of rows afterwards),
+- ``client`` (an ``httpx2.AsyncClient`` with the API key), ``anon_client`` (no credentials),
+- ``api_key``, ``user_token`` and ``admin_token`` (cabinet access JWTs), ``db`` (the app's
+  :class:`~subsvc.db.Database`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import httpx2
+import pytest
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
+from sqlmodel import SQLModel
+from starlette.applications import Starlette
+
+from subsvc.app import create_app
+from subsvc.db import Database
+from subsvc.db import migrate as migrations
+from subsvc.settings import Settings
+
+API_KEY = "test-api-key-0123456789abcdef"
+JWT_SECRET = "test-jwt-secret-that-is-long-enough-0123456789"
+ADMIN_MESSENGER_ID = 900_000_001
+USER_MESSENGER_ID = 900_000_002
+_migrated: dict[str, set[tuple[str, ...]]] = {}
+_tables: dict[str, set[str]] = {}
+
+
+async def reset_database(url: str) -> None:
+    """Drop everything in a test database (PostgreSQL: the public schema; SQLite: the file)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and Path(parsed.database).exists():
+            Path(parsed.database).unlink()
+        return
+    engine = create_async_engine(url, poolclass=NullPool)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+            await connection.execute(text("CREATE SCHEMA public"))
+    finally:
+        await engine.dispose()
+
+
+async def ensure_migrated(url: str, dirs: list[Path]) -> None:
+    """Upgrade to heads once per database and set of migration folders."""
+    key = tuple(sorted(str(d) for d in dirs))
+    done = _migrated.setdefault(url, set())
+    if key in done:
+        return
+    await asyncio.to_thread(migrations.upgrade, url, dirs)
+    done.add(key)
+    engine = create_async_engine(url, poolclass=NullPool)
+    try:
+        async with engine.connect() as connection:
+            names = await connection.run_sync(lambda sync: set(inspect(sync).get_table_names()))
+    finally:
+        await engine.dispose()
+    _tables[url] = names - {"alembic_version"}
+
+
+async def empty_tables(db: Database) -> None:
+    """Delete every row of every migrated table (fast: no schema work between tests)."""
+    existing = _tables.get(db.url, set())
+    names = [t.name for t in reversed(SQLModel.metadata.sorted_tables) if t.name in existing]
+    names += sorted(existing - set(names))
+    if not names:
+        return
+    async with db.engine.begin() as connection:
+        if db.dialect == "postgresql":
+            quoted = ", ".join(f'"{name}"' for name in names)
+            await connection.execute(text(f"TRUNCATE {quoted} RESTART IDENTITY CASCADE"))
+        else:
+            await connection.execute(text("PRAGMA foreign_keys=OFF"))
+            for name in names:
+                await connection.execute(text(f'DELETE FROM "{name}"'))  # noqa: S608 - names from the schema
+            await connection.execute(text("PRAGMA foreign_keys=ON"))
+
+
+@pytest.fixture(scope="session")
+def subsvc_database_url() -> Iterator[str]:
+    url = os.environ.get("TEST_DATABASE_URL")
+    if url:
+        asyncio.run(reset_database(url))
+        yield url
+        return
+    with tempfile.TemporaryDirectory(prefix="subsvc-test-") as folder:
+        yield f"sqlite+aiosqlite:///{folder}/test.db"
+
+
+@pytest.fixture
+def subsvc_plugins() -> list[ModuleType | str] | None:
+    return None
+
+
+@pytest.fixture
+def subsvc_settings_overrides() -> dict[str, Any]:
+    return {}
+
+
+@pytest.fixture
+def subsvc_settings(subsvc_database_url: str, subsvc_settings_overrides: dict[str, Any]) -> Settings:
+    values: dict[str, Any] = {
+        "DATABASE_URL": subsvc_database_url,
+        "ENVIRONMENT": "test",
+        "WEB_API_DEFAULT_TOKEN": API_KEY,
+        "CABINET_JWT_SECRET": JWT_SECRET,
+        "ADMIN_IDS": [ADMIN_MESSENGER_ID],
+        "SUBSVC_PLUGINS": None,
+        "SUBSVC_PLUGINS_DISABLED": [],
+        "REDIS_URL": None,
+        "IS_DOCS_ENABLED": False,
+        **subsvc_settings_overrides,
+    }
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+@pytest.fixture
+async def app(subsvc_settings: Settings, subsvc_plugins: list[ModuleType | str] | None) -> AsyncIterator[Starlette]:
+    application = create_app(subsvc_settings, plugins=subsvc_plugins)
+    await ensure_migrated(subsvc_settings.DATABASE_URL, application.state.migration_dirs)
+    async with application.router.lifespan_context(application):
+        try:
+            yield application
+        finally:
+            await empty_tables(application.state.db)
+
+
+@pytest.fixture
+def db(app: Starlette) -> Database:
+    database: Database = app.state.db
+    return database
+
+
+@pytest.fixture
+def api_key() -> str:
+    return API_KEY
+
+
+@pytest.fixture
+async def anon_client(app: Starlette) -> AsyncIterator[httpx2.AsyncClient]:
+    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
+    async with httpx2.AsyncClient(transport=transport, base_url="http://testserver") as http:
+        yield http
+
+
+@pytest.fixture
+async def client(app: Starlette, api_key: str) -> AsyncIterator[httpx2.AsyncClient]:
+    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
+    async with httpx2.AsyncClient(
+        transport=transport, base_url="http://testserver", headers={"X-API-Key": api_key}
+    ) as http:
+        yield http
+
+
+@pytest.fixture
+def user_token(app: Starlette) -> str:
+    """Access JWT of an ordinary cabinet user (id 2, not an administrator)."""
+    token: str = app.state.jwt.access_token(2, messenger_id=USER_MESSENGER_ID)
+    return token
+
+
+@pytest.fixture
+def admin_token(app: Starlette) -> str:
+    """Access JWT of an administrator (id 1, messenger id in ``ADMIN_IDS``)."""
+    token: str = app.state.jwt.access_token(1, messenger_id=ADMIN_MESSENGER_ID)
+    return token

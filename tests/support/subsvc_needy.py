@@ -1,0 +1,4 @@
+"""A test plugin that requires a plugin nobody installed."""
+
+PLUGIN_NAME = "needy"
+REQUIRES = ("ghost",)

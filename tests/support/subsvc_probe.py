@@ -1,0 +1,201 @@
+"""A test plugin: implements every hook, records the calls, and declares endpoints that
+exercise the endpoint layer (inputs in every location, cabinet and admin areas, errors)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlmodel import Field as SQLField
+from sqlmodel import SQLModel, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.applications import Starlette
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse, Response
+
+from subsvc.api import Endpoint, Header, HTTPError, Query, Router
+from subsvc.auth.principal import Principal
+from subsvc.db import UTCDateTime, utcnow
+from subsvc.hookspecs import hookimpl
+
+PLUGIN_NAME = "probe"
+__version__ = "9.9.9"
+CALLS: list[str] = []
+
+
+class ProbeSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="PROBE_")
+    GREETING: str = "hello"
+    LIMIT: int = 5
+
+
+class ProbeNote(SQLModel, table=True):
+    __tablename__ = "probe_notes"
+    id: int | None = SQLField(default=None, primary_key=True)
+    text: str
+    created_at: datetime = SQLField(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class NoteIn(BaseModel):
+    text: str = Field(min_length=1, max_length=20)
+    amount: int = Field(ge=0, le=100)
+
+
+class NoteOut(BaseModel):
+    id: int
+    text: str
+    created_at: datetime
+
+
+class Teapot(Exception):
+    """An exception only this plugin knows how to answer."""
+
+
+web = Router(area="web", tag="probe")
+cabinet = Router(area="cabinet", tag="probe-cabinet")
+admin = Router(area="cabinet-admin", tag="probe-admin")
+
+
+@web.post("/probe/items/{item_id}", response_model=dict[str, Any])
+async def everything(
+    item_id: int,
+    payload: NoteIn,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    kind: Literal["a", "b"] = "a",
+    tags: Annotated[list[str] | None, Query()] = None,
+    x_trace: Annotated[str | None, Header(max_length=8)] = None,
+) -> dict[str, Any]:
+    """Inputs from the path, the query, a header and the body."""
+    return {"item_id": item_id, "limit": limit, "kind": kind, "tags": tags, "trace": x_trace, **payload.model_dump()}
+
+
+@web.post("/probe/notes", response_model=NoteOut, status_code=201)
+async def create_note(session: AsyncSession, payload: NoteIn, fail_after_write: bool = False) -> ProbeNote:
+    note = ProbeNote(text=payload.text)
+    session.add(note)
+    await session.flush()
+    if fail_after_write:
+        raise HTTPError(409, "Conflict after the write")
+    return note
+
+
+@web.get("/probe/notes", response_model=list[NoteOut])
+async def list_notes(session: AsyncSession) -> list[ProbeNote]:
+    return list((await session.exec(select(ProbeNote))).all())
+
+
+@web.get("/probe/boom")
+async def boom() -> None:
+    raise RuntimeError("secret internal detail")
+
+
+@web.get("/probe/teapot")
+async def teapot() -> None:
+    raise Teapot
+
+
+@web.get("/probe/settings", response_model=dict[str, Any])
+async def probe_settings(request: Request) -> dict[str, Any]:
+    settings: ProbeSettings = request.app.state.settings_of["probe"]
+    return {"greeting": settings.GREETING, "limit": settings.LIMIT}
+
+
+@cabinet.get("/cabinet/probe/me", response_model=dict[str, Any])
+async def me(principal: Principal) -> dict[str, Any]:
+    return {"id": principal.id, "kind": principal.kind, "is_admin": principal.is_admin}
+
+
+@admin.get("/cabinet/admin/probe/secret", response_model=dict[str, Any])
+async def admin_secret(principal: Principal) -> dict[str, Any]:
+    return {"id": principal.id}
+
+
+@admin.get("/cabinet/admin/probe/notes", response_model=dict[str, Any], permission="probe:read")
+async def admin_notes(principal: Principal) -> dict[str, Any]:
+    return {"id": principal.id}
+
+
+@hookimpl
+def register_settings() -> type[BaseSettings]:
+    CALLS.append("register_settings")
+    return ProbeSettings
+
+
+@hookimpl
+def register_models() -> Sequence[type[Any]]:
+    CALLS.append("register_models")
+    return [ProbeNote]
+
+
+@hookimpl
+def register_migrations() -> Path:
+    CALLS.append("register_migrations")
+    return Path(__file__).parent / "probe_migrations"
+
+
+@hookimpl
+def register_routes() -> Sequence[Endpoint]:
+    CALLS.append("register_routes")
+    return [*web.endpoints, *cabinet.endpoints, *admin.endpoints]
+
+
+@hookimpl
+def register_permissions() -> dict[str, list[str]]:
+    CALLS.append("register_permissions")
+    return {"probe": ["read", "write"]}
+
+
+@hookimpl
+def register_openapi_tags() -> list[dict[str, str]]:
+    CALLS.append("register_openapi_tags")
+    return [{"name": "probe", "description": "Probe endpoints."}]
+
+
+@hookimpl
+def register_commands(cli: Any) -> None:
+    CALLS.append("register_commands")
+    parser = cli.add_parser("probe", help="say hello")
+    parser.set_defaults(handler=lambda args: print("probe says hello") or 0)
+    assert isinstance(parser, argparse.ArgumentParser)
+
+
+@hookimpl
+async def startup(app: Starlette) -> None:
+    CALLS.append("startup")
+    app.state.probe_started = True
+
+
+@hookimpl
+def shutdown(app: Starlette) -> None:
+    CALLS.append("shutdown")
+
+
+@hookimpl
+def authenticate(connection: HTTPConnection, area: str) -> Principal | None:
+    """Accept a test header in the cabinet area; defer to core otherwise."""
+    if area == "cabinet" and connection.headers.get("x-probe-user"):
+        CALLS.append("authenticate")
+        return Principal(kind="user", id=int(connection.headers["x-probe-user"]))
+    return None
+
+
+@hookimpl
+def permission_allowed(principal: Principal, permission: str, request: Request | None) -> bool | None:
+    """Grant ``probe:read`` to the user whose JWT carries the claim ``probe``."""
+    if permission.startswith("probe:"):
+        CALLS.append("permission_allowed")
+        return bool(principal.claims.get("probe"))
+    return None
+
+
+@hookimpl
+def handle_exception(request: Request, exc: Exception) -> Response | None:
+    if isinstance(exc, Teapot):
+        CALLS.append("handle_exception")
+        return JSONResponse({"detail": "I am a teapot"}, status_code=418)
+    return None
