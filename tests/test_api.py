@@ -62,11 +62,15 @@ async def test_missing_body_fields_and_missing_body(client):
 
     r = await client.post("/probe/items/1")
     assert r.status_code == 422
-    assert r.json() == {"detail": [{"type": "missing", "loc": ["body"], "msg": "Field required", "input": None}]}
+    assert r.json() == {
+        "detail": [{"type": "missing", "loc": ["body"], "msg": "Field required", "input": None}]
+    }
 
 
 async def test_malformed_json_is_json_invalid_with_its_position(client):
-    r = await client.post("/probe/items/1", content=b'{"text": "a",', headers={"Content-Type": "application/json"})
+    r = await client.post(
+        "/probe/items/1", content=b'{"text": "a",', headers={"Content-Type": "application/json"}
+    )
     assert r.status_code == 422
     assert r.json() == {
         "detail": [
@@ -89,7 +93,9 @@ async def test_unknown_route_and_wrong_method(client):
 
 
 async def test_body_over_the_limit_is_413(client):
-    r = await client.post("/probe/items/1", content=b"x" * 2_000_000, headers={"Content-Type": "application/json"})
+    r = await client.post(
+        "/probe/items/1", content=b"x" * 2_000_000, headers={"Content-Type": "application/json"}
+    )
     assert r.status_code == 413
     assert "larger than" in r.json()["detail"]
 

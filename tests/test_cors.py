@@ -13,8 +13,11 @@ def subsvc_settings_overrides():
 async def test_preflight_from_an_allowed_origin(anon_client):
     r = await anon_client.options(
         "/tokens",
-        headers={"Origin": "https://admin.example", "Access-Control-Request-Method": "POST",
-                 "Access-Control-Request-Headers": "X-API-Key"},
+        headers={
+            "Origin": "https://admin.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "X-API-Key",
+        },
     )
     assert r.status_code == 200
     assert r.headers["access-control-allow-origin"] == "https://admin.example"

@@ -17,7 +17,7 @@ from tcp_proxy import TCPProxy
 
 from subsvc.app import create_app
 from subsvc.db import migrate
-from subsvc.testing import API_KEY, reset_database
+from subsvc.testing import API_KEY
 
 
 async def table_names(url: str) -> set[str]:
@@ -115,15 +115,22 @@ class Outage:
 
 async def test_database_down_is_503_and_the_server_recovers_by_itself(subsvc_settings, app, tmp_path):
     outage = Outage(subsvc_settings.DATABASE_URL, tmp_path)
-    settings = subsvc_settings.model_copy(update={"DATABASE_URL": await outage.url(), "DATABASE_TIMEOUT": 1.0})
+    settings = subsvc_settings.model_copy(
+        update={"DATABASE_URL": await outage.url(), "DATABASE_TIMEOUT": 1.0}
+    )
     service = create_app(settings, plugins=["subsvc_probe"])
     async with service.router.lifespan_context(service):
         transport = httpx2.ASGITransport(app=service)
-        async with httpx2.AsyncClient(transport=transport, base_url="http://t", headers={"X-API-Key": API_KEY}) as http:
+        async with httpx2.AsyncClient(
+            transport=transport, base_url="http://t", headers={"X-API-Key": API_KEY}
+        ) as http:
             assert (await http.get("/probe/notes")).status_code == 200
             await outage.down()
             r = await http.get("/probe/notes")
-            assert (r.status_code, r.json()) == (503, {"detail": "Service temporarily unavailable. Please try again later."})
+            assert (r.status_code, r.json()) == (
+                503,
+                {"detail": "Service temporarily unavailable. Please try again later."},
+            )
             r = await http.get("/health/database")
             assert r.status_code == 503 and r.json()["detail"]["status"] == "unavailable"
             assert (await http.get("/health")).status_code == 200  # liveness does not need the database

@@ -5,11 +5,11 @@ from __future__ import annotations
 import inspect
 
 import pytest
-
 import subsvc_probe
+
 from subsvc import hookspecs
 from subsvc.app import create_app
-from subsvc.plugins import PluginError, load, select, from_modules
+from subsvc.plugins import PluginError, from_modules, load, select
 from subsvc.settings import Settings
 
 HOOKS = sorted(name for name, fn in vars(hookspecs).items() if hasattr(fn, "subsvc_spec"))
@@ -20,13 +20,22 @@ def test_every_hookspec_has_a_docstring_and_is_exercised_by_the_probe_plugin():
     for name in HOOKS:
         doc = inspect.getdoc(getattr(hookspecs, name))
         assert doc and len(doc) > 40, f"hook {name} needs documentation"
-        assert hasattr(getattr(subsvc_probe, name, None), "subsvc_impl"), f"probe plugin does not exercise {name}"
+        assert hasattr(getattr(subsvc_probe, name, None), "subsvc_impl"), (
+            f"probe plugin does not exercise {name}"
+        )
 
 
 async def test_declarative_and_runtime_hooks_are_called(app, client, user_token):
     calls = subsvc_probe.CALLS
-    for name in ["register_settings", "register_models", "register_migrations", "register_routes",
-                 "register_permissions", "register_openapi_tags", "startup"]:
+    for name in [
+        "register_settings",
+        "register_models",
+        "register_migrations",
+        "register_routes",
+        "register_permissions",
+        "register_openapi_tags",
+        "startup",
+    ]:
         assert name in calls, name
     assert app.state.probe_started is True
     assert app.state.permissions["probe"] == ["read", "write"]
@@ -105,8 +114,13 @@ def test_dependencies_come_first_and_cycles_are_refused():
 async def test_a_subset_runs_and_lists_the_rest_as_disabled(client):
     assert (await client.get("/probe/notes")).status_code == 404
     plugins = {p["name"]: p for p in (await client.get("/plugins")).json()}
-    assert plugins["probe"] == {"name": "probe", "version": "9.9.9", "enabled": False, "internal": False,
-                                "requires": []}
+    assert plugins["probe"] == {
+        "name": "probe",
+        "version": "9.9.9",
+        "enabled": False,
+        "internal": False,
+        "requires": [],
+    }
     assert plugins["core.tokens"]["enabled"] is True
 
 

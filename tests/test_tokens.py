@@ -159,8 +159,13 @@ async def test_hmac_hashing_and_upgrade_of_legacy_rows(client, anon_client, db):
     # a row stored before the secret was configured still works and is re-hashed
     legacy_plain = "legacy-token-value-0123456789"
     async with db.session() as session:
-        session.add(ApiToken(name="old", token_hash=hashlib.sha256(legacy_plain.encode()).hexdigest(),
-                             token_prefix=legacy_plain[:8]))
+        session.add(
+            ApiToken(
+                name="old",
+                token_hash=hashlib.sha256(legacy_plain.encode()).hexdigest(),
+                token_prefix=legacy_plain[:8],
+            )
+        )
         await session.commit()
     assert (await anon_client.get("/tokens", headers={"X-API-Key": legacy_plain})).status_code == 200
     old = next(t for t in await rows(db) if t.name == "old")

@@ -1,4 +1,4 @@
-"""The ``subsvc`` command: ``serve``, ``migrate``, ``tokens create``, ``plugins``, ``openapi``, ``settings``."""
+"""The ``subsvc`` command: serve, migrate, tokens create, plugins, openapi, settings."""
 
 from __future__ import annotations
 
@@ -51,7 +51,8 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     _configure_logging(settings)
     app = create_app(settings)
     migrate.upgrade(settings.DATABASE_URL, app.state.migration_dirs)
-    print(f"database at head: {', '.join(sorted(migrate.heads(settings.DATABASE_URL, app.state.migration_dirs)))}")
+    heads = migrate.heads(settings.DATABASE_URL, app.state.migration_dirs)
+    print(f"database at head: {', '.join(sorted(heads))}")
     return 0
 
 
@@ -66,7 +67,9 @@ def cmd_tokens_create(args: argparse.Namespace) -> int:
         db = Database(settings)
         try:
             async with db.session() as session:
-                _, plain = await create_token(session, settings, args.name, description=args.description, created_by="cli")
+                _, plain = await create_token(
+                    session, settings, args.name, description=args.description, created_by="cli"
+                )
                 await session.commit()
         finally:
             await db.dispose()
@@ -82,7 +85,9 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 
     settings = _settings()
     manager = plugins.load(settings.SUBSVC_PLUGINS, settings.SUBSVC_PLUGINS_DISABLED)
-    rows = [(p.name, p.version, "yes" if p.enabled else "no", ", ".join(p.requires) or "-") for p in manager.infos]
+    rows = [
+        (p.name, p.version, "yes" if p.enabled else "no", ", ".join(p.requires) or "-") for p in manager.infos
+    ]
     header = ("name", "version", "enabled", "requires")
     widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(4)]
     for row in [header, *rows]:
@@ -110,7 +115,13 @@ def cmd_settings(args: argparse.Namespace) -> int:
     print("| Setting | Default | Meaning |\n|---|---|---|")
     for name, field in Settings.model_fields.items():
         default = field.get_default(call_default_factory=True)
-        shown = "unset" if default is None else (", ".join(default) or "empty") if isinstance(default, list) else default
+        shown = (
+            "unset"
+            if default is None
+            else (", ".join(default) or "empty")
+            if isinstance(default, list)
+            else default
+        )
         print(f"| `{name}` | `{shown}` | {field.description} |")
     return 0
 
@@ -124,7 +135,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     serve.add_argument("--port", type=int)
     serve.set_defaults(handler=cmd_serve)
     commands.add_parser("migrate", help=cmd_migrate.__doc__).set_defaults(handler=cmd_migrate)
-    tokens = commands.add_parser("tokens", help="manage API tokens").add_subparsers(dest="action", required=True)
+    tokens = commands.add_parser("tokens", help="manage API tokens").add_subparsers(
+        dest="action", required=True
+    )
     create = tokens.add_parser("create", help=cmd_tokens_create.__doc__)
     create.add_argument("name")
     create.add_argument("--description")

@@ -34,7 +34,7 @@ hookimpl = pluggy.HookimplMarker("subsvc")
 
 
 @hookspec
-def register_settings() -> type[BaseSettings] | None:  # type: ignore[empty-body]
+def register_settings() -> type[BaseSettings] | None:
     """Return the plugin's pydantic-settings class (read from the environment like core's).
 
     The instance is available as ``app.state.settings_of[plugin_name]`` and through
@@ -53,7 +53,7 @@ def register_models() -> Sequence[type[Any]]:  # type: ignore[empty-body]
 
 
 @hookspec
-def register_migrations() -> Path | None:  # type: ignore[empty-body]
+def register_migrations() -> Path | None:
     """Return the folder of the plugin's Alembic revisions (its own branch, labelled with
     the plugin's name; its first revision ``depends_on`` the branches it needs).
 

@@ -81,13 +81,17 @@ class CoreMiddleware:
         finally:
             if access.isEnabledFor(logging.DEBUG):
                 elapsed = (time.perf_counter() - started) * 1000
-                access.debug("%s %s %s %.1fms id=%s", scope["method"], scope["path"], status, elapsed, request_id)
+                access.debug(
+                    "%s %s %s %.1fms id=%s", scope["method"], scope["path"], status, elapsed, request_id
+                )
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
         detail = f"Request body is larger than {self.max_body_bytes} bytes"
         await error_response(413, detail)(scope, receive, send)
 
-    async def _error_response(self, scope: Scope, receive: Receive, exc: Exception, request_id: str) -> Response:
+    async def _error_response(
+        self, scope: Scope, receive: Receive, exc: Exception, request_id: str
+    ) -> Response:
         if is_database_unavailable(exc):
             log.warning("request %s: database unavailable: %s", request_id, exc)
             return error_response(503, DB_UNAVAILABLE)
@@ -101,7 +105,7 @@ class CoreMiddleware:
 def _request_id(scope: Scope) -> str:
     for name, value in scope["headers"]:
         if name == b"x-request-id":
-            candidate = value.decode("latin-1")
+            candidate: str = value.decode("latin-1")
             if _SAFE_ID.match(candidate):
                 return candidate
             break

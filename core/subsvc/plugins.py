@@ -78,9 +78,7 @@ def from_modules(modules: list[ModuleType | str]) -> dict[str, PluginInfo]:
     return found
 
 
-def select(
-    available: dict[str, PluginInfo], only: list[str] | None, disabled: list[str]
-) -> list[PluginInfo]:
+def select(available: dict[str, PluginInfo], only: list[str] | None, disabled: list[str]) -> list[PluginInfo]:
     """Apply the operator's choice and return every plugin, enabled ones in dependency order
     first, then the disabled ones (``enabled=False``) for listing."""
     for setting, names in (("SUBSVC_PLUGINS", only or []), ("SUBSVC_PLUGINS_DISABLED", disabled)):
@@ -101,7 +99,9 @@ def select(
 
 
 def _replace_enabled(info: PluginInfo) -> PluginInfo:
-    return PluginInfo(info.name, info.version, info.module, info.requires, enabled=False, internal=info.internal)
+    return PluginInfo(
+        info.name, info.version, info.module, info.requires, enabled=False, internal=info.internal
+    )
 
 
 def _topological(plugins: list[PluginInfo]) -> list[PluginInfo]:

@@ -6,7 +6,7 @@ README's settings table is generated from it.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -37,7 +37,9 @@ class Settings(BaseSettings):
         description="SQLAlchemy async URL: `sqlite+aiosqlite:///path` or `postgresql+asyncpg://user:pw@host/db`.",
     )
     DATABASE_POOL_SIZE: int = Field(10, ge=1, description="PostgreSQL connection pool size per process.")
-    DATABASE_MAX_OVERFLOW: int = Field(10, ge=0, description="Extra PostgreSQL connections above the pool size.")
+    DATABASE_MAX_OVERFLOW: int = Field(
+        10, ge=0, description="Extra PostgreSQL connections above the pool size."
+    )
     DATABASE_TIMEOUT: float = Field(
         5.0, gt=0, description="Seconds to wait for a database connection before answering 503."
     )
@@ -68,7 +70,9 @@ class Settings(BaseSettings):
     )
     CABINET_ACCESS_TOKEN_MINUTES: int = Field(15, ge=1, description="Lifetime of a cabinet access token.")
     CABINET_REFRESH_TOKEN_DAYS: int = Field(7, ge=1, description="Lifetime of a cabinet refresh token.")
-    BOT_TOKEN: str | None = Field(None, description="The messenger bot's token (Bot API and login signatures).")
+    BOT_TOKEN: str | None = Field(
+        None, description="The messenger bot's token (Bot API and login signatures)."
+    )
     BOT_VERSION: str | None = Field(None, description="Bot version reported by `GET /health`.")
     ADMIN_IDS: CommaIntList = Field(
         default_factory=list, description="Comma list of messenger ids that are administrators."
@@ -86,15 +90,23 @@ class Settings(BaseSettings):
         default_factory=list, description="Comma list of installed plugins not to run."
     )
     CORS_ORIGINS: CommaList = Field(
-        default_factory=list, description="Comma list of allowed browser origins; `*` for any; empty = no CORS."
+        default_factory=list,
+        description="Comma list of allowed browser origins; `*` for any; empty = no CORS.",
     )
-    MAX_BODY_BYTES: int = Field(1_048_576, ge=1, description="Request bodies above this size are refused with 413.")
+    MAX_BODY_BYTES: int = Field(
+        1_048_576, ge=1, description="Request bodies above this size are refused with 413."
+    )
     LOG_LEVEL: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
         "INFO", description="Logging level of the service."
     )
 
     _split = field_validator(
-        "ADMIN_IDS", "ADMIN_EMAILS", "SUBSVC_PLUGINS", "SUBSVC_PLUGINS_DISABLED", "CORS_ORIGINS", mode="before"
+        "ADMIN_IDS",
+        "ADMIN_EMAILS",
+        "SUBSVC_PLUGINS",
+        "SUBSVC_PLUGINS_DISABLED",
+        "CORS_ORIGINS",
+        mode="before",
     )(_split_commas)
 
     @field_validator("LOG_LEVEL", mode="before")
@@ -130,7 +142,7 @@ def describe_errors(error: ValidationError) -> str:
     return "invalid settings:\n  " + "\n  ".join(lines)
 
 
-def load_settings(cls: type[BaseSettings] = Settings, **overrides: object) -> BaseSettings:
+def load_settings(cls: type[BaseSettings] = Settings, **overrides: Any) -> BaseSettings:
     """Instantiate a settings class, turning validation errors into a readable `SettingsError`."""
     try:
         return cls(**overrides)

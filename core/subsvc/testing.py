@@ -37,7 +37,7 @@ from subsvc.db import migrate as migrations
 from subsvc.settings import Settings
 
 API_KEY = "test-api-key-0123456789abcdef"
-JWT_SECRET = "test-jwt-secret-that-is-long-enough-0123456789"
+JWT_SECRET = "test-jwt-secret-that-is-long-enough-0123456789"  # noqa: S105 - test fixture
 ADMIN_MESSENGER_ID = 900_000_001
 USER_MESSENGER_ID = 900_000_002
 _migrated: dict[str, set[tuple[str, ...]]] = {}
@@ -48,8 +48,8 @@ async def reset_database(url: str) -> None:
     """Drop everything in a test database (PostgreSQL: the public schema; SQLite: the file)."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
-        if parsed.database and Path(parsed.database).exists():
-            Path(parsed.database).unlink()
+        if parsed.database:
+            Path(parsed.database).unlink(missing_ok=True)  # noqa: ASYNC240 - test set-up
         return
     engine = create_async_engine(url, poolclass=NullPool)
     try:
@@ -130,11 +130,13 @@ def subsvc_settings(subsvc_database_url: str, subsvc_settings_overrides: dict[st
         "IS_DOCS_ENABLED": False,
         **subsvc_settings_overrides,
     }
-    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+    return Settings(_env_file=None, **values)
 
 
 @pytest.fixture
-async def app(subsvc_settings: Settings, subsvc_plugins: list[ModuleType | str] | None) -> AsyncIterator[Starlette]:
+async def app(
+    subsvc_settings: Settings, subsvc_plugins: list[ModuleType | str] | None
+) -> AsyncIterator[Starlette]:
     application = create_app(subsvc_settings, plugins=subsvc_plugins)
     await ensure_migrated(subsvc_settings.DATABASE_URL, application.state.migration_dirs)
     async with application.router.lifespan_context(application):

@@ -71,7 +71,14 @@ async def everything(
     x_trace: Annotated[str | None, Header(max_length=8)] = None,
 ) -> dict[str, Any]:
     """Inputs from the path, the query, a header and the body."""
-    return {"item_id": item_id, "limit": limit, "kind": kind, "tags": tags, "trace": x_trace, **payload.model_dump()}
+    return {
+        "item_id": item_id,
+        "limit": limit,
+        "kind": kind,
+        "tags": tags,
+        "trace": x_trace,
+        **payload.model_dump(),
+    }
 
 
 @web.post("/probe/notes", response_model=NoteOut, status_code=201)

@@ -43,8 +43,8 @@ from subsvc.api.errors import (
     validation_errors,
 )
 from subsvc.api.params import Location, Param
-from subsvc.auth.principal import Principal
 from subsvc.auth.permissions import check_permission
+from subsvc.auth.principal import Principal
 
 Area = Literal["web", "cabinet", "cabinet-admin"]
 Handler = Callable[..., Awaitable[Any]]
@@ -228,7 +228,7 @@ def _read_signature(handler: Handler, path_names: set[str]) -> tuple[list[Input]
         if location in ("query", "header") and wire_name != name:
             constraints["alias"] = wire_name
         annotated = typing.Annotated[base, Field(**constraints)] if constraints else base
-        info = FieldInfo.from_annotated_attribute(annotated, default)
+        info = FieldInfo.from_annotated_attribute(annotated, default)  # type: ignore[arg-type]
         inputs.append(Input(name, location, base, info, wire_name, is_list=_is_list(base)))
     return inputs, injected
 

@@ -19,7 +19,9 @@ DB_UNAVAILABLE = "Service temporarily unavailable. Please try again later."
 class HTTPError(HTTPException):
     """An error with a status and a `detail` (a text, or an object such as `{code, message}`)."""
 
-    def __init__(self, status_code: int, detail: Any = None, headers: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, status_code: int, detail: Any = None, headers: Mapping[str, str] | None = None
+    ) -> None:
         super().__init__(status_code=status_code, headers=dict(headers) if headers else None)
         if detail is not None:
             self.detail = detail
@@ -34,7 +36,9 @@ class RequestValidationError(Exception):
 
 
 def error_response(status_code: int, detail: Any, headers: Mapping[str, str] | None = None) -> Response:
-    return JSONResponse({"detail": detail}, status_code=status_code, headers=dict(headers) if headers else None)
+    return JSONResponse(
+        {"detail": detail}, status_code=status_code, headers=dict(headers) if headers else None
+    )
 
 
 async def http_error_handler(request: Request, exc: Exception) -> Response:
@@ -91,7 +95,9 @@ def format_errors(
     return items
 
 
-def validation_errors(exc: ValidationError, prefix: tuple[str | int, ...], **kwargs: bool) -> list[dict[str, Any]]:
+def validation_errors(
+    exc: ValidationError, prefix: tuple[str | int, ...], **kwargs: bool
+) -> list[dict[str, Any]]:
     return format_errors(exc.errors(include_url=False), prefix, **kwargs)
 
 

@@ -21,7 +21,11 @@ VALIDATION_SCHEMAS: dict[str, Any] = {
         "title": "ValidationError",
         "required": ["loc", "msg", "type"],
         "properties": {
-            "loc": {"type": "array", "title": "Location", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}},
+            "loc": {
+                "type": "array",
+                "title": "Location",
+                "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+            },
             "msg": {"type": "string", "title": "Message"},
             "type": {"type": "string", "title": "Error Type"},
             "input": {"title": "Input"},
@@ -31,7 +35,13 @@ VALIDATION_SCHEMAS: dict[str, Any] = {
     "HTTPValidationError": {
         "type": "object",
         "title": "HTTPValidationError",
-        "properties": {"detail": {"type": "array", "title": "Detail", "items": {"$ref": REF.format(model="ValidationError")}}},
+        "properties": {
+            "detail": {
+                "type": "array",
+                "title": "Detail",
+                "items": {"$ref": REF.format(model="ValidationError")},
+            }
+        },
     },
     "HTTPError": {
         "type": "object",
@@ -54,15 +64,19 @@ def build_document(
         if endpoint.body is not None:
             inputs.append(((index, "body"), "validation", TypeAdapter(endpoint.body.annotation).core_schema))
         if endpoint.response_model is not None:
-            inputs.append(((index, "response"), "serialization", TypeAdapter(endpoint.response_model).core_schema))
+            inputs.append(
+                ((index, "response"), "serialization", TypeAdapter(endpoint.response_model).core_schema)
+            )
     generator = GenerateJsonSchema(ref_template=REF)
     schemas, definitions = generator.generate_definitions(inputs)
-    components: dict[str, Any] = dict(definitions)
+    components: dict[str, Any] = {str(name): schema for name, schema in definitions.items()}
 
     paths: dict[str, dict[str, Any]] = {}
     for index, endpoint in enumerate(endpoints):
         resolved = {kind: schemas[(i, kind), mode] for (i, kind), mode, _ in inputs if i == index}
-        paths.setdefault(endpoint.path, {})[endpoint.method.lower()] = _operation(endpoint, resolved, components)
+        paths.setdefault(endpoint.path, {})[endpoint.method.lower()] = _operation(
+            endpoint, resolved, components
+        )
     for endpoint in endpoints:
         for location in endpoint.models:
             components.pop(f"{endpoint.operation_id}_{location}", None)

@@ -21,4 +21,3 @@ class Page(BaseModel, Generic[T]):
     total: int
     limit: int
     offset: int
-

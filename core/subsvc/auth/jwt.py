@@ -39,7 +39,9 @@ class JWTCodec:
         """Check the secret's strength; without one, use a random per-process secret."""
         secret = settings.CABINET_JWT_SECRET
         if secret is None:
-            log.warning("CABINET_JWT_SECRET is not set: using a random secret; cabinet tokens end with the process")
+            log.warning(
+                "CABINET_JWT_SECRET is not set: using a random secret; cabinet tokens end with the process"
+            )
             secret = secrets.token_urlsafe(48)
         elif len(secret.encode()) < MIN_SECRET_BYTES and settings.ENVIRONMENT != "development":
             raise WeakSecretError(
@@ -51,7 +53,7 @@ class JWTCodec:
     def issue(self, subject: int | str, token_type: TokenType, **claims: Any) -> str:
         """A signed token for ``subject`` with ``sub``, ``type``, ``iat``, ``exp``, ``jti`` and ``claims``."""
         now = datetime.now(UTC)
-        lifetime = self.access_lifetime if token_type == "access" else self.refresh_lifetime
+        lifetime = self.access_lifetime if token_type == "access" else self.refresh_lifetime  # noqa: S105
         payload = {
             **claims,
             "sub": str(subject),

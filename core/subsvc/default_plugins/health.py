@@ -64,8 +64,15 @@ async def database_health(request: Request) -> dict[str, Any]:
     except Exception as exc:
         if not is_database_unavailable(exc):
             raise
-        raise HTTPError(503, {"status": "unavailable", "dialect": db.dialect, "error": type(exc).__name__}) from None
-    return {"status": "ok", "dialect": db.dialect, "latency_ms": round(latency_ms, 2), "pool": db.pool_status()}
+        raise HTTPError(
+            503, {"status": "unavailable", "dialect": db.dialect, "error": type(exc).__name__}
+        ) from None
+    return {
+        "status": "ok",
+        "dialect": db.dialect,
+        "latency_ms": round(latency_ms, 2),
+        "pool": db.pool_status(),
+    }
 
 
 @router.get("/metrics/pool", response_model=dict[str, Any], summary="Pool Metrics")

@@ -24,7 +24,11 @@ class PluginResponse(BaseModel):
 def describe(request: Request) -> list[PluginResponse]:
     return [
         PluginResponse(
-            name=info.name, version=info.version, enabled=info.enabled, internal=info.internal, requires=list(info.requires)
+            name=info.name,
+            version=info.version,
+            enabled=info.enabled,
+            internal=info.internal,
+            requires=list(info.requires),
         )
         for info in request.app.state.plugins.infos
     ]

@@ -14,7 +14,9 @@ class TokenResponse(BaseModel):
 
     id: int
     name: str
-    prefix: str = Field(validation_alias="token_prefix", description="First characters of the token, to recognise it")
+    prefix: str = Field(
+        validation_alias="token_prefix", description="First characters of the token, to recognise it"
+    )
     description: str | None = None
     is_active: bool
     created_at: datetime

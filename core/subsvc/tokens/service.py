@@ -219,7 +219,9 @@ class TokenAuthenticator:
         try:
             async with self.db.session() as session:
                 await session.exec(
-                    update(ApiToken).where(col(ApiToken.id) == token_id).values(last_used_at=utcnow(), last_used_ip=ip)
+                    update(ApiToken)
+                    .where(col(ApiToken.id) == token_id)
+                    .values(last_used_at=utcnow(), last_used_ip=ip)
                 )
                 await session.commit()
         except Exception:

@@ -1,0 +1,92 @@
+"""Sessions: tests (SQLite), tests_pg (PostgreSQL), lint, typecheck, conformance, serve.
+
+`nox` alone runs tests and tests_pg. tests_pg uses TEST_DATABASE_URL (default: the local
+PostgreSQL, database subsvc_test, created if missing); outside CI it is skipped with a
+message when no PostgreSQL answers.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+import nox
+
+ROOT = Path(__file__).parent
+PLUGINS = sorted(str(p.parent) for p in (ROOT / "plugins").glob("*/pyproject.toml"))
+DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432/subsvc_test"
+REFERENCE = ROOT.parent / "shared" / "reference" / "openapi.json"
+
+nox.options.sessions = ["tests", "tests_pg"]
+nox.options.reuse_existing_virtualenvs = True
+
+
+def install(session: nox.Session, *extras: str) -> None:
+    """Core (editable, with extras) and every plugin under plugins/."""
+    core = f".[{','.join(extras)}]" if extras else "."
+    session.install("-e", core, *[arg for plugin in PLUGINS for arg in ("-e", plugin)])
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The whole suite on SQLite."""
+    install(session, "test")
+    env = {"TEST_DATABASE_URL": ""}
+    session.run("pytest", *session.posargs, env=env)
+
+
+@nox.session
+def tests_pg(session: nox.Session) -> None:
+    """The whole suite on PostgreSQL (TEST_DATABASE_URL)."""
+    url = os.environ.get("TEST_DATABASE_URL") or DEFAULT_PG
+    if not _reachable(url):
+        if os.environ.get("CI"):
+            session.error(f"PostgreSQL at {url} does not answer")
+        session.skip(f"no PostgreSQL answers at {url}; set TEST_DATABASE_URL to run this session")
+    install(session, "test")
+    session.run("python", "-m", "subsvc.testing_db", url)  # create the database if missing
+    session.run("pytest", *session.posargs, env={"TEST_DATABASE_URL": url})
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff: lint and format check."""
+    session.install("ruff")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """mypy (strict) on core."""
+    install(session, "test", "dev")
+    session.run("mypy")
+
+
+@nox.session
+def conformance(session: nox.Session) -> None:
+    """Our OpenAPI document (every installed plugin) against the reference contract."""
+    install(session)
+    ours = Path(session.create_tmp()) / "ours.json"
+    with ours.open("w") as out:
+        session.run("python", "-m", "subsvc", "openapi", stdout=out)
+    session.run("python", str(REFERENCE.parents[1] / "tools" / "conformance.py"), str(ours), *session.posargs)
+
+
+@nox.session
+def serve(session: nox.Session) -> None:
+    """Install core and every plugin, then serve on the embedded SQLite default (port 8080)."""
+    install(session)
+    session.run("subsvc", "serve", *session.posargs)
+
+
+def _reachable(url: str) -> bool:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url.replace("+asyncpg", ""))
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 5432), timeout=2):
+            return True
+    except OSError:
+        return False

@@ -1,0 +1,111 @@
+"""The real thing: `subsvc` as a process, uvicorn on loopback, the command line."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import httpx2
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def env(tmp_path) -> dict[str, str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("SUBSVC_", "WEB_API", "DATABASE"))}
+    return {
+        **base,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/e2e.db",
+        "LOG_LEVEL": "WARNING",
+        "CABINET_JWT_SECRET": "e2e-secret-" + "x" * 32,
+    }
+
+
+def subsvc(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "subsvc", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_serve_migrates_answers_health_and_accepts_a_cli_token(env):
+    port = free_port()
+    env = {**env, "PORT": str(port), "HOST": "127.0.0.1"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "subsvc", "serve"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        started = time.monotonic()
+        while True:
+            try:
+                r = httpx2.get(f"http://127.0.0.1:{port}/health", timeout=1)
+                break
+            except httpx2.TransportError:
+                assert server.poll() is None, server.stdout.read()
+                assert time.monotonic() - started < 20, "server did not answer within 20 s"
+                time.sleep(0.1)
+        assert r.status_code == 200 and r.json()["status"] == "ok"
+        created = subsvc("tokens", "create", "from-cli", env=env)
+        assert created.returncode == 0, created.stderr
+        token = created.stdout.strip().splitlines()[-1]
+        r = httpx2.get(f"http://127.0.0.1:{port}/tokens", headers={"X-API-Key": token})
+        assert r.status_code == 200
+        assert [t["name"] for t in r.json()] == ["from-cli"]
+        assert r.json()[0]["created_by"] == "cli"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_invalid_setting_stops_with_the_variable_named(env):
+    result = subsvc("serve", env={**env, "PORT": "not-a-port"})
+    assert result.returncode == 2
+    assert "PORT" in result.stderr and "invalid settings" in result.stderr
+
+
+def test_unknown_plugin_in_settings_stops_start(env):
+    result = subsvc("plugins", env={**env, "SUBSVC_PLUGINS": "nonexistent"})
+    assert result.returncode == 2
+    assert "SUBSVC_PLUGINS names unknown plugin(s): nonexistent" in result.stderr
+
+
+def test_plugins_command_lists_plugins(env):
+    result = subsvc("plugins", env=env)
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["name", "version", "enabled", "requires"]
+    assert any(line.startswith("core.tokens") for line in lines)
+
+
+def test_settings_command_documents_every_setting(env):
+    result = subsvc("settings", env=env)
+    from subsvc.settings import Settings
+
+    for name in Settings.model_fields:
+        assert f"| `{name}` |" in result.stdout
+
+
+def test_readme_documents_every_setting():
+    from pathlib import Path
+
+    from subsvc.settings import Settings
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    missing = [name for name in Settings.model_fields if f"| `{name}` |" not in readme]
+    assert missing == []
