@@ -37,9 +37,8 @@ hookimpl = pluggy.HookimplMarker("subsvc")
 def register_settings() -> type[BaseSettings] | None:
     """Return the plugin's pydantic-settings class (read from the environment like core's).
 
-    The instance is available as ``app.state.settings_of[plugin_name]`` and through
-    :func:`subsvc.api.plugin_settings`. An invalid value stops start-up with a message
-    naming the variable.
+    The instance is available as ``app.state.settings_of[plugin_name]``. An invalid value
+    stops start-up with a message naming the variable.
     """
 
 

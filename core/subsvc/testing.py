@@ -40,7 +40,7 @@ API_KEY = "test-api-key-0123456789abcdef"
 JWT_SECRET = "test-jwt-secret-that-is-long-enough-0123456789"  # noqa: S105 - test fixture
 ADMIN_MESSENGER_ID = 900_000_001
 USER_MESSENGER_ID = 900_000_002
-_migrated: dict[str, set[tuple[str, ...]]] = {}
+_migrated: dict[str, set[str]] = {}
 _tables: dict[str, set[str]] = {}
 
 
@@ -61,13 +61,17 @@ async def reset_database(url: str) -> None:
 
 
 async def ensure_migrated(url: str, dirs: list[Path]) -> None:
-    """Upgrade to heads once per database and set of migration folders."""
-    key = tuple(sorted(str(d) for d in dirs))
-    done = _migrated.setdefault(url, set())
-    if key in done:
+    """Upgrade to heads when a test brings migration folders this database has not seen.
+
+    The folders of earlier tests stay in the set: their revisions are in the database, and
+    Alembic must know every applied revision.
+    """
+    known = _migrated.setdefault(url, set())
+    wanted = {str(d) for d in dirs}
+    if wanted <= known:
         return
-    await asyncio.to_thread(migrations.upgrade, url, dirs)
-    done.add(key)
+    known |= wanted
+    await asyncio.to_thread(migrations.upgrade, url, [Path(d) for d in sorted(known)])
     engine = create_async_engine(url, poolclass=NullPool)
     try:
         async with engine.connect() as connection:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Column, String
+from sqlalchemy import Column, String, Text
 from sqlmodel import Field, SQLModel
 
 from subsvc.db.types import UTCDateTime, utcnow
@@ -17,7 +17,7 @@ class ApiToken(SQLModel, table=True):
     name: str = Field(max_length=255)
     token_hash: str = Field(sa_column=Column(String(128), nullable=False, unique=True))
     token_prefix: str = Field(max_length=32)
-    description: str | None = None
+    description: str | None = Field(default=None, sa_type=Text)
     is_active: bool = True
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, index=True)
     updated_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
