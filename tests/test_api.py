@@ -125,6 +125,8 @@ async def test_request_id_is_echoed_when_given_and_safe(client):
     r = await client.get("/health", headers={"X-Request-ID": "bad id with spaces"})
     assert r.headers["x-request-id"] != "bad id with spaces"
     assert len(r.headers["x-request-id"]) == 32
+    again = await client.get("/health")
+    assert again.headers["x-request-id"] != r.headers["x-request-id"]
 
 
 async def test_handler_write_is_committed(client):

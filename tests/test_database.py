@@ -81,36 +81,32 @@ def test_naive_datetimes_are_refused_by_the_column_type():
 
 
 class Outage:
-    """Takes the test database away and brings it back, the way it fails for real."""
+    """Takes the test database away and brings it back, the way it fails for real: a
+    PostgreSQL server behind a cut TCP link, an SQLite file whose folder is missing."""
 
     def __init__(self, url: str, tmp_path: Path) -> None:
         self.original = make_url(url)
-        self.proxy: TCPProxy | None = None
-        self.moved: tuple[Path, Path] | None = None
-        self.tmp_path = tmp_path
+        self.sqlite = self.original.get_backend_name() == "sqlite"
+        self.folder = tmp_path / "live"
+        self.proxy = TCPProxy(self.original.host or "127.0.0.1", self.original.port or 5432)
 
     async def url(self) -> str:
-        if self.original.get_backend_name() == "sqlite":
-            folder = self.tmp_path / "live"
-            folder.mkdir()
-            shutil.copy(self.original.database, folder / "db.sqlite")
-            self.moved = (folder, self.tmp_path / "gone")
-            return f"sqlite+aiosqlite:///{folder}/db.sqlite"
-        self.proxy = TCPProxy(self.original.host or "127.0.0.1", self.original.port or 5432)
-        await self.proxy.start()
+        """The URL to use; the database behind it starts down."""
+        if self.sqlite:
+            return f"sqlite+aiosqlite:///{self.folder}/db.sqlite"
+        await self.proxy.start()  # learn a free port, then cut
+        await self.proxy.stop()
         return self.original.set(host="127.0.0.1", port=self.proxy.port).render_as_string(hide_password=False)
 
-    async def down(self) -> None:
-        if self.proxy is not None:
-            await self.proxy.stop()
-        else:
-            self.moved[0].rename(self.moved[1])
-
     async def up(self) -> None:
-        if self.proxy is not None:
-            await self.proxy.start()
+        if self.sqlite:
+            self.folder.mkdir()
+            shutil.copy(self.original.database, self.folder / "db.sqlite")
         else:
-            self.moved[1].rename(self.moved[0])
+            await self.proxy.start()
+
+    async def down(self) -> None:
+        await self.proxy.stop()
 
 
 async def test_database_down_is_503_and_the_server_recovers_by_itself(subsvc_settings, app, tmp_path):
@@ -118,22 +114,36 @@ async def test_database_down_is_503_and_the_server_recovers_by_itself(subsvc_set
     settings = subsvc_settings.model_copy(
         update={"DATABASE_URL": await outage.url(), "DATABASE_TIMEOUT": 1.0}
     )
+    unavailable = (503, {"detail": "Service temporarily unavailable. Please try again later."})
     service = create_app(settings, plugins=["subsvc_probe"])
-    async with service.router.lifespan_context(service):
+    async with service.router.lifespan_context(service):  # starts although the database is down
         transport = httpx2.ASGITransport(app=service)
         async with httpx2.AsyncClient(
             transport=transport, base_url="http://t", headers={"X-API-Key": API_KEY}
         ) as http:
-            assert (await http.get("/probe/notes")).status_code == 200
-            await outage.down()
             r = await http.get("/probe/notes")
-            assert (r.status_code, r.json()) == (
-                503,
-                {"detail": "Service temporarily unavailable. Please try again later."},
-            )
-            r = await http.get("/health/database")
-            assert r.status_code == 503 and r.json()["detail"]["status"] == "unavailable"
+            assert (r.status_code, r.json()) == unavailable
+            assert (await http.get("/health/database")).status_code == 503  # the key cannot be checked either
             assert (await http.get("/health")).status_code == 200  # liveness does not need the database
             await outage.up()
             assert (await http.get("/probe/notes")).status_code == 200
             assert (await http.get("/health/database")).json()["status"] == "ok"
+            if outage.sqlite:
+                return  # an open SQLite file stays usable; losing the server applies to PostgreSQL
+            await outage.down()  # pooled connections break under the running app
+            r = await http.get("/probe/notes")
+            assert (r.status_code, r.json()) == unavailable
+            r = await http.get("/health/database")  # the key is cached now: the probe itself answers
+            assert r.status_code == 503 and r.json()["detail"]["status"] == "unavailable"
+            await outage.up()
+            assert (await http.get("/probe/notes")).status_code == 200
+
+
+async def test_sqlite_connections_use_wal_and_enforce_foreign_keys(db):
+    if db.dialect != "sqlite":
+        pytest.skip("SQLite pragmas")
+    from sqlalchemy import text
+
+    async with db.engine.connect() as connection:
+        assert (await connection.execute(text("PRAGMA journal_mode"))).scalar() == "wal"
+        assert (await connection.execute(text("PRAGMA foreign_keys"))).scalar() == 1

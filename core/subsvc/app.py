@@ -18,6 +18,7 @@ from starlette.middleware.cors import CORSMiddleware
 from subsvc import plugins as plugin_loader
 from subsvc.api.endpoint import Endpoint
 from subsvc.api.errors import RequestValidationError, http_error_handler, validation_error_handler
+from subsvc.api.routing import IndexedRouter
 from subsvc.auth.jwt import JWTCodec
 from subsvc.auth.permissions import build_registry
 from subsvc.bus import create_bus
@@ -71,15 +72,15 @@ def create_app(
     middleware = [Middleware(CoreMiddleware, max_body_bytes=settings.MAX_BODY_BYTES, plugins=manager)]
     if settings.CORS_ORIGINS:
         middleware.insert(0, _cors(settings.CORS_ORIGINS))
+    routes = [endpoint.route() for endpoint in sorted(endpoints, key=_specific_first)]
     app = Starlette(
-        routes=[endpoint.route() for endpoint in sorted(endpoints, key=_specific_first)],
         middleware=middleware,
         exception_handlers={
             HTTPException: http_error_handler,
             RequestValidationError: validation_error_handler,
         },
-        lifespan=lifespan,
     )
+    app.router = IndexedRouter(routes, lifespan=lifespan)
     state: Any = app.state
     state.settings = settings
     state.settings_of = settings_of

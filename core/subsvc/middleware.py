@@ -3,10 +3,11 @@ the last line of error handling — nothing escapes as a bare 500 without a logg
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
+import secrets
 import time
-import uuid
 from typing import Any
 
 from starlette.requests import Request
@@ -19,6 +20,8 @@ from subsvc.db import is_database_unavailable
 log = logging.getLogger("subsvc.errors")
 access = logging.getLogger("subsvc.access")
 _SAFE_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+_ID_PREFIX = secrets.token_hex(8)  # per process: ids are unique across instances too
+_ID_COUNTER = itertools.count(1)
 
 
 class BodyTooLarge(Exception):
@@ -109,7 +112,7 @@ def _request_id(scope: Scope) -> str:
             if _SAFE_ID.match(candidate):
                 return candidate
             break
-    return uuid.uuid4().hex
+    return f"{_ID_PREFIX}{next(_ID_COUNTER):016x}"
 
 
 def _content_length(scope: Scope) -> int | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -144,6 +145,7 @@ class PluginManager(pluggy.PluginManager):
         super().__init__("subsvc")
         self.add_hookspecs(hookspecs)
         self.infos = plugins
+        self._implementations: dict[str, list[tuple[Callable[..., Any], tuple[str, ...]]]] = {}
         for info in plugins:
             if info.enabled:
                 self.register(info.module, name=info.name)
@@ -169,6 +171,33 @@ class PluginManager(pluggy.PluginManager):
             if result is not None:
                 results.append((info, result))
         return results
+
+    def implementations(self, hook: str) -> list[tuple[Callable[..., Any], tuple[str, ...]]]:
+        """A hook's implementations in pluggy's calling order (last registered first), with
+        the argument names each takes; computed once per hook."""
+        cached = self._implementations.get(hook)
+        if cached is None:
+            impls = getattr(self.hook, hook).get_hookimpls()
+            cached = self._implementations[hook] = [(i.function, tuple(i.argnames)) for i in reversed(impls)]
+        return cached
+
+    async def first_result(self, hook: str, **kwargs: Any) -> Any:
+        """Call a ``firstresult`` runtime hook on the request path: the first implementation
+        that answers other than ``None`` wins; an awaitable answer is awaited.
+
+        Equivalent to ``self.hook.<hook>(**kwargs)`` plus awaiting, without pluggy's
+        general dispatch (which costs more than the check it runs).
+        """
+        for function, names in self.implementations(hook):
+            result = function(*[kwargs[name] for name in names])
+            if result is None:
+                continue
+            if inspect.isawaitable(result):
+                result = await result
+                if result is None:
+                    continue
+            return result
+        return None
 
     def migration_dirs(self) -> list[Path]:
         """Every installed plugin's migration folder, enabled or not: the database keeps

@@ -100,6 +100,10 @@ class Endpoint:
                 self.models[location] = create_model(  # type: ignore[call-overload]
                     f"{self.operation_id}_{location}", **fields
                 )
+        by_kind = {kind: name for name, kind in self.injected.items()}
+        self._session_name = by_kind.get("session")
+        self._passed = [(name, kind) for name, kind in self.injected.items() if kind != "session"]
+        self._checks_permission = self.area == "cabinet-admin" or self.permission is not None
         self._body_adapter = TypeAdapter(self.body.annotation) if self.body else None
         self._response_adapter = TypeAdapter(self.response_model) if self.response_model is not None else None
 
@@ -115,20 +119,16 @@ class Endpoint:
         principal = None
         if not self.public:
             principal = await _authenticate(request, self.area)
-            if self.area == "cabinet-admin" or self.permission:
+            if self._checks_permission:
                 await check_permission(request, principal, self.permission)
-        kwargs = await self._read_inputs(request)
-        for name, kind in self.injected.items():
-            if kind == "request":
-                kwargs[name] = request
-            elif kind == "principal":
-                kwargs[name] = principal
-        session_name = next((n for n, k in self.injected.items() if k == "session"), None)
-        if session_name is None:
+        kwargs = await self._read_inputs(request) if self.inputs else {}
+        for name, kind in self._passed:
+            kwargs[name] = request if kind == "request" else principal
+        if self._session_name is None:
             result = await self.handler(**kwargs)
         else:
             async with request.app.state.db.session() as session:
-                kwargs[session_name] = session
+                kwargs[self._session_name] = session
                 result = await self.handler(**kwargs)
                 await session.commit()
         return self.render(result)
@@ -194,9 +194,7 @@ class Endpoint:
 
 
 async def _authenticate(request: Request, area: Area) -> Principal:
-    result = request.app.state.plugins.hook.authenticate(connection=request, area=area)
-    if inspect.isawaitable(result):
-        result = await result
+    result = await request.app.state.plugins.first_result("authenticate", connection=request, area=area)
     if result is None:
         raise HTTPError(401, "Not authenticated")
     request.state.principal = result

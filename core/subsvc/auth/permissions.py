@@ -4,7 +4,6 @@ protected endpoint runs."""
 from __future__ import annotations
 
 import fnmatch
-import inspect
 from collections.abc import Iterable, Mapping, Sequence
 
 from starlette.requests import Request
@@ -37,11 +36,9 @@ async def check_permission(request: Request, principal: Principal, permission: s
     administrator. Web API tokens (no roles) pass checks outside the cabinet admin area."""
     decision = None
     if permission is not None:
-        decision = request.app.state.plugins.hook.permission_allowed(
-            principal=principal, permission=permission, request=request
+        decision = await request.app.state.plugins.first_result(
+            "permission_allowed", principal=principal, permission=permission, request=request
         )
-        if inspect.isawaitable(decision):
-            decision = await decision
     if decision is None:
         decision = principal.is_admin or principal.kind == "api_token"
     if not decision:

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import event, exc, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import StaticPool
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.settings import Settings
@@ -35,15 +35,21 @@ def is_database_unavailable(error: BaseException) -> bool:
 
 
 def create_engine(settings: Settings) -> AsyncEngine:
-    """SQLite: WAL and foreign keys on every connection; PostgreSQL: a pre-pinged asyncpg pool."""
+    """A pooled engine: SQLite with WAL and foreign keys on every connection; PostgreSQL
+    (asyncpg) pre-pinged, so connections broken by an outage are replaced."""
     url = make_url(settings.DATABASE_URL)
     if url.get_backend_name() == "sqlite":
         memory = url.database in (None, "", ":memory:")
-        engine = create_async_engine(
-            url,
-            connect_args={"timeout": settings.DATABASE_TIMEOUT},
-            poolclass=None if memory else NullPool,
+        pooling: dict[str, Any] = (
+            {"poolclass": StaticPool}  # one shared connection: the only way to share a memory database
+            if memory
+            else {
+                "pool_size": settings.DATABASE_POOL_SIZE,
+                "max_overflow": settings.DATABASE_MAX_OVERFLOW,
+                "pool_timeout": settings.DATABASE_TIMEOUT,
+            }
         )
+        engine = create_async_engine(url, connect_args={"timeout": settings.DATABASE_TIMEOUT}, **pooling)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -1,0 +1,525 @@
+"""HTTP benchmark harness: wrk against subsvc, relative to a bare Starlette app.
+
+Starts the baseline app (the ceiling) and then the service, each pinned to
+CPU 0, drives them with wrk pinned to CPU 1, repeats every scenario several
+times and prints the medians as a Markdown table.
+
+Usage: python bench/run.py [--runs 5] [--duration 10] [--scenarios core]
+"""
+
+import argparse
+import contextlib
+import http.client
+import json
+import os
+import platform
+import re
+import secrets
+import shlex
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from types import FrameType
+
+from scenarios import API_KEY_HEADER, SCENARIO_SETS, Scenario, SeedContext
+
+HOST = "127.0.0.1"
+BENCH_DIR = Path(__file__).resolve().parent
+BASELINE_APP = BENCH_DIR / "baseline_app.py"
+BASELINE_SCENARIO = Scenario("baseline GET / (ceiling)", "GET", "/")
+TIME_UNITS_MS = {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 60e3, "h": 3600e3}
+PERCENTILE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)%\s+([\d.]+)(us|ms|s|m|h)\s*$", re.MULTILINE)
+RPS_RE = re.compile(r"^Requests/sec:\s+([\d.]+)", re.MULTILINE)
+TOTAL_RE = re.compile(r"^\s*(\d+) requests in", re.MULTILINE)
+NON2XX_RE = re.compile(r"Non-2xx or 3xx responses:\s+(\d+)")
+SOCKET_RE = re.compile(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)")
+
+
+class BenchError(Exception):
+    """A failure that aborts the benchmark with a readable message."""
+
+
+@dataclass
+class RunResult:
+    """Figures parsed from one wrk run."""
+
+    rps: float
+    p50_ms: float
+    p99_ms: float
+    requests: int
+    non_2xx: int
+    socket_errors: int
+
+
+@dataclass
+class ScenarioResult:
+    """All runs of one scenario, their medians and any problems seen."""
+
+    scenario: str
+    target: str
+    method: str
+    path: str
+    runs: list[RunResult] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def median(self, metric: str) -> float:
+        """Median of one RunResult attribute over the runs."""
+        return float(statistics.median(getattr(r, metric) for r in self.runs))
+
+
+@dataclass(frozen=True)
+class Pinning:
+    """CPU pinning via taskset; empty prefixes when disabled."""
+
+    server: tuple[str, ...] = ()
+    wrk: tuple[str, ...] = ()
+
+
+# --------------------------------------------------------------------------- wrk
+
+
+def ensure_wrk() -> str:
+    """Return the wrk path, installing it with apt-get when root."""
+    path = shutil.which("wrk")
+    if path:
+        return path
+    hint = "wrk not found; install it with: apt-get update && apt-get install -y wrk"
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        raise BenchError(hint)
+    log(f"{hint}\nrunning as root: installing wrk now")
+    for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "wrk"]):
+        subprocess.run(cmd, check=True, timeout=600, stdout=subprocess.DEVNULL)
+    path = shutil.which("wrk")
+    if not path:
+        raise BenchError(hint)
+    return path
+
+
+def lua_string(value: str) -> str:
+    """Quote a string as a Lua 5.1 literal, escaping other than printable ASCII as decimal."""
+    out = []
+    for byte in value.encode():
+        char = chr(byte)
+        if 32 <= byte < 127 and char not in '"\\':
+            out.append(char)
+        else:
+            out.append(f"\\{byte:03d}")
+    return '"' + "".join(out) + '"'
+
+
+def request_headers(scenario: Scenario, token: str) -> dict[str, str]:
+    """Headers for a scenario, with the API key and a JSON content type added."""
+    headers = dict(scenario.headers)
+    if scenario.auth:
+        headers[API_KEY_HEADER] = token
+    if scenario.body is not None and not any(k.lower() == "content-type" for k in headers):
+        headers["Content-Type"] = "application/json"
+    return headers
+
+
+def write_wrk_script(scenario: Scenario, token: str, directory: Path) -> Path:
+    """Write the wrk Lua script setting method, headers and body."""
+    lines = [f"wrk.method = {lua_string(scenario.method)}"]
+    for name, value in request_headers(scenario, token).items():
+        lines.append(f"wrk.headers[{lua_string(name)}] = {lua_string(value)}")
+    if scenario.body is not None:
+        lines.append(f"wrk.body = {lua_string(scenario.body)}")
+    fd, name = tempfile.mkstemp(suffix=".lua", dir=directory)
+    with os.fdopen(fd, "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    return Path(name)
+
+
+def parse_wrk(output: str) -> RunResult:
+    """Extract req/s, p50/p99 (ms) and error counts from `wrk --latency` output."""
+    percentiles = {float(p): float(v) * TIME_UNITS_MS[unit] for p, v, unit in PERCENTILE_RE.findall(output)}
+    rps = RPS_RE.search(output)
+    total = TOTAL_RE.search(output)
+    if rps is None or total is None or 50.0 not in percentiles or 99.0 not in percentiles:
+        raise BenchError(f"cannot parse wrk output:\n{output}")
+    non2xx = NON2XX_RE.search(output)
+    sock = SOCKET_RE.search(output)
+    return RunResult(
+        rps=float(rps.group(1)),
+        p50_ms=percentiles[50.0],
+        p99_ms=percentiles[99.0],
+        requests=int(total.group(1)),
+        non_2xx=int(non2xx.group(1)) if non2xx else 0,
+        socket_errors=sum(int(n) for n in sock.groups()) if sock else 0,
+    )
+
+
+def run_wrk(args: argparse.Namespace, pin: Pinning, url: str, script: Path, seconds: float) -> RunResult:
+    """Run wrk once for `seconds` and parse its output."""
+    cmd = [
+        *pin.wrk,
+        args.wrk,
+        "--latency",
+        "-t",
+        str(args.threads),
+        "-c",
+        str(args.connections),
+        "-d",
+        f"{seconds:g}s",
+        "-s",
+        str(script),
+        url,
+    ]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 30, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise BenchError(f"wrk did not finish in time: {shlex.join(cmd)}") from exc
+    if proc.returncode != 0:
+        raise BenchError(f"wrk failed ({proc.returncode}): {proc.stderr.strip()}")
+    return parse_wrk(proc.stdout)
+
+
+# ------------------------------------------------------------------------ server
+
+
+def free_port() -> int:
+    """Ask the kernel for a free TCP port on the loopback interface."""
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def http_status(port: int, scenario: Scenario, token: str, timeout: float) -> int:
+    """Send the scenario's request once and return the status code."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
+    try:
+        conn.request(
+            scenario.method,
+            scenario.path,
+            body=scenario.body,
+            headers=request_headers(scenario, token),
+        )
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+def stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the server's process group: SIGTERM, SIGKILL after 10 s, reap."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # finish cleanup
+    try:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=10)
+        with contextlib.suppress(ProcessLookupError):  # stragglers, if any
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def server(
+    cmd: Sequence[str],
+    env: Mapping[str, str],
+    port: int,
+    log_path: Path,
+    ready_path: str,
+    timeout: float,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """Start a server in its own process group, wait until it answers, stop it."""
+    log(f"starting: {shlex.join(cmd)}  (log: {log_path})")
+    with log_path.open("wb") as log_file:
+        proc = subprocess.Popen(
+            list(cmd),
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        probe = Scenario("ready", "GET", ready_path)
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                raise BenchError(f"server exited with {proc.returncode}; log tail:\n{tail(log_path)}")
+            with contextlib.suppress(OSError, http.client.HTTPException):
+                http_status(port, probe, "", timeout=1.0)
+                break
+            if time.monotonic() > deadline:
+                raise BenchError(f"server not answering after {timeout:g}s; log tail:\n{tail(log_path)}")
+            time.sleep(0.1)
+        yield proc
+    finally:
+        stop_group(proc)
+
+
+def tail(path: Path, lines: int = 20) -> str:
+    """Last lines of a log file."""
+    text = path.read_text(errors="replace") if path.exists() else ""
+    return "\n".join(text.splitlines()[-lines:])
+
+
+# --------------------------------------------------------------------- measuring
+
+
+@dataclass
+class Target:
+    """A running server and the scenarios measured against it."""
+
+    name: str
+    proc: subprocess.Popen[bytes]
+    port: int
+    scenarios: Sequence[Scenario]
+
+
+def measure(
+    args: argparse.Namespace, pin: Pinning, targets: Sequence[Target], token: str, workdir: Path
+) -> list[ScenarioResult]:
+    """Check and warm up every scenario, then run wrk in rounds: each round measures every
+    scenario of every target once, so a slow or fast spell of the machine touches the
+    ceiling and the service alike. The medians over the rounds are reported."""
+    plan: list[tuple[Target, Scenario, ScenarioResult, str, Path]] = []
+    for target in targets:
+        for sc in target.scenarios:
+            res = ScenarioResult(sc.name, target.name, sc.method, sc.path)
+            try:
+                status = http_status(target.port, sc, token, timeout=10.0)
+            except (OSError, http.client.HTTPException) as exc:
+                raise BenchError(f"{target.name}: check request for {sc.name} failed: {exc!r}") from exc
+            if status != sc.expect_status:
+                res.problems.append(f"check request got {status}, expected {sc.expect_status}")
+            script = write_wrk_script(sc, token, workdir)
+            url = f"http://{HOST}:{target.port}{sc.path}"
+            if args.warmup > 0:
+                log(f"[{target.name}] {sc.name}: warm-up {args.warmup:g}s")
+                run_wrk(args, pin, url, script, args.warmup)
+            plan.append((target, sc, res, url, script))
+    for i in range(args.runs):
+        for target, sc, res, url, script in plan:
+            run = run_wrk(args, pin, url, script, args.duration)
+            log(
+                f"[{target.name}] {sc.name}: round {i + 1}/{args.runs}: {run.rps:,.0f} req/s,"
+                f" p50 {run.p50_ms:.2f} ms, p99 {run.p99_ms:.2f} ms"
+            )
+            res.runs.append(run)
+            if target.proc.poll() is not None:
+                raise BenchError(f"{target.name} server died during {sc.name}")
+    results = []
+    for _, _, res, _, _ in plan:
+        non2xx = sum(r.non_2xx for r in res.runs)
+        errors = sum(r.socket_errors for r in res.runs)
+        if non2xx:
+            res.problems.append(f"{non2xx} non-2xx/3xx responses")
+        if errors:
+            res.problems.append(f"{errors} socket errors")
+        results.append(res)
+    return results
+
+
+def render_table(results: Sequence[ScenarioResult], ceiling: float) -> str:
+    """Markdown table of medians, plus notes for scenarios with problems."""
+    rows = [
+        "| scenario | req/s (median) | p50 ms | p99 ms | % of ceiling |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    notes = []
+    for res in results:
+        rps = res.median("rps")
+        mark = " (!)" if res.problems else ""
+        pct = f"{100 * rps / ceiling:.1f}%" if ceiling else "n/a"
+        rows.append(
+            f"| {res.scenario}{mark} | {rps:,.0f} | {res.median('p50_ms'):.2f}"
+            f" | {res.median('p99_ms'):.2f} | {pct} |"
+        )
+        notes += [f"- (!) {res.scenario}: {p}" for p in res.problems]
+    return "\n".join(rows + (["", *notes] if notes else []))
+
+
+# -------------------------------------------------------------------------- main
+
+
+def log(message: str) -> None:
+    """Progress output on stderr (the table goes to stdout)."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Command-line options."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--runs", type=int, default=5, help="runs per scenario (5)")
+    p.add_argument("--duration", type=float, default=10, help="seconds per run (10)")
+    p.add_argument("--connections", type=int, default=32, help="wrk -c (32)")
+    p.add_argument("--threads", type=int, default=1, help="wrk -t (1)")
+    p.add_argument(
+        "--warmup", type=float, default=2, help="discarded warm-up seconds per scenario, 0 = none (2)"
+    )
+    p.add_argument("--scenarios", choices=sorted(SCENARIO_SETS), default="core", help="scenario set (core)")
+    p.add_argument("--json", type=Path, metavar="FILE", help="also write JSON here")
+    p.add_argument("--server-cmd", help="service command (default: 'subsvc serve' from PATH)")
+    p.add_argument("--database-url", help="DATABASE_URL for the service (default: temp SQLite)")
+    p.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="extra environment for the service (repeatable)",
+    )
+    p.add_argument(
+        "--token",
+        default=f"bench-{secrets.token_hex(16)}",
+        help="WEB_API_DEFAULT_TOKEN / X-API-Key value (random)",
+    )
+    p.add_argument("--ready-path", default="/health", help="path polled until the service answers (/health)")
+    p.add_argument(
+        "--startup-timeout", type=float, default=60, help="seconds to wait for a server to answer (60)"
+    )
+    p.add_argument("--only-baseline", action="store_true", help="measure the baseline app only")
+    p.add_argument("--no-pin", action="store_true", help="do not use taskset")
+    p.add_argument("--server-cpu", type=int, default=0, help="server CPU (0)")
+    p.add_argument("--wrk-cpu", type=int, default=1, help="wrk CPU (1)")
+    args = p.parse_args(argv)
+    if args.runs < 1 or args.duration <= 0 or not 1 <= args.threads <= args.connections:
+        p.error("need runs >= 1, duration > 0 and connections >= threads >= 1")
+    if any("=" not in kv for kv in args.env):
+        p.error("--env takes KEY=VALUE")
+    return args
+
+
+def pinning(args: argparse.Namespace) -> Pinning:
+    """Return taskset prefixes for server and wrk (none if unavailable or disabled)."""
+    if args.no_pin:
+        return Pinning()
+    taskset = shutil.which("taskset")
+    cpus = os.sched_getaffinity(0)
+    if not taskset or not {args.server_cpu, args.wrk_cpu} <= cpus:
+        log(f"warning: not pinning (taskset={taskset}, usable CPUs={sorted(cpus)})")
+        return Pinning()
+    return Pinning(
+        server=(taskset, "-c", str(args.server_cpu)),
+        wrk=(taskset, "-c", str(args.wrk_cpu)),
+    )
+
+
+def service_command(args: argparse.Namespace) -> list[str]:
+    """Return the service command: --server-cmd, or `subsvc serve` from PATH or the venv."""
+    if args.server_cmd:
+        return shlex.split(args.server_cmd)
+    exe = shutil.which("subsvc") or shutil.which("subsvc", path=str(Path(sys.executable).parent))
+    if not exe:
+        raise BenchError(
+            "`subsvc` not found: install the project (pip install -e .), "
+            "pass --server-cmd, or use --only-baseline"
+        )
+    return [exe, "serve"]
+
+
+def environment_info(wrk: str) -> dict[str, object]:
+    """Versions and machine facts recorded in the JSON output."""
+    out = subprocess.run([wrk, "--version"], capture_output=True, text=True, timeout=10, check=False).stdout
+    return {
+        "wrk": out.splitlines()[0] if out else "unknown",
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+        "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+
+
+def benchmark(args: argparse.Namespace, workdir: Path) -> int:
+    """Measure the baseline, then the service, and report."""
+    args.wrk = ensure_wrk()
+    pin = pinning(args)
+    scenario_set = SCENARIO_SETS[args.scenarios]
+    service_cmd = [] if args.only_baseline else service_command(args)
+
+    with contextlib.ExitStack() as servers:
+        port = free_port()
+        base_env = {**os.environ, "HOST": HOST, "PORT": str(port)}
+        base_cmd = [*pin.server, sys.executable, str(BASELINE_APP)]
+        proc = servers.enter_context(
+            server(base_cmd, base_env, port, workdir / "baseline.log", "/", args.startup_timeout)
+        )
+        targets = [Target("baseline", proc, port, [BASELINE_SCENARIO])]
+        db_url = args.database_url or f"sqlite+aiosqlite:///{workdir / 'subsvc.db'}"
+        if not args.only_baseline:
+            port = free_port()
+            env = {
+                **os.environ,
+                "HOST": HOST,
+                "PORT": str(port),
+                "DATABASE_URL": db_url,
+                "WEB_API_DEFAULT_TOKEN": args.token,
+                **dict(kv.split("=", 1) for kv in args.env),
+            }
+            if scenario_set.seed:
+                log(f"seeding for scenario set {scenario_set.name!r}")
+                scenario_set.seed(SeedContext(env, workdir, tuple(service_cmd)))
+            cmd = [*pin.server, *service_cmd]
+            proc = servers.enter_context(
+                server(cmd, env, port, workdir / "service.log", args.ready_path, args.startup_timeout)
+            )
+            targets.append(Target("service", proc, port, scenario_set.scenarios))
+        results = measure(args, pin, targets, args.token, workdir)
+    ceiling = results[0].median("rps")
+
+    db_label = "given --database-url" if args.database_url else "fresh temp SQLite"
+    pin_label = f"server CPU {args.server_cpu}, wrk CPU {args.wrk_cpu}" if pin.server else "unpinned"
+    target_label = (
+        "baseline only" if args.only_baseline else f"scenarios={scenario_set.name}; database: {db_label}"
+    )
+    print(
+        f"runs={args.runs} duration={args.duration:g}s connections={args.connections}"
+        f" threads={args.threads} warmup={args.warmup:g}s; {pin_label}; {target_label}\n"
+    )
+    print(render_table(results, ceiling))
+    if args.json:
+        config = {k: v for k, v in vars(args).items() if k not in ("token", "json")}
+        config.update(json=str(args.json), database=db_label, server_cmd=service_cmd)
+        payload = {
+            "config": config,
+            "environment": environment_info(args.wrk),
+            "ceiling_rps": ceiling,
+            "results": [
+                {
+                    **asdict(r),
+                    "median": {m: r.median(m) for m in ("rps", "p50_ms", "p99_ms")},
+                    "pct_of_ceiling": 100 * r.median("rps") / ceiling if ceiling else None,
+                }
+                for r in results
+            ],
+        }
+        args.json.write_text(json.dumps(payload, indent=2, default=str) + "\n")
+        log(f"wrote {args.json}")
+    return 1 if any(r.problems for r in results) else 0
+
+
+def raise_on_sigterm(signum: int, frame: FrameType | None) -> None:
+    """Turn SIGTERM into SystemExit so cleanup code runs."""
+    raise SystemExit(128 + signum)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the process exit status."""
+    args = parse_args(argv)
+    signal.signal(signal.SIGTERM, raise_on_sigterm)
+    try:
+        with tempfile.TemporaryDirectory(prefix="subsvc-bench-") as tmp:
+            return benchmark(args, Path(tmp))
+    except BenchError as exc:
+        log(f"error: {exc}")
+        return 2
+    except KeyboardInterrupt:
+        log("interrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""Benchmark scenarios, grouped into named sets.
+
+To add a set, append a ``ScenarioSet`` to ``SCENARIO_SETS``. A set may carry
+a ``seed`` callable: it runs once, before the service starts, with the
+service's environment (DATABASE_URL, WEB_API_DEFAULT_TOKEN, ...) and a
+scratch directory; use it to create rows the scenarios need.
+"""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+API_KEY_HEADER = "X-API-Key"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One HTTP request that wrk repeats for the duration of a run."""
+
+    name: str
+    method: str
+    path: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: str | None = None
+    auth: bool = False  # add "X-API-Key: <token>" to the headers
+    expect_status: int = 200  # checked once before measuring
+
+
+@dataclass(frozen=True)
+class SeedContext:
+    """What a seed step gets: the service env and a scratch directory."""
+
+    env: Mapping[str, str]
+    workdir: Path
+    server_cmd: tuple[str, ...]
+
+
+Seed = Callable[[SeedContext], None]
+
+
+@dataclass(frozen=True)
+class ScenarioSet:
+    """A named list of scenarios plus an optional pre-start seed step."""
+
+    name: str
+    scenarios: tuple[Scenario, ...]
+    seed: Seed | None = None
+    description: str = ""
+
+
+SCENARIO_SETS: dict[str, ScenarioSet] = {
+    s.name: s
+    for s in (
+        ScenarioSet(
+            name="core",
+            description="health check and two authenticated list endpoints",
+            scenarios=(
+                Scenario("GET /health", "GET", "/health"),
+                Scenario("GET /plugins", "GET", "/plugins", auth=True),
+                Scenario("GET /tokens", "GET", "/tokens", auth=True),
+            ),
+        ),
+    )
+}
