@@ -9,6 +9,7 @@ as many segments and the same first segment.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 from starlette.routing import BaseRoute, Match, Route, Router
 from starlette.types import Receive, Scope, Send
@@ -22,8 +23,8 @@ def _shape(path: str) -> tuple[int, str]:
 class IndexedRouter(Router):
     """Starlette's router with the candidate routes of a path looked up, not scanned."""
 
-    def __init__(self, routes: list[BaseRoute], **kwargs: object) -> None:
-        super().__init__(routes=routes, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, routes: Sequence[BaseRoute], **kwargs: object) -> None:
+        super().__init__(routes=list(routes), **kwargs)  # type: ignore[arg-type]
         self.exact: dict[str, list[BaseRoute]] = defaultdict(list)
         self.by_shape: dict[tuple[int, str], list[BaseRoute]] = defaultdict(list)
         self.anywhere: list[BaseRoute] = []
