@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from types import ModuleType
 from typing import Any
 
+from pydantic import BaseModel
 from pydantic_settings import BaseSettings
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -24,6 +25,7 @@ from subsvc.auth.permissions import build_registry
 from subsvc.bus import create_bus
 from subsvc.db import Database
 from subsvc.db import migrate as migrations
+from subsvc.events import EventBus
 from subsvc.middleware import CoreMiddleware
 from subsvc.settings import Settings, load_settings
 
@@ -55,6 +57,7 @@ def create_app(
     tags = [tag for _, declared in manager.each("register_openapi_tags") for tag in declared]
     permissions = build_registry(sections for _, sections in manager.each("register_permissions"))
     migration_dirs = manager.migration_dirs()
+    catalogue = _event_catalogue(manager)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -62,9 +65,11 @@ def create_app(
             await asyncio.to_thread(migrations.upgrade, settings.DATABASE_URL, migration_dirs)
         await app.state.bus.start()
         await manager.each_async("startup", app=app)
+        await app.state.events.start()
         try:
             yield
         finally:
+            await app.state.events.stop()
             await manager.each_async("shutdown", reverse=True, app=app)
             await app.state.bus.stop()
             await app.state.db.dispose()
@@ -91,8 +96,21 @@ def create_app(
     state.migration_dirs = migration_dirs
     state.db = Database(settings)
     state.bus = create_bus(settings.REDIS_URL)
+    state.events = EventBus(state.db, state.bus, catalogue)
     state.jwt = JWTCodec.from_settings(settings)
     return app
+
+
+def _event_catalogue(manager: plugin_loader.PluginManager) -> dict[str, type[BaseModel]]:
+    catalogue: dict[str, type[BaseModel]] = {}
+    for info, declared in manager.each("register_events"):
+        for event_type, model in declared.items():
+            if event_type in catalogue:
+                raise plugin_loader.PluginError(
+                    f"event type {event_type!r} is declared twice (again by {info.name!r})"
+                )
+            catalogue[event_type] = model
+    return catalogue
 
 
 def _specific_first(endpoint: Endpoint) -> list[int]:

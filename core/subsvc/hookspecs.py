@@ -18,6 +18,7 @@ import pluggy
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Mapping, Sequence
 
+    from pydantic import BaseModel
     from pydantic_settings import BaseSettings
     from starlette.applications import Starlette
     from starlette.requests import HTTPConnection, Request
@@ -73,6 +74,16 @@ def register_permissions() -> Mapping[str, Sequence[str]]:  # type: ignore[empty
 
     Permission identifiers are ``section:action``; the registry of all plugins is
     ``app.state.permissions``.
+    """
+
+
+@hookspec
+def register_events() -> Mapping[str, type[BaseModel]]:  # type: ignore[empty-body]
+    """Return the event types the plugin publishes and their payload models:
+    ``{"user.created": UserCreatedPayload}``.
+
+    Only declared types can be published (:meth:`subsvc.events.EventBus.publish` validates
+    the payload against its model); the catalogue is ``app.state.events.catalogue``.
     """
 
 

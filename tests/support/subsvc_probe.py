@@ -91,6 +91,28 @@ async def create_note(session: AsyncSession, payload: NoteIn, fail_after_write: 
     return note
 
 
+class NoteCreated(BaseModel):
+    note_id: int
+    text: str
+
+
+@web.post("/probe/events", response_model=NoteOut, status_code=201)
+async def create_note_with_event(
+    request: Request, session: AsyncSession, payload: NoteIn, fail: bool = False
+) -> ProbeNote:
+    """Write a note and publish ``probe.note_created`` in the same transaction."""
+    note = ProbeNote(text=payload.text)
+    session.add(note)
+    await session.flush()
+    assert note.id is not None
+    request.app.state.events.publish(
+        session, "probe.note_created", NoteCreated(note_id=note.id, text=note.text)
+    )
+    if fail:
+        raise HTTPError(409, "Failed after publishing")
+    return note
+
+
 @web.get("/probe/notes", response_model=list[NoteOut])
 async def list_notes(session: AsyncSession) -> list[ProbeNote]:
     return list((await session.exec(select(ProbeNote))).all())
@@ -155,6 +177,12 @@ def register_routes() -> Sequence[Endpoint]:
 def register_permissions() -> dict[str, list[str]]:
     CALLS.append("register_permissions")
     return {"probe": ["read", "write"]}
+
+
+@hookimpl
+def register_events() -> dict[str, type[BaseModel]]:
+    CALLS.append("register_events")
+    return {"probe.note_created": NoteCreated}
 
 
 @hookimpl

@@ -14,7 +14,8 @@ session for this request: committed when the handler returns, rolled back when i
 raises), ``Principal`` (the authenticated caller). Every other parameter is an input: path
 (named in the template), body (a pydantic model), header or query (see
 :mod:`subsvc.api.params`). All inputs are validated together; the return value is
-serialised through ``response_model``.
+serialised through ``response_model``. A GET handler's session is read-only (see
+:class:`subsvc.db.Database`): it is never committed.
 """
 
 from __future__ import annotations
@@ -106,6 +107,7 @@ class Endpoint:
         self._checks_permission = self.area == "cabinet-admin" or self.permission is not None
         self._body_adapter = TypeAdapter(self.body.annotation) if self.body else None
         self._response_adapter = TypeAdapter(self.response_model) if self.response_model is not None else None
+        self._ready_type = _ready_type(self.response_model)
 
     @property
     def operation_id(self) -> str:
@@ -127,10 +129,12 @@ class Endpoint:
         if self._session_name is None:
             result = await self.handler(**kwargs)
         else:
-            async with request.app.state.db.session() as session:
+            read_only = self.method == "GET"
+            async with request.app.state.db.session(read_only=read_only) as session:
                 kwargs[self._session_name] = session
                 result = await self.handler(**kwargs)
-                await session.commit()
+                if not read_only:
+                    await session.commit()
         return self.render(result)
 
     async def _read_inputs(self, request: Request) -> dict[str, Any]:
@@ -186,19 +190,39 @@ class Endpoint:
             return result
         if self.status_code == 204 or self._response_adapter is None:
             return Response(status_code=self.status_code if result is None else 200)
-        model = self.response_model
-        if not (isinstance(model, type) and isinstance(result, model)):
+        if not self._is_ready(result):
             result = self._response_adapter.validate_python(result, from_attributes=True)
-        body = self._response_adapter.dump_json(result, by_alias=True)
+        body = self._response_adapter.serializer.to_json(result, by_alias=True)
         return Response(body, status_code=self.status_code, media_type="application/json")
+
+    def _is_ready(self, result: Any) -> bool:
+        """Is the value already the response model (or a list of it)? Then it needs no
+        validation before serialising; anything else (ORM rows, dicts) is validated."""
+        ready, many = self._ready_type
+        if ready is None:
+            return False
+        if not many:
+            return isinstance(result, ready)
+        return isinstance(result, list) and all(isinstance(item, ready) for item in result)
 
 
 async def _authenticate(request: Request, area: Area) -> Principal:
     result = await request.app.state.plugins.first_result("authenticate", connection=request, area=area)
     if result is None:
         raise HTTPError(401, "Not authenticated")
-    request.state.principal = result
+    request.scope.setdefault("state", {})["principal"] = result  # request.state.principal
     return typing.cast(Principal, result)
+
+
+def _ready_type(model: Any) -> tuple[type[BaseModel] | None, bool]:
+    """``(Model, False)`` for a model, ``(Model, True)`` for ``list[Model]``, else ``(None, False)``."""
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        return model, False
+    if get_origin(model) is list:
+        (item,) = get_args(model)
+        if isinstance(item, type) and issubclass(item, BaseModel):
+            return item, True
+    return None, False
 
 
 _INJECTED: dict[type, str] = {Request: "request", Principal: "principal"}

@@ -36,7 +36,9 @@ def is_database_unavailable(error: BaseException) -> bool:
 
 def create_engine(settings: Settings) -> AsyncEngine:
     """A pooled engine: SQLite with WAL and foreign keys on every connection; PostgreSQL
-    (asyncpg) pre-pinged, so connections broken by an outage are replaced."""
+    through asyncpg. No ping before each use (a round trip per request): a connection that
+    fails with a disconnect invalidates the pool, so an outage costs the requests made during
+    it and connections are replaced when the server is back."""
     url = make_url(settings.DATABASE_URL)
     if url.get_backend_name() == "sqlite":
         memory = url.database in (None, "", ":memory:")
@@ -67,7 +69,6 @@ def create_engine(settings: Settings) -> AsyncEngine:
         pool_size=settings.DATABASE_POOL_SIZE,
         max_overflow=settings.DATABASE_MAX_OVERFLOW,
         pool_timeout=settings.DATABASE_TIMEOUT,
-        pool_pre_ping=True,
         pool_recycle=1800,
         connect_args={
             "timeout": settings.DATABASE_TIMEOUT,
@@ -78,21 +79,37 @@ def create_engine(settings: Settings) -> AsyncEngine:
 
 
 class Database:
-    """One engine and its session factory; ``session()`` is the unit of work of a request."""
+    """One engine and its session factories; ``session()`` is the unit of work of a request.
+
+    Read-only sessions (``session(read_only=True)``, used for GET requests) run on
+    autocommit connections: each statement is one round trip, with no BEGIN and COMMIT
+    around it. Write sessions are ordinary transactions.
+    """
 
     def __init__(self, settings: Settings) -> None:
         self.url = settings.DATABASE_URL
         self.engine = create_engine(settings)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False, class_=AsyncSession)
+        # SQLite's driver opens no transaction for a SELECT anyway, and switching isolation
+        # levels would cost it extra thread hops: only PostgreSQL gets autocommit reads.
+        self.read_sessions = (
+            async_sessionmaker(
+                self.engine.execution_options(isolation_level="AUTOCOMMIT"),
+                expire_on_commit=False,
+                class_=AsyncSession,
+            )
+            if self.engine.dialect.name == "postgresql"
+            else self.sessions
+        )
 
     @property
     def dialect(self) -> str:
         return self.engine.dialect.name
 
     @asynccontextmanager
-    async def session(self) -> AsyncIterator[AsyncSession]:
+    async def session(self, *, read_only: bool = False) -> AsyncIterator[AsyncSession]:
         """A session that is rolled back (whatever was not committed) and closed at the end."""
-        async with self.sessions() as session:
+        async with (self.read_sessions if read_only else self.sessions)() as session:
             try:
                 yield session
             except BaseException:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 from starlette.requests import Request
+from starlette.responses import Response
 
 from subsvc.api import Endpoint, Router
 from subsvc.hookspecs import hookimpl
@@ -19,6 +20,9 @@ class PluginResponse(BaseModel):
     enabled: bool
     internal: bool
     requires: list[str]
+
+
+_LIST = TypeAdapter(list[PluginResponse])
 
 
 def describe(request: Request) -> list[PluginResponse]:
@@ -35,12 +39,12 @@ def describe(request: Request) -> list[PluginResponse]:
 
 
 @router.get("/plugins", response_model=list[PluginResponse], summary="List Plugins")
-async def list_plugins(request: Request) -> list[PluginResponse]:
+async def list_plugins(request: Request) -> Response:
     """Every plugin: name, version, whether it runs, and the plugins it requires."""
-    cached: list[PluginResponse] | None = getattr(request.app.state, "plugin_list", None)
-    if cached is None:
-        cached = request.app.state.plugin_list = describe(request)
-    return cached
+    body: bytes | None = getattr(request.app.state, "plugin_list", None)
+    if body is None:  # the set of plugins is fixed while the app runs: render it once
+        body = request.app.state.plugin_list = _LIST.dump_json(describe(request))
+    return Response(body, media_type="application/json")
 
 
 @hookimpl

@@ -48,15 +48,24 @@ def generate_token() -> str:
 
 
 def presented_token(connection: HTTPConnection) -> str | None:
-    """The credential of a request: ``X-API-Key``, else ``Authorization: Bearer``."""
-    value = connection.headers.get("x-api-key")
-    if value is None:
-        authorization = connection.headers.get("authorization", "")
-        scheme, _, credentials = authorization.partition(" ")
-        if scheme.lower() != "bearer":
-            return None
-        value = credentials
-    return value.strip()
+    """The credential of a request: ``X-API-Key``, else ``Authorization: Bearer``.
+
+    Reads the raw ASGI headers (names arrive lower-cased): this runs on every request.
+    """
+    api_key: bytes | None = None
+    authorization: bytes | None = None
+    for name, value in connection.scope["headers"]:
+        if name == b"x-api-key":
+            api_key = value
+            break
+        if name == b"authorization":
+            authorization = value
+    if api_key is not None:
+        return api_key.decode("latin-1").strip()
+    if authorization is None:
+        return None
+    scheme, _, credentials = authorization.decode("latin-1").partition(" ")
+    return credentials.strip() if scheme.lower() == "bearer" else None
 
 
 async def create_token(

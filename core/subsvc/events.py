@@ -1,0 +1,174 @@
+"""Domain events through a transactional outbox.
+
+A service publishes an event inside its database transaction (``publish(session, ...)``):
+the event becomes an ``outbox_events`` row of that same transaction, so it exists exactly
+when the change that raised it was committed. After the commit the dispatcher hands new
+rows to the subscribers of this process (and, through the bus, to other instances'
+listeners) and marks them dispatched; rows left behind by a crash are dispatched at the
+next start. Delivery to subscribers is therefore at least once.
+
+Plugins declare their event types and payload models with the ``register_events`` hook.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel
+from sqlalchemy import JSON, Column, event, update
+from sqlalchemy.orm import Session
+from sqlmodel import Field, SQLModel, col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from subsvc.bus import Bus
+from subsvc.db import Database, UTCDateTime, is_database_unavailable, utcnow
+
+log = logging.getLogger("subsvc.events")
+BUS_CHANNEL = "events"
+_PENDING_KEY = "subsvc.events.pending"
+
+
+class OutboxEvent(SQLModel, table=True):
+    """An event raised by a committed change, waiting for (or done with) dispatch."""
+
+    __tablename__ = "outbox_events"
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_type: str = Field(max_length=100, index=True)
+    payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    dispatched_at: datetime | None = Field(default=None, sa_type=UTCDateTime, index=True)
+
+
+@dataclass(frozen=True)
+class Event:
+    """What subscribers receive."""
+
+    id: int
+    type: str
+    payload: dict[str, Any]
+    created_at: datetime
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "id": self.id,
+                "type": self.type,
+                "payload": self.payload,
+                "created_at": self.created_at.isoformat(),
+            }
+        )
+
+
+Subscriber = Callable[[Event], Awaitable[None] | None]
+
+
+class UnknownEventType(LookupError):
+    """An event type no plugin declared through ``register_events``."""
+
+
+class EventBus:
+    """The catalogue of event types, the subscribers, and the outbox dispatcher of one app."""
+
+    def __init__(self, db: Database, bus: Bus, catalogue: Mapping[str, type[BaseModel]]) -> None:
+        self.db = db
+        self.bus = bus
+        self.catalogue = dict(catalogue)
+        self.subscribers: dict[str, list[Subscriber]] = defaultdict(list)
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.poll_seconds = 5.0
+
+    def subscribe(self, event_type: str, subscriber: Subscriber) -> None:
+        """Call ``subscriber`` for every dispatched event of ``event_type`` (``*`` = all)."""
+        if event_type != "*" and event_type not in self.catalogue:
+            raise UnknownEventType(event_type)
+        self.subscribers[event_type].append(subscriber)
+
+    def publish(self, session: AsyncSession, event_type: str, payload: BaseModel | Mapping[str, Any]) -> None:
+        """Add the event to the session's transaction; it is dispatched after the commit.
+
+        The payload is validated against the type's declared model.
+        """
+        model = self.catalogue.get(event_type)
+        if model is None:
+            raise UnknownEventType(f"event type {event_type!r} is not declared by any plugin")
+        validated = payload if isinstance(payload, model) else model.model_validate(payload)
+        session.add(OutboxEvent(event_type=event_type, payload=validated.model_dump(mode="json")))
+        sync_session = session.sync_session
+        if not sync_session.info.get(_PENDING_KEY):
+            sync_session.info[_PENDING_KEY] = True
+            event.listen(sync_session, "after_commit", self._after_commit, once=True)
+
+    def _after_commit(self, session: Session) -> None:
+        session.info.pop(_PENDING_KEY, None)
+        self._wake.set()
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="subsvc-outbox")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                while await self.dispatch_pending():
+                    pass
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if not is_database_unavailable(exc):
+                    log.exception("outbox dispatch failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=self.poll_seconds)
+            self._wake.clear()
+
+    async def dispatch_pending(self, limit: int = 100) -> int:
+        """Dispatch up to ``limit`` undispatched events, oldest first; returns how many.
+
+        On PostgreSQL rows are claimed with ``FOR UPDATE SKIP LOCKED``, so several instances
+        share the work without dispatching an event twice.
+        """
+        async with self.db.session() as session:
+            query = (
+                select(OutboxEvent)
+                .where(col(OutboxEvent.dispatched_at).is_(None))
+                .order_by(col(OutboxEvent.id))
+                .limit(limit)
+            )
+            if self.db.dialect == "postgresql":
+                query = query.with_for_update(skip_locked=True)
+            rows = list((await session.exec(query)).all())
+            if not rows:
+                return 0
+            for row in rows:
+                assert row.id is not None
+                await self._deliver(Event(row.id, row.event_type, row.payload, row.created_at))
+            ids = [row.id for row in rows]
+            await session.exec(
+                update(OutboxEvent).where(col(OutboxEvent.id).in_(ids)).values(dispatched_at=utcnow())
+            )
+            await session.commit()
+        return len(rows)
+
+    async def _deliver(self, item: Event) -> None:
+        for subscriber in [*self.subscribers.get(item.type, ()), *self.subscribers.get("*", ())]:
+            try:
+                result = subscriber(item)
+                if result is not None:
+                    await result
+            except Exception:
+                log.exception("subscriber of %s failed for event %s", item.type, item.id)
+        await self.bus.publish(BUS_CHANNEL, item.to_json())
