@@ -144,3 +144,9 @@ def test_unknown_setting_value_stops_start_with_the_variable_named(monkeypatch):
     monkeypatch.setenv("PORT", "eighty")
     with pytest.raises(SettingsError, match="PORT"):
         load_settings(Settings)
+
+
+def test_a_plugin_offers_extension_points_to_the_plugins_that_build_on_it(subsvc_settings):
+    app = create_app(subsvc_settings, plugins=["subsvc_probe", "subsvc_child"])
+    assert "register_hookspecs" in subsvc_probe.CALLS
+    assert app.state.plugins.hook.probe_extra_fields() == [{"child": True}]

@@ -11,6 +11,7 @@ A plugin module may also set ``REQUIRES = ("users", ...)``: the plugins it build
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -32,6 +33,16 @@ hookimpl = pluggy.HookimplMarker("subsvc")
 
 
 # --- declarative hooks: called once while the app is built -------------------------------
+
+
+@hookspec
+def register_hookspecs() -> ModuleType | None:
+    """Return a module of further hookspecs (marked with this module's ``hookspec``) that the
+    plugin offers as extension points to the plugins that build on it.
+
+    Example: the users plugin declares a hook through which the subscriptions plugin adds
+    each user's subscriptions to the user record. Called first, before any other hook.
+    """
 
 
 @hookspec

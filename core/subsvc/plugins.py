@@ -149,6 +149,8 @@ class PluginManager(pluggy.PluginManager):
         for info in plugins:
             if info.enabled:
                 self.register(info.module, name=info.name)
+        for _, extension_points in self.each("register_hookspecs"):
+            self.add_hookspecs(extension_points)
 
     @property
     def enabled(self) -> list[PluginInfo]:

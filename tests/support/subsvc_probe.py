@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from types import ModuleType
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
@@ -22,6 +23,8 @@ from subsvc.api import Endpoint, Header, HTTPError, Query, Router
 from subsvc.auth.principal import Principal
 from subsvc.db import UTCDateTime, utcnow
 from subsvc.hookspecs import hookimpl
+
+import probe_hookspecs
 
 PLUGIN_NAME = "probe"
 __version__ = "9.9.9"
@@ -147,6 +150,12 @@ async def admin_secret(principal: Principal) -> dict[str, Any]:
 @admin.get("/cabinet/admin/probe/notes", response_model=dict[str, Any], permission="probe:read")
 async def admin_notes(principal: Principal) -> dict[str, Any]:
     return {"id": principal.id}
+
+
+@hookimpl
+def register_hookspecs() -> ModuleType:
+    CALLS.append("register_hookspecs")
+    return probe_hookspecs
 
 
 @hookimpl

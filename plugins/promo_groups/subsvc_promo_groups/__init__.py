@@ -1,0 +1,1 @@
+"""Promo groups: discount groups; every user belongs to one (a default group exists)."""

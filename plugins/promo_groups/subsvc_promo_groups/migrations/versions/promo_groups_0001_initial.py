@@ -1,0 +1,40 @@
+"""promo_groups: the promo group table
+
+Revision ID: promo_groups_0001
+Revises:
+Create Date: 2026-11-22
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+from subsvc.db.types import UTCDateTime
+
+revision = "promo_groups_0001"
+down_revision = None
+branch_labels = ("promo_groups",)
+depends_on = "core_0001"
+
+
+def upgrade() -> None:
+    op.create_table(
+        "promo_groups",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("name", sa.String(255), nullable=False, unique=True),
+        sa.Column("priority", sa.Integer, nullable=False, server_default="0"),
+        sa.Column("server_discount_percent", sa.Integer, nullable=False, server_default="0"),
+        sa.Column("traffic_discount_percent", sa.Integer, nullable=False, server_default="0"),
+        sa.Column("device_discount_percent", sa.Integer, nullable=False, server_default="0"),
+        sa.Column("period_discounts", sa.JSON, nullable=False),
+        sa.Column("auto_assign_total_spent_kopeks", sa.BigInteger, nullable=True),
+        sa.Column("apply_discounts_to_addons", sa.Boolean, nullable=False, server_default=sa.true()),
+        sa.Column("is_default", sa.Boolean, nullable=False, server_default=sa.false()),
+        sa.Column("created_at", UTCDateTime, nullable=False),
+        sa.Column("updated_at", UTCDateTime, nullable=False),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("promo_groups")

@@ -1,0 +1,1 @@
+"""Users: the user record, lookups by id or messenger id, and the searchable list."""

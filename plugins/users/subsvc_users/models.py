@@ -1,0 +1,47 @@
+"""The user table."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, CheckConstraint, Column, ForeignKey, Index, Integer, String
+from sqlmodel import Field, SQLModel
+
+from subsvc.db import UTCDateTime, utcnow
+
+USER_STATUSES = ("active", "blocked", "deleted")
+
+
+class User(SQLModel, table=True):
+    """A customer of the bot. ``balance_kopeks`` never goes below zero (a CHECK constraint
+    backs the conditional updates that change it)."""
+
+    __tablename__ = "users"
+    __table_args__ = (
+        CheckConstraint("balance_kopeks >= 0", name="ck_users_balance_not_negative"),
+        Index("ix_users_created_at_id", "created_at", "id"),
+        Index("ix_users_status_created_at", "status", "created_at"),
+        Index("ix_users_promo_group_created_at", "promo_group_id", "created_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    messenger_id: int | None = Field(default=None, sa_column=Column(BigInteger, unique=True, nullable=True))
+    email: str | None = Field(default=None, sa_column=Column(String(255), unique=True, nullable=True))
+    username: str | None = Field(default=None, max_length=255)
+    first_name: str | None = Field(default=None, max_length=255)
+    last_name: str | None = Field(default=None, max_length=255)
+    status: str = Field(default="active", max_length=20)
+    language: str = Field(default="ru", max_length=10)
+    balance_kopeks: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
+    has_had_paid_subscription: bool = False
+    has_made_first_topup: bool = False
+    referral_code: str | None = Field(default=None, sa_column=Column(String(32), unique=True, nullable=True))
+    referred_by_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    )
+    promo_group_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("promo_groups.id", ondelete="RESTRICT"), nullable=True)
+    )
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    last_activity: datetime | None = Field(default=None, sa_type=UTCDateTime)
