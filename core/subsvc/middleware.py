@@ -41,7 +41,7 @@ class CoreMiddleware:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        request_id = _request_id(scope)
+        request_id, declared = _read_headers(scope)
         scope.setdefault("state", {})["request_id"] = request_id
         header = (b"x-request-id", request_id.encode())
         status = 500
@@ -55,7 +55,6 @@ class CoreMiddleware:
                 message["headers"] = [*message.get("headers", []), header]
             await send(message)
 
-        declared = _content_length(scope)
         if declared is not None and declared > self.max_body_bytes:
             await self._too_large(scope, receive, send_with_id)
             return
@@ -105,21 +104,19 @@ class CoreMiddleware:
         return error_response(500, "Internal Server Error")
 
 
-def _request_id(scope: Scope) -> str:
+def _read_headers(scope: Scope) -> tuple[str, int | None]:
+    """One pass over the headers: the request id to use (the client's ``X-Request-ID`` when
+    it is safe, else a new one) and the declared ``Content-Length``."""
+    request_id: str | None = None
+    length: int | None = None
     for name, value in scope["headers"]:
         if name == b"x-request-id":
             candidate: str = value.decode("latin-1")
             if _SAFE_ID.match(candidate):
-                return candidate
-            break
-    return f"{_ID_PREFIX}{next(_ID_COUNTER):016x}"
-
-
-def _content_length(scope: Scope) -> int | None:
-    for name, value in scope["headers"]:
-        if name == b"content-length":
+                request_id = candidate
+        elif name == b"content-length":
             try:
-                return int(value)
+                length = int(value)
             except ValueError:
-                return None
-    return None
+                length = None
+    return request_id or f"{_ID_PREFIX}{next(_ID_COUNTER):016x}", length
