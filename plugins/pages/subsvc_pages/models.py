@@ -33,32 +33,29 @@ class ServiceRule(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 
-class PublicOffer(SQLModel, table=True):
+class RichTextPage(SQLModel):
+    """The columns of a one-row-per-language text page (public offer, privacy policy)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    language: str = Field(sa_type=String(LANGUAGE_LENGTH))
+    content: str = Field(default="", sa_type=Text)
+    is_enabled: bool = True
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class PublicOffer(RichTextPage, table=True):
     """The public offer of one language."""
 
     __tablename__ = "public_offers"
     __table_args__ = (UniqueConstraint("language", name="uq_public_offers_language"),)
 
-    id: int | None = Field(default=None, primary_key=True)
-    language: str = Field(sa_type=String(LANGUAGE_LENGTH))
-    content: str = Field(default="", sa_type=Text)
-    is_enabled: bool = True
-    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
-    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
-
-class PrivacyPolicy(SQLModel, table=True):
+class PrivacyPolicy(RichTextPage, table=True):
     """The privacy policy of one language."""
 
     __tablename__ = "privacy_policies"
     __table_args__ = (UniqueConstraint("language", name="uq_privacy_policies_language"),)
-
-    id: int | None = Field(default=None, primary_key=True)
-    language: str = Field(sa_type=String(LANGUAGE_LENGTH))
-    content: str = Field(default="", sa_type=Text)
-    is_enabled: bool = True
-    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
-    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 
 class FaqSetting(SQLModel, table=True):
