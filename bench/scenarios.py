@@ -10,6 +10,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from seed import seed_users
+
 API_KEY_HEADER = "X-API-Key"
 
 
@@ -51,6 +53,24 @@ class ScenarioSet:
 SCENARIO_SETS: dict[str, ScenarioSet] = {
     s.name: s
     for s in (
+        ScenarioSet(
+            name="users",
+            description="PostgreSQL with 100,000 users (BENCH_USERS): list, search, balance, stats",
+            seed=seed_users,
+            scenarios=(
+                Scenario("GET /health", "GET", "/health"),
+                Scenario("GET /users?limit=50", "GET", "/users?limit=50", auth=True),
+                Scenario("GET /users?search=user4242", "GET", "/users?search=user4242", auth=True),
+                Scenario(
+                    "POST /users/{id}/balance",
+                    "POST",
+                    "/users/1000042/balance",
+                    body='{"amount_kopeks": 7}',
+                    auth=True,
+                ),
+                Scenario("GET /stats/overview", "GET", "/stats/overview", auth=True),
+            ),
+        ),
         ScenarioSet(
             name="core",
             description="health check and two authenticated list endpoints",

@@ -1,0 +1,64 @@
+"""Seed steps for the benchmark scenario sets (PostgreSQL only: they use generate_series)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scenarios import SeedContext
+
+USERS = int(os.environ.get("BENCH_USERS", "100000"))
+FIRST_MESSENGER_ID = 1_000_000
+
+
+def migrate(ctx: SeedContext) -> None:
+    """Upgrade the database the service will use (every installed plugin's branch)."""
+    subprocess.run([sys.executable, "-m", "subsvc", "migrate"], env=dict(ctx.env), check=True)
+
+
+async def _seed_users(url: str, count: int) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://"))
+    try:
+        existing = await connection.fetchval("SELECT count(*) FROM users")
+        if existing >= count:
+            return
+        group = await connection.fetchval("SELECT id FROM promo_groups WHERE is_default LIMIT 1")
+        if group is None:
+            group = await connection.fetchval(
+                "INSERT INTO promo_groups (name, period_discounts, is_default, created_at, updated_at)"
+                " VALUES ('Bench default', '{}', true, now(), now()) RETURNING id"
+            )
+        names = "ARRAY['Ivan','Maria','Alexei','Olga','Dmitry','Anna','Sergei','Elena','Pavel','Irina']"
+        await connection.execute(
+            f"""
+            INSERT INTO users (messenger_id, username, first_name, last_name, status, language,
+                               balance_kopeks, has_had_paid_subscription, has_made_first_topup,
+                               referral_code, promo_group_id, created_at, updated_at)
+            SELECT {FIRST_MESSENGER_ID} + g, 'user' || g, ({names})[1 + g % 10], 'Surname' || (g % 997),
+                   CASE WHEN g % 20 = 0 THEN 'blocked' ELSE 'active' END, 'ru',
+                   (g * 37) % 100000, g % 3 = 0, g % 2 = 0, 'ref' || lpad(g::text, 8, '0'), $1,
+                   now() - make_interval(secs => g), now()
+            FROM generate_series($2::int, $3::int) AS g
+            """,
+            group,
+            existing + 1,
+            count,
+        )
+        await connection.execute("ANALYZE users")
+    finally:
+        await connection.close()
+
+
+def seed_users(ctx: SeedContext) -> None:
+    """Migrate, then make sure BENCH_USERS users (default 100,000) exist."""
+    url = ctx.env["DATABASE_URL"]
+    if not url.startswith("postgresql"):
+        raise SystemExit("the users scenario set needs --database-url postgresql+asyncpg://...")
+    migrate(ctx)
+    asyncio.run(_seed_users(url, USERS))
