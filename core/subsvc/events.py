@@ -34,6 +34,7 @@ from subsvc.db import Database, UTCDateTime, is_database_unavailable, utcnow
 log = logging.getLogger("subsvc.events")
 BUS_CHANNEL = "events"
 _PENDING_KEY = "subsvc.events.pending"
+STOP_SECONDS = 5.0
 
 
 class OutboxEvent(SQLModel, table=True):
@@ -84,6 +85,7 @@ class EventBus:
         self.catalogue = dict(catalogue)
         self.subscribers: dict[str, list[Subscriber]] = defaultdict(list)
         self._wake = asyncio.Event()
+        self._stopping = False
         self._task: asyncio.Task[None] | None = None
         self.poll_seconds = 5.0
 
@@ -116,21 +118,30 @@ class EventBus:
         self._task = asyncio.create_task(self._run(), name="subsvc-outbox")
 
     async def stop(self) -> None:
-        if self._task is not None:
+        """Let a dispatch pass under way finish (up to ``STOP_SECONDS``), then stop."""
+        if self._task is None:
+            return
+        self._stopping = True
+        self._wake.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(self._task), timeout=STOP_SECONDS)
+        except TimeoutError:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
-                while await self.dispatch_pending():
+                while not self._stopping and await self.dispatch_pending():
                     pass
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 if not is_database_unavailable(exc):
                     log.exception("outbox dispatch failed")
+            if self._stopping:
+                return
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=self.poll_seconds)
             self._wake.clear()

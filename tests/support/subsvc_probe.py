@@ -10,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Annotated, Any, Literal
 
+import probe_hookspecs
 from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlmodel import Field as SQLField
@@ -23,8 +24,6 @@ from subsvc.api import Endpoint, Header, HTTPError, Query, Router
 from subsvc.auth.principal import Principal
 from subsvc.db import UTCDateTime, utcnow
 from subsvc.hookspecs import hookimpl
-
-import probe_hookspecs
 
 PLUGIN_NAME = "probe"
 __version__ = "9.9.9"

@@ -34,6 +34,10 @@ def is_database_unavailable(error: BaseException) -> bool:
     return cause is not None and cause is not error and is_database_unavailable(cause)
 
 
+def _unicode_lower(value: object) -> object:
+    return value.lower() if isinstance(value, str) else value
+
+
 def create_engine(settings: Settings) -> AsyncEngine:
     """A pooled engine: SQLite with WAL and foreign keys on every connection; PostgreSQL
     through asyncpg. No ping before each use (a round trip per request): a connection that
@@ -62,6 +66,9 @@ def create_engine(settings: Settings) -> AsyncEngine:
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute(f"PRAGMA busy_timeout={int(settings.DATABASE_TIMEOUT * 1000)}")
             cursor.close()
+            # SQLite's own lower() folds ASCII only; ILIKE compiles to lower(x) LIKE lower(y),
+            # so Cyrillic searches need Python's Unicode-aware lower().
+            dbapi_connection.create_function("lower", 1, _unicode_lower, deterministic=True)
 
         return engine
     return create_async_engine(

@@ -14,14 +14,17 @@ USER_STATUSES = ("active", "blocked", "deleted")
 
 class User(SQLModel, table=True):
     """A customer of the bot. ``balance_kopeks`` never goes below zero (a CHECK constraint
-    backs the conditional updates that change it)."""
+    backs the conditional updates that change it). On PostgreSQL the searched text columns
+    (username, first_name, last_name, referral_code) have trigram indexes (migration only)."""
 
     __tablename__ = "users"
     __table_args__ = (
         CheckConstraint("balance_kopeks >= 0", name="ck_users_balance_not_negative"),
+        # every list is ordered by (created_at, id) descending, within a filter or not
         Index("ix_users_created_at_id", "created_at", "id"),
-        Index("ix_users_status_created_at", "status", "created_at"),
-        Index("ix_users_promo_group_created_at", "promo_group_id", "created_at"),
+        Index("ix_users_status_created_at_id", "status", "created_at", "id"),
+        Index("ix_users_promo_group_created_at_id", "promo_group_id", "created_at", "id"),
+        Index("ix_users_referred_by_id", "referred_by_id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -40,7 +43,8 @@ class User(SQLModel, table=True):
         default=None, sa_column=Column(Integer, ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
     )
     promo_group_id: int | None = Field(
-        default=None, sa_column=Column(Integer, ForeignKey("promo_groups.id", ondelete="RESTRICT"), nullable=True)
+        default=None,
+        sa_column=Column(Integer, ForeignKey("promo_groups.id", ondelete="RESTRICT"), nullable=True),
     )
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

@@ -1,10 +1,33 @@
-"""The users wire contract: the user record and its summaries."""
+"""The users wire contract: the user record and its summaries, the requests of `/users`, and
+the payload of the ``user.created`` event."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, computed_field
+
+from subsvc.api import Page
+
+
+class UserStatus(StrEnum):
+    """The values of a user's ``status``."""
+
+    ACTIVE = "active"
+    BLOCKED = "blocked"
+    DELETED = "deleted"
+
+
+INT32_MAX = 2**31 - 1
+INT64_MAX = 2**63 - 1
+
+MessengerId = Annotated[int, Field(ge=1, le=INT64_MAX)]
+RowId = Annotated[int, Field(ge=1, le=INT32_MAX)]
+Text255 = Annotated[str, Field(max_length=255)]
+Language = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=10)]
+ReferralCode = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
 
 
 class PromoGroupSummary(BaseModel):
@@ -71,3 +94,48 @@ class UserResponse(BaseModel):
     @property
     def balance_rubles(self) -> float:
         return round(self.balance_kopeks / 100, 2)
+
+
+UserListResponse = Page[UserResponse]
+
+
+class UserCreateRequest(BaseModel):
+    """A new user; without ``promo_group_id`` the user joins the default promo group."""
+
+    messenger_id: MessengerId | None = None
+    username: Text255 | None = None
+    first_name: Text255 | None = None
+    last_name: Text255 | None = None
+    language: Language = "ru"
+    referred_by_id: RowId | None = Field(default=None, description="Internal id of the referrer.")
+    promo_group_id: RowId | None = None
+
+
+class UserUpdateRequest(BaseModel):
+    """The fields to change; absent or null ones stay as they are."""
+
+    username: Text255 | None = None
+    first_name: Text255 | None = None
+    last_name: Text255 | None = None
+    language: Language | None = None
+    status: str | None = Field(default=None, description="active, blocked or deleted (else 400).")
+    promo_group_id: RowId | None = None
+    referral_code: ReferralCode | None = None
+    has_had_paid_subscription: bool | None = None
+    has_made_first_topup: bool | None = None
+
+
+class UserCreatedPayload(BaseModel):
+    """Event ``user.created``: a user was added (published in the creating transaction)."""
+
+    user_id: int
+    messenger_id: int | None = None
+    email: str | None = None
+    username: str | None = None
+    first_name: str | None = None
+    last_name: str | None = None
+    language: str
+    referral_code: str | None = None
+    referred_by_id: int | None = None
+    promo_group_id: int | None = None
+    created_at: datetime

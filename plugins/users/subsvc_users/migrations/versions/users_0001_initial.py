@@ -35,7 +35,9 @@ def upgrade() -> None:
         sa.Column("has_had_paid_subscription", sa.Boolean, nullable=False, server_default=sa.false()),
         sa.Column("has_made_first_topup", sa.Boolean, nullable=False, server_default=sa.false()),
         sa.Column("referral_code", sa.String(32), nullable=True, unique=True),
-        sa.Column("referred_by_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+        sa.Column(
+            "referred_by_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True
+        ),
         sa.Column(
             "promo_group_id", sa.Integer, sa.ForeignKey("promo_groups.id", ondelete="RESTRICT"), nullable=True
         ),
@@ -45,8 +47,9 @@ def upgrade() -> None:
         sa.CheckConstraint("balance_kopeks >= 0", name="ck_users_balance_not_negative"),
     )
     op.create_index("ix_users_created_at_id", "users", ["created_at", "id"])
-    op.create_index("ix_users_status_created_at", "users", ["status", "created_at"])
-    op.create_index("ix_users_promo_group_created_at", "users", ["promo_group_id", "created_at"])
+    op.create_index("ix_users_status_created_at_id", "users", ["status", "created_at", "id"])
+    op.create_index("ix_users_promo_group_created_at_id", "users", ["promo_group_id", "created_at", "id"])
+    op.create_index("ix_users_referred_by_id", "users", ["referred_by_id"])
     if op.get_bind().dialect.name == "postgresql":
         # "contains" search (ILIKE '%x%') over these columns uses trigram indexes
         op.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
@@ -58,7 +61,8 @@ def downgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         for column in SEARCHED:
             op.execute(f"DROP INDEX IF EXISTS ix_users_{column}_trgm")
-    op.drop_index("ix_users_promo_group_created_at", table_name="users")
-    op.drop_index("ix_users_status_created_at", table_name="users")
+    op.drop_index("ix_users_referred_by_id", table_name="users")
+    op.drop_index("ix_users_promo_group_created_at_id", table_name="users")
+    op.drop_index("ix_users_status_created_at_id", table_name="users")
     op.drop_index("ix_users_created_at_id", table_name="users")
     op.drop_table("users")

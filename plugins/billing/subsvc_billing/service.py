@@ -1,0 +1,287 @@
+"""The rules of balances and transactions; no HTTP in here.
+
+A balance changes in one conditional UPDATE (``... WHERE id = :id AND balance_kopeks + :delta
+>= 0 RETURNING ...``), never by reading and writing it back, so concurrent changes neither
+get lost nor take a balance below zero. The transaction row and the events are added to the
+caller's session: they are committed together with the balance change, or not at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from subsvc_users.models import User
+
+from subsvc.db import utcnow
+from subsvc.events import EventBus
+from subsvc_billing.models import DEPOSIT, MANUAL, WITHDRAWAL, Transaction
+from subsvc_billing.schemas import TransactionEvent, rubles
+
+PAYMENT_COMPLETED = "payment.completed"
+TRANSACTION_CREATED = "transaction.created"
+
+
+class InsufficientBalance(Exception):
+    """A debit larger than the balance; nothing was changed."""
+
+
+class IdempotencyConflict(Exception):
+    """An idempotency key already used for a different deposit (the message says how)."""
+
+
+@dataclass(frozen=True)
+class BalanceChange:
+    """The user after a change, the balance before and after, and the transaction recorded."""
+
+    user: User
+    old_balance_kopeks: int
+    new_balance_kopeks: int
+    transaction: Transaction | None
+    duplicate: bool = False
+
+
+async def change_balance(session: AsyncSession, user_id: int, delta: int) -> User:
+    """Add ``delta`` kopeks to a user's balance in one conditional UPDATE and return the user
+    as updated. A credit also marks ``has_made_first_topup``.
+
+    Raises :class:`InsufficientBalance` when the balance would go below zero.
+    """
+    values: dict[str, Any] = {"balance_kopeks": col(User.balance_kopeks) + delta, "updated_at": utcnow()}
+    if delta > 0:
+        values["has_made_first_topup"] = True
+    statement = (
+        update(User)
+        .where(col(User.id) == user_id, col(User.balance_kopeks) + delta >= 0)
+        .values(**values)
+        .returning(User)
+        .execution_options(synchronize_session=False)
+    )
+    result = await session.exec(statement, execution_options={"populate_existing": True})
+    user: User | None = result.scalars().first()
+    if user is None:
+        raise InsufficientBalance
+    return user
+
+
+async def record_transaction(
+    session: AsyncSession,
+    events: EventBus,
+    *,
+    user_id: int,
+    type: str,
+    amount_kopeks: int,
+    new_balance_kopeks: int,
+    description: str | None,
+    payment_method: str | None,
+    external_id: str | None = None,
+    notify_user: bool = False,
+    apply_topup_bonuses: bool = False,
+) -> Transaction:
+    """Insert a completed transaction (flushed, so a duplicate ``external_id`` raises
+    ``IntegrityError`` here) and publish ``transaction.created`` (and ``payment.completed``
+    for a deposit) in the same database transaction."""
+    now = utcnow()
+    transaction = Transaction(
+        user_id=user_id,
+        type=type,
+        amount_kopeks=amount_kopeks,
+        description=description,
+        payment_method=payment_method,
+        external_id=external_id,
+        is_completed=True,
+        balance_after_kopeks=new_balance_kopeks,
+        created_at=now,
+        completed_at=now,
+    )
+    session.add(transaction)
+    await session.flush()
+    assert transaction.id is not None
+    payload = TransactionEvent(
+        transaction_id=transaction.id,
+        user_id=user_id,
+        type=type,
+        amount_kopeks=amount_kopeks,
+        amount_rubles=rubles(amount_kopeks),
+        payment_method=payment_method,
+        external_id=external_id,
+        is_completed=True,
+        description=description,
+        created_at=now,
+        new_balance_kopeks=new_balance_kopeks,
+        notify_user=notify_user,
+        apply_topup_bonuses=apply_topup_bonuses,
+    )
+    if type == DEPOSIT:
+        events.publish(session, PAYMENT_COMPLETED, payload)
+    events.publish(session, TRANSACTION_CREATED, payload)
+    return transaction
+
+
+async def adjust_balance(
+    session: AsyncSession,
+    events: EventBus,
+    user: User,
+    amount_kopeks: int,
+    *,
+    description: str | None,
+    create_transaction: bool = True,
+) -> BalanceChange:
+    """A manual credit (positive) or debit (negative): a ``deposit`` or ``withdrawal``
+    transaction with method ``manual``, the amount stored positive; none when
+    ``create_transaction`` is false (then no event either).
+
+    Raises :class:`InsufficientBalance` for a debit larger than the balance.
+    """
+    if amount_kopeks == 0:
+        raise ValueError("amount_kopeks must be non-zero")
+    assert user.id is not None
+    updated = await change_balance(session, user.id, amount_kopeks)
+    transaction = None
+    if create_transaction:
+        transaction = await record_transaction(
+            session,
+            events,
+            user_id=user.id,
+            type=DEPOSIT if amount_kopeks > 0 else WITHDRAWAL,
+            amount_kopeks=abs(amount_kopeks),
+            new_balance_kopeks=updated.balance_kopeks,
+            description=description,
+            payment_method=MANUAL,
+        )
+    return BalanceChange(updated, updated.balance_kopeks - amount_kopeks, updated.balance_kopeks, transaction)
+
+
+async def find_manual_payment(session: AsyncSession, external_id: str) -> Transaction | None:
+    """The ``manual`` transaction carrying this external id (an idempotency key), if any."""
+    query = select(Transaction).where(
+        col(Transaction.payment_method) == MANUAL, col(Transaction.external_id) == external_id
+    )
+    return (await session.exec(query)).first()
+
+
+def _replay(user: User, transaction: Transaction, amount_kopeks: int) -> BalanceChange:
+    """The first outcome of a deposit whose idempotency key comes again; no money moves."""
+    if transaction.user_id != user.id:
+        raise IdempotencyConflict("Idempotency key was already used for a deposit to another user")
+    if transaction.type != DEPOSIT or transaction.amount_kopeks != amount_kopeks:
+        raise IdempotencyConflict(
+            f"Idempotency key was already used for a deposit of {transaction.amount_kopeks} kopeks"
+            if transaction.type == DEPOSIT
+            else "Idempotency key was already used for another operation"
+        )
+    new_balance = transaction.balance_after_kopeks
+    if new_balance is None:  # recorded by something that did not note the balance
+        new_balance = old_balance = user.balance_kopeks
+    else:
+        old_balance = new_balance - transaction.amount_kopeks
+    return BalanceChange(user, old_balance, new_balance, transaction, duplicate=True)
+
+
+async def deposit(
+    session: AsyncSession,
+    events: EventBus,
+    user: User,
+    amount_kopeks: int,
+    *,
+    idempotency_key: str | None,
+    description: str,
+    notify_user: bool,
+    apply_topup_bonuses: bool,
+) -> BalanceChange:
+    """Credit a user as a real payment: a completed ``deposit`` transaction, method
+    ``manual``, whose ``external_id`` is the idempotency key.
+
+    A key seen before answers the first outcome (``duplicate=True``) and moves no money; two
+    concurrent requests with one key are settled by the unique ``(payment_method,
+    external_id)``: the loser rolls back its session and answers the winner's outcome.
+    Raises :class:`IdempotencyConflict` when the key belongs to a different deposit.
+    """
+    if amount_kopeks <= 0:
+        raise ValueError("a deposit must be positive")
+    user_id = user.id
+    assert user_id is not None
+    if idempotency_key is not None:
+        existing = await find_manual_payment(session, idempotency_key)
+        if existing is not None:
+            return _replay(user, existing, amount_kopeks)
+    updated = await change_balance(session, user_id, amount_kopeks)
+    try:
+        transaction = await record_transaction(
+            session,
+            events,
+            user_id=user_id,
+            type=DEPOSIT,
+            amount_kopeks=amount_kopeks,
+            new_balance_kopeks=updated.balance_kopeks,
+            description=description,
+            payment_method=MANUAL,
+            external_id=idempotency_key,
+            notify_user=notify_user,
+            apply_topup_bonuses=apply_topup_bonuses,
+        )
+    except IntegrityError:
+        if idempotency_key is None:
+            raise
+        await session.rollback()  # undoes this request's credit too
+        existing = await find_manual_payment(session, idempotency_key)
+        if existing is None:
+            raise
+        current = await session.get(User, user_id, populate_existing=True)
+        assert current is not None
+        return _replay(current, existing, amount_kopeks)
+    return BalanceChange(updated, updated.balance_kopeks - amount_kopeks, updated.balance_kopeks, transaction)
+
+
+@dataclass(frozen=True)
+class TransactionFilter:
+    """The filters of the transaction list; ``None`` means "any"."""
+
+    user_id: int | None = None
+    type: str | None = None
+    payment_method: str | None = None
+    is_completed: bool | None = None
+    date_from: datetime | None = None
+    date_to: datetime | None = None
+
+    def conditions(self) -> list[Any]:
+        found: list[Any] = []
+        if self.user_id is not None:
+            found.append(col(Transaction.user_id) == self.user_id)
+        if self.type is not None:
+            found.append(col(Transaction.type) == self.type)
+        if self.payment_method is not None:
+            found.append(col(Transaction.payment_method) == self.payment_method)
+        if self.is_completed is not None:
+            found.append(col(Transaction.is_completed) == self.is_completed)
+        if self.date_from is not None:
+            found.append(col(Transaction.created_at) >= self.date_from)
+        if self.date_to is not None:
+            found.append(col(Transaction.created_at) <= self.date_to)
+        return found
+
+
+async def list_transactions(
+    session: AsyncSession, filters: TransactionFilter, limit: int, offset: int
+) -> tuple[int, Sequence[Transaction]]:
+    """How many transactions match, and one page of them, newest first. A page that ends
+    before ``limit`` gives the total itself, so only a full or empty page costs a count."""
+    conditions = filters.conditions()
+    query = (
+        select(Transaction)
+        .where(*conditions)
+        .order_by(col(Transaction.created_at).desc(), col(Transaction.id).desc())
+        .limit(limit)
+        .offset(offset)
+    )
+    rows = (await session.exec(query)).all()
+    if (rows and len(rows) < limit) or (not rows and offset == 0):
+        return offset + len(rows), rows
+    count = select(func.count()).select_from(Transaction).where(*conditions)
+    return (await session.exec(count)).one(), rows

@@ -1,0 +1,61 @@
+"""Run promo groups with the users plugin (whose users are the groups' members); helpers to
+look at rows and to make groups and users through the API."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import httpx2
+import pytest
+from sqlmodel import SQLModel, col, select
+
+from subsvc.db import Database
+
+Rows = Callable[..., Awaitable[list[Any]]]
+Make = Callable[..., Awaitable[dict[str, Any]]]
+
+
+@pytest.fixture
+def subsvc_plugins() -> list[str]:
+    return ["subsvc_promo_groups.plugin", "subsvc_users.plugin"]
+
+
+@pytest.fixture
+def rows(db: Database) -> Rows:
+    """``await rows(Model, is_default=True)``: the table's rows matching the filters, by id."""
+
+    async def fetch(model: type[SQLModel], **filters: Any) -> list[Any]:
+        query = select(model)
+        for name, value in filters.items():
+            query = query.where(getattr(model, name) == value)
+        async with db.session() as session:
+            return list((await session.exec(query.order_by(col(model.id)))).all())  # type: ignore[attr-defined]
+
+    return fetch
+
+
+@pytest.fixture
+def make_group(client: httpx2.AsyncClient) -> Make:
+    """``await make_group(name="VIP", server_discount_percent=10)``: POST /promo-groups (201)."""
+
+    async def create(**fields: Any) -> dict[str, Any]:
+        response = await client.post("/promo-groups", json=fields)
+        assert response.status_code == 201, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    return create
+
+
+@pytest.fixture
+def make_user(client: httpx2.AsyncClient) -> Make:
+    """``await make_user(promo_group_id=2)``: POST /users (201)."""
+
+    async def create(**fields: Any) -> dict[str, Any]:
+        response = await client.post("/users", json=fields)
+        assert response.status_code == 201, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    return create

@@ -1,0 +1,1 @@
+"""Statistics: `GET /stats/overview` and `GET /stats/full`."""

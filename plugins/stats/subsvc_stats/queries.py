@@ -1,0 +1,118 @@
+"""The aggregate queries: one statement per table, every figure of a table in one scan."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+users = sa.table(
+    "users",
+    sa.column("status"),
+    sa.column("balance_kopeks"),
+    sa.column("created_at"),
+    sa.column("referred_by_id"),
+    sa.column("has_had_paid_subscription"),
+)
+subscriptions = sa.table("subscriptions", sa.column("status"), sa.column("is_trial"), sa.column("end_date"))
+transactions = sa.table(
+    "transactions",
+    sa.column("type"),
+    sa.column("amount_kopeks"),
+    sa.column("payment_method"),
+    sa.column("created_at"),
+)
+# Every payment method that is a real gateway: the manual correction and internal balance
+# payments are not money coming in.
+NOT_GATEWAYS = ("manual", "balance")
+
+
+def _count(condition: Any = None) -> Any:
+    return sa.func.count() if condition is None else sa.func.count().filter(condition)
+
+
+def _sum(expression: Any, condition: Any = None) -> Any:
+    total = sa.func.sum(expression) if condition is None else sa.func.sum(expression).filter(condition)
+    return sa.func.coalesce(total, 0)
+
+
+def today_bounds(now: datetime | None = None) -> tuple[datetime, datetime]:
+    """The current UTC calendar day as a half-open range (index-friendly, unlike date())."""
+    now = now or datetime.now(UTC)
+    start = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    return start, start + timedelta(days=1)
+
+
+async def users_figures(session: AsyncSession) -> dict[str, int]:
+    row = (
+        await session.exec(
+            sa.select(
+                _count().label("total"),
+                _count(users.c.status == "active").label("active"),
+                _count(users.c.status == "blocked").label("blocked"),
+                _count(users.c.status == "deleted").label("deleted"),
+                _sum(users.c.balance_kopeks).label("balance_kopeks"),
+                _count(users.c.referred_by_id.is_not(None)).label("referred"),
+                _count(users.c.has_had_paid_subscription.is_(True)).label("ever_paid"),
+            ).select_from(users)
+        )
+    ).one()
+    return {key: int(value) for key, value in row._mapping.items()}
+
+
+async def subscriptions_figures(session: AsyncSession, now: datetime) -> dict[str, int]:
+    row = (
+        await session.exec(
+            sa.select(
+                _count().label("total"),
+                _count(subscriptions.c.status == "active").label("active"),
+                _count(subscriptions.c.status == "expired").label("expired"),
+                _count(subscriptions.c.status == "disabled").label("disabled"),
+                _count(subscriptions.c.is_trial.is_(True)).label("trial_total"),
+                _count(
+                    sa.and_(
+                        subscriptions.c.is_trial.is_(True),
+                        subscriptions.c.status == "active",
+                        subscriptions.c.end_date > now,
+                    )
+                ).label("trial_active"),
+                _count(
+                    sa.and_(subscriptions.c.is_trial.is_(False), subscriptions.c.status == "active")
+                ).label("paid_active"),
+            ).select_from(subscriptions)
+        )
+    ).one()
+    return {key: int(value) for key, value in row._mapping.items()}
+
+
+async def transactions_figures(session: AsyncSession, now: datetime) -> dict[str, int]:
+    start, end = today_bounds(now)
+    today = sa.and_(transactions.c.created_at >= start, transactions.c.created_at < end)
+    gateway = sa.and_(
+        transactions.c.payment_method.is_not(None), transactions.c.payment_method.not_in(NOT_GATEWAYS)
+    )
+    deposit = transactions.c.type == "deposit"
+    amount = sa.func.abs(transactions.c.amount_kopeks)
+    row = (
+        await session.exec(
+            sa.select(
+                _sum(amount, sa.and_(deposit, gateway, today)).label("payments_today_kopeks"),
+                _count(today).label("today_count"),
+                _sum(amount, sa.and_(deposit, today)).label("deposits_today_kopeks"),
+            )
+            .select_from(transactions)
+            .where(today)
+        )
+    ).one()
+    totals = (
+        await session.exec(
+            sa.select(transactions.c.type, _count().label("count"), _sum(amount).label("kopeks"))
+            .group_by(transactions.c.type)
+            .order_by(transactions.c.type)
+        )
+    ).all()
+    figures = {key: int(value) for key, value in row._mapping.items()}
+    figures["by_type"] = {t: {"count": int(c), "kopeks": int(k)} for t, c, k in totals}  # type: ignore[assignment]
+    return figures

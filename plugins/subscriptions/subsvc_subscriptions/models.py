@@ -1,0 +1,70 @@
+"""The subscription table and the traffic purchases made on a subscription."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, String, Text
+from sqlmodel import Field, SQLModel
+
+from subsvc.db import UTCDateTime, utcnow
+
+SHORT_ID_LENGTH = 8
+PANEL_SYNC_PENDING = "pending"
+PANEL_SYNC_SYNCED = "synced"
+
+
+class Subscription(SQLModel, table=True):
+    """A user's access: a period, a traffic limit (0 = unlimited), a device limit and the
+    panel squads it connects to. ``status`` is stored; ``actual_status`` is computed on read.
+
+    ``short_id`` is unique (the suffix of the panel user name); ``panel_sync_state`` is
+    ``pending`` after every change until the panel integration has pushed it.
+    """
+
+    __tablename__ = "subscriptions"
+    __table_args__ = (
+        Index("ix_subscriptions_user_id_created_at", "user_id", "created_at"),
+        Index("ix_subscriptions_status_created_at", "status", "created_at"),
+        Index("ix_subscriptions_end_date", "end_date"),
+        Index("ix_subscriptions_created_at_id", "created_at", "id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
+    )
+    status: str = Field(default="active", max_length=20)
+    is_trial: bool = False
+    start_date: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    end_date: datetime = Field(sa_type=UTCDateTime)
+    traffic_limit_gb: int = 0
+    traffic_used_gb: float = 0.0
+    purchased_traffic_gb: int = 0
+    device_limit: int = 1
+    connected_squads: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    autopay_enabled: bool = False
+    autopay_days_before: int | None = 3
+    subscription_url: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    subscription_crypto_link: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    tariff_id: int | None = None  # no foreign key yet: the tariffs plugin comes later
+    short_id: str = Field(sa_column=Column(String(SHORT_ID_LENGTH), nullable=False, unique=True))
+    panel_sync_state: str = Field(default=PANEL_SYNC_PENDING, max_length=16)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class TrafficPurchase(SQLModel, table=True):
+    """Traffic added to a subscription; it counts until ``expires_at``."""
+
+    __tablename__ = "traffic_purchases"
+
+    id: int | None = Field(default=None, primary_key=True)
+    subscription_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("subscriptions.id", ondelete="CASCADE"), nullable=False, index=True
+        )
+    )
+    traffic_gb: int
+    expires_at: datetime = Field(sa_type=UTCDateTime)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

@@ -1,0 +1,294 @@
+"""`/subscriptions` (Web API, tag `subscriptions`) and `/users/{user_id}/subscription` (tag `users`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import Annotated
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+from subsvc_users.models import User
+from subsvc_users.records import get_user, user_record
+from subsvc_users.schemas import UserResponse
+
+from subsvc.api import HTTPError, Limit, Offset, Query, Router
+from subsvc.db import utcnow
+from subsvc.events import EventBus
+from subsvc_subscriptions import service
+from subsvc_subscriptions.models import Subscription
+from subsvc_subscriptions.schemas import (
+    SubscriptionCreateRequest,
+    SubscriptionDevicesRequest,
+    SubscriptionExtendRequest,
+    SubscriptionResponse,
+    SubscriptionSquadRequest,
+    SubscriptionStatus,
+    SubscriptionTrafficRequest,
+    UserSubscriptionCreateRequest,
+)
+from subsvc_subscriptions.settings import SubscriptionSettings
+
+PLUGIN_NAME = "subscriptions"
+NOT_FOUND = "Subscription not found"
+USER_NOT_FOUND = "User not found"
+NO_SUBSCRIPTION = "User has no subscription"
+
+# the reference's permission registry has no section of its own for subscriptions: they are
+# the users section's `subscription` action (reads are `users:read`)
+READ, CHANGE = "users:read", "users:subscription"
+
+router = Router(area="web", tag="subscriptions", permission=CHANGE)
+users_router = Router(area="web", tag="users", permission=CHANGE)
+
+_NOT_FOUND_RESPONSE = {404: NOT_FOUND}
+_RULES_RESPONSES = {400: "Refused by the subscription rules", 404: NOT_FOUND}
+
+
+def _events(request: Request) -> EventBus:
+    events: EventBus = request.app.state.events
+    return events
+
+
+def _settings(request: Request) -> SubscriptionSettings:
+    settings: SubscriptionSettings = request.app.state.settings_of[PLUGIN_NAME]
+    return settings
+
+
+def _order(payload: UserSubscriptionCreateRequest) -> service.Order:
+    return service.Order(
+        is_trial=payload.is_trial,
+        days=payload.days,
+        traffic_limit_gb=payload.traffic_limit_gb,
+        device_limit=payload.device_limit,
+        squad_uuid=payload.squad_uuid,
+        connected_squads=payload.connected_squads,
+        replace_existing=payload.replace_existing,
+    )
+
+
+async def _refusable(change: Awaitable[Subscription]) -> Subscription:
+    """Await a change; a refusal of the rules is a 400 with its text."""
+    try:
+        return await change
+    except service.RuleViolation as exc:
+        raise HTTPError(400, str(exc)) from None
+
+
+async def _create_or_replace(
+    request: Request, session: AsyncSession, user: User, payload: UserSubscriptionCreateRequest
+) -> Subscription:
+    return await _refusable(
+        service.create_or_replace(session, _events(request), _settings(request), user, _order(payload))
+    )
+
+
+async def _subscription(session: AsyncSession, subscription_id: int) -> Subscription:
+    """The subscription, locked for the change, or 404."""
+    subscription = await service.get(session, subscription_id, for_update=True)
+    if subscription is None:
+        raise HTTPError(404, NOT_FOUND)
+    return subscription
+
+
+# --- /subscriptions ------------------------------------------------------------------------------
+
+
+@router.get(
+    "/subscriptions", response_model=list[SubscriptionResponse], summary="List Subscriptions", permission=READ
+)
+async def list_subscriptions(
+    session: AsyncSession,
+    limit: Limit = 50,
+    offset: Offset = 0,
+    status: SubscriptionStatus | None = None,
+    user_id: int | None = None,
+    is_trial: bool | None = None,
+) -> list[SubscriptionResponse]:
+    """Subscriptions, newest first (a bare array), filtered by stored status, internal user id
+    and trial flag."""
+    rows = await service.list_subscriptions(
+        session, limit=limit, offset=offset, status=status, user_id=user_id, is_trial=is_trial
+    )
+    now = utcnow()
+    return [service.response(row, now) for row in rows]
+
+
+@router.post(
+    "/subscriptions",
+    response_model=SubscriptionResponse,
+    status_code=201,
+    summary="Create Subscription",
+    responses={400: "Refused by the subscription rules", 404: USER_NOT_FOUND},
+)
+async def create_subscription(
+    request: Request, session: AsyncSession, payload: SubscriptionCreateRequest
+) -> SubscriptionResponse:
+    """Create a trial or paid subscription for a user (internal id), or replace the user's
+    current one with ``replace_existing``."""
+    user = None
+    if service.fits_int32(payload.user_id):
+        query = select(User).where(col(User.id) == payload.user_id).with_for_update()
+        user = (await session.exec(query)).first()
+    if user is None:
+        raise HTTPError(404, USER_NOT_FOUND)
+    return service.response(await _create_or_replace(request, session, user, payload))
+
+
+@router.get(
+    "/subscriptions/{subscription_id}",
+    response_model=SubscriptionResponse,
+    summary="Get Subscription",
+    responses=_NOT_FOUND_RESPONSE,
+    permission=READ,
+)
+async def get_subscription(session: AsyncSession, subscription_id: int) -> SubscriptionResponse:
+    subscription = await service.get(session, subscription_id)
+    if subscription is None:
+        raise HTTPError(404, NOT_FOUND)
+    return service.response(subscription)
+
+
+@router.delete(
+    "/subscriptions/{subscription_id}",
+    response_model=SubscriptionResponse,
+    summary="Delete Subscription",
+    responses=_NOT_FOUND_RESPONSE,
+)
+async def delete_subscription(
+    request: Request, session: AsyncSession, subscription_id: int
+) -> SubscriptionResponse:
+    """Deactivate a subscription: it is kept, with status ``disabled``."""
+    subscription = await _subscription(session, subscription_id)
+    return service.response(await service.disable(session, _events(request), subscription))
+
+
+@router.post(
+    "/subscriptions/{subscription_id}/extend",
+    response_model=SubscriptionResponse,
+    summary="Extend Subscription Endpoint",
+    responses=_RULES_RESPONSES,
+)
+async def extend_subscription_endpoint(
+    request: Request, session: AsyncSession, subscription_id: int, payload: SubscriptionExtendRequest
+) -> SubscriptionResponse:
+    """Add days: from the end when it is still ahead, else from now; an expired, disabled,
+    limited or trial status becomes active."""
+    subscription = await _subscription(session, subscription_id)
+    changed = await _refusable(service.extend(session, _events(request), subscription, payload.days))
+    return service.response(changed)
+
+
+@router.post(
+    "/subscriptions/{subscription_id}/traffic",
+    response_model=SubscriptionResponse,
+    summary="Add Subscription Traffic Endpoint",
+    responses=_RULES_RESPONSES,
+)
+async def add_subscription_traffic_endpoint(
+    request: Request, session: AsyncSession, subscription_id: int, payload: SubscriptionTrafficRequest
+) -> SubscriptionResponse:
+    """Add traffic (nothing changes on an unlimited subscription) and record the purchase;
+    a disabled, expired or limited subscription whose end is ahead becomes active."""
+    subscription = await _subscription(session, subscription_id)
+    changed = await _refusable(
+        service.add_traffic(session, _events(request), _settings(request), subscription, payload.gb)
+    )
+    return service.response(changed)
+
+
+@router.post(
+    "/subscriptions/{subscription_id}/devices",
+    response_model=SubscriptionResponse,
+    summary="Add Subscription Devices Endpoint",
+    responses=_RULES_RESPONSES,
+)
+async def add_subscription_devices_endpoint(
+    request: Request, session: AsyncSession, subscription_id: int, payload: SubscriptionDevicesRequest
+) -> SubscriptionResponse:
+    """Raise the device limit (capped by ``MAX_DEVICES_LIMIT``); a disabled, expired or
+    limited subscription whose end is ahead becomes active."""
+    subscription = await _subscription(session, subscription_id)
+    changed = await _refusable(
+        service.add_devices(session, _events(request), _settings(request), subscription, payload.devices)
+    )
+    return service.response(changed)
+
+
+@router.post(
+    "/subscriptions/{subscription_id}/squads",
+    response_model=SubscriptionResponse,
+    summary="Add Subscription Squad Endpoint",
+    responses=_RULES_RESPONSES,
+)
+async def add_subscription_squad_endpoint(
+    request: Request, session: AsyncSession, subscription_id: int, payload: SubscriptionSquadRequest
+) -> SubscriptionResponse:
+    """Connect a squad (kept once)."""
+    subscription = await _subscription(session, subscription_id)
+    changed = await _refusable(service.add_squad(session, _events(request), subscription, payload.squad_uuid))
+    return service.response(changed)
+
+
+@router.delete(
+    "/subscriptions/{subscription_id}/squads/{squad_uuid}",
+    response_model=SubscriptionResponse,
+    summary="Remove Subscription Squad Endpoint",
+    responses=_NOT_FOUND_RESPONSE,
+)
+async def remove_subscription_squad_endpoint(
+    request: Request, session: AsyncSession, subscription_id: int, squad_uuid: str
+) -> SubscriptionResponse:
+    """Disconnect a squad."""
+    subscription = await _subscription(session, subscription_id)
+    return service.response(await service.remove_squad(session, _events(request), subscription, squad_uuid))
+
+
+# --- /users/{user_id}/subscription ---------------------------------------------------------------
+
+
+@users_router.post(
+    "/users/{user_id}/subscription",
+    response_model=UserResponse,
+    status_code=201,
+    summary="Create User Subscription",
+    responses={400: "Refused by the subscription rules", 404: USER_NOT_FOUND},
+)
+async def create_user_subscription(
+    request: Request, session: AsyncSession, user_id: int, payload: UserSubscriptionCreateRequest
+) -> UserResponse:
+    """Create or replace a user's (trial or paid) subscription; answers the user record."""
+    user = await get_user(session, user_id, for_update=True)
+    await _create_or_replace(request, session, user, payload)
+    return await user_record(request, session, user)
+
+
+@users_router.delete(
+    "/users/{user_id}/subscription",
+    response_model=UserResponse,
+    summary="Delete User Subscription",
+    responses={404: f"{USER_NOT_FOUND} / {NO_SUBSCRIPTION}"},
+)
+async def delete_user_subscription(
+    request: Request,
+    session: AsyncSession,
+    user_id: int,
+    subscription_id: Annotated[
+        int | None, Query(description="The subscription to deactivate (default: the current one).")
+    ] = None,
+) -> UserResponse:
+    """Deactivate the user's current subscription (or the given one of theirs): it is kept,
+    with status ``disabled``; answers the user record."""
+    user = await get_user(session, user_id)
+    assert user.id is not None
+    subscription: Subscription | None
+    if subscription_id is None:
+        subscription = await service.primary_of(session, user.id, for_update=True)
+    else:
+        subscription = await service.get(session, subscription_id, for_update=True)
+        if subscription is not None and subscription.user_id != user.id:
+            subscription = None
+    if subscription is None:
+        raise HTTPError(404, NO_SUBSCRIPTION)
+    await service.disable(session, _events(request), subscription)
+    return await user_record(request, session, user)

@@ -1,0 +1,455 @@
+"""The rules of subscriptions; no HTTP in here.
+
+Every change sets ``panel_sync_state`` to ``pending`` and publishes ``subscription.changed``
+in the same transaction (the outbox), so the panel integration sees each committed change.
+Rows are changed under a row lock (``FOR UPDATE`` on PostgreSQL), so concurrent changes of
+one subscription or one user's subscriptions apply one after the other.
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import case, delete, true
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from subsvc_users.models import User
+from subsvc_users.schemas import SubscriptionSummary
+
+from subsvc.db import utcnow
+from subsvc.events import EventBus
+from subsvc_subscriptions.models import PANEL_SYNC_PENDING, SHORT_ID_LENGTH, Subscription, TrafficPurchase
+from subsvc_subscriptions.schemas import (
+    ChangeKind,
+    SubscriptionChanged,
+    SubscriptionResponse,
+    SubscriptionStatus,
+)
+from subsvc_subscriptions.settings import SubscriptionSettings
+
+EVENT_CHANGED = "subscription.changed"
+INT32 = range(-(2**31), 2**31)
+LIVE = (SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIAL)
+REACTIVATED_BY_EXTEND = (
+    SubscriptionStatus.EXPIRED,
+    SubscriptionStatus.DISABLED,
+    SubscriptionStatus.LIMITED,
+    SubscriptionStatus.TRIAL,
+)
+REACTIVATED_BY_ADDON = (SubscriptionStatus.EXPIRED, SubscriptionStatus.DISABLED, SubscriptionStatus.LIMITED)
+_SHORT_ID_ALPHABET = string.ascii_lowercase + string.digits
+
+PAID_NEEDS_DAYS = "duration_days is required for paid subscriptions"
+ALREADY_HAS = "User already has a subscription. Use replace_existing=true to replace it"
+SQUAD_REQUIRED = "squad_uuid is required"
+END_OUT_OF_RANGE = "The subscription's end date would be out of range"
+TRAFFIC_OUT_OF_RANGE = "The traffic limit would be out of range"
+DEVICES_OUT_OF_RANGE = "The device limit would be out of range"
+
+
+class RuleViolation(ValueError):
+    """A change the rules refuse; the message is the answer (400)."""
+
+
+@dataclass(frozen=True)
+class Order:
+    """What ``create_or_replace`` is asked for (the request body, without the user)."""
+
+    is_trial: bool = False
+    days: int | None = None
+    traffic_limit_gb: int | None = None
+    device_limit: int | None = None
+    squad_uuid: str | None = None
+    connected_squads: Sequence[str] | None = None
+    replace_existing: bool = False
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def actual_status(status: str, end_date: datetime | None, now: datetime) -> str:
+    """The status as it is now: a stored ``active`` or ``trial`` whose end has passed is
+    ``expired``; every other stored value is answered as it is."""
+    if status in LIVE:
+        return SubscriptionStatus.EXPIRED if end_date is None or end_date <= now else status
+    return status
+
+
+def response(subscription: Subscription, now: datetime | None = None) -> SubscriptionResponse:
+    """The Web API record of a subscription."""
+    values = subscription.model_dump()
+    values["actual_status"] = actual_status(subscription.status, subscription.end_date, now or utcnow())
+    return SubscriptionResponse.model_validate(values)
+
+
+def summary(subscription: Subscription, now: datetime) -> SubscriptionSummary:
+    """The subscription as the user record shows it."""
+    values = subscription.model_dump()
+    values["actual_status"] = actual_status(subscription.status, subscription.end_date, now)
+    return SubscriptionSummary.model_validate(values)
+
+
+def fits_int32(value: int) -> bool:
+    """Ids are 32-bit integers: a larger number names nothing (and must not reach the driver)."""
+    return value in INT32
+
+
+async def get(
+    session: AsyncSession, subscription_id: int, *, for_update: bool = False
+) -> Subscription | None:
+    if not fits_int32(subscription_id):
+        return None
+    query = select(Subscription).where(col(Subscription.id) == subscription_id)
+    if for_update:
+        query = query.with_for_update()
+    return (await session.exec(query)).first()
+
+
+async def list_subscriptions(
+    session: AsyncSession,
+    *,
+    limit: int,
+    offset: int,
+    status: str | None = None,
+    user_id: int | None = None,
+    is_trial: bool | None = None,
+) -> list[Subscription]:
+    """A window of the subscriptions, newest first."""
+    query = select(Subscription)
+    if status is not None:
+        query = query.where(col(Subscription.status) == status)
+    if user_id is not None:
+        if not fits_int32(user_id):
+            return []
+        query = query.where(col(Subscription.user_id) == user_id)
+    if is_trial is not None:
+        query = query.where(col(Subscription.is_trial) == is_trial)
+    query = query.order_by(col(Subscription.created_at).desc(), col(Subscription.id).desc())
+    return list((await session.exec(query.offset(offset).limit(limit))).all())
+
+
+async def primary_of(session: AsyncSession, user_id: int, *, for_update: bool = False) -> Subscription | None:
+    """The user's current subscription: an active one first, then a trial, then the one that
+    ends last (whatever its status)."""
+    rank = case(
+        (col(Subscription.status) == SubscriptionStatus.ACTIVE, 0),
+        (col(Subscription.status) == SubscriptionStatus.TRIAL, 1),
+        else_=2,
+    )
+    query = (
+        select(Subscription)
+        .where(col(Subscription.user_id) == user_id)
+        .order_by(rank, col(Subscription.end_date).desc(), col(Subscription.id).desc())
+        .limit(1)
+    )
+    if for_update:
+        query = query.with_for_update()
+    return (await session.exec(query)).first()
+
+
+async def record_extras(session: AsyncSession, user_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+    """The user record's ``subscription`` (the primary one) and ``subscriptions`` (newest
+    first) for every user of a page, in one query.
+
+    Primary: the newest whose stored status is ``active`` or ``trial``; else the newest that
+    is not an unpaid pending trial; else none.
+    """
+    ids = [user_id for user_id in user_ids if fits_int32(user_id)]
+    extras: dict[int, dict[str, Any]] = {
+        user_id: {"subscription": None, "subscriptions": []} for user_id in user_ids
+    }
+    if not ids:
+        return extras
+    query = (
+        select(Subscription)
+        .where(col(Subscription.user_id).in_(ids))
+        .order_by(col(Subscription.created_at).desc(), col(Subscription.id).desc())
+    )
+    now = utcnow()
+    grouped: dict[int, list[Subscription]] = {}
+    for subscription in (await session.exec(query)).all():
+        grouped.setdefault(subscription.user_id, []).append(subscription)
+    for user_id, subscriptions in grouped.items():
+        primary = next((s for s in subscriptions if s.status in LIVE), None)
+        if primary is None:
+            primary = next(
+                (s for s in subscriptions if not (s.is_trial and s.status == SubscriptionStatus.PENDING)),
+                None,
+            )
+        extras[user_id] = {
+            "subscription": summary(primary, now) if primary is not None else None,
+            "subscriptions": [summary(s, now) for s in subscriptions],
+        }
+    return extras
+
+
+# --- changing ------------------------------------------------------------------------------------
+
+
+def new_short_id() -> str:
+    """A random short id (lowercase letters and digits); the column is unique."""
+    return "".join(secrets.choice(_SHORT_ID_ALPHABET) for _ in range(SHORT_ID_LENGTH))
+
+
+def _changed(session: AsyncSession, events: EventBus, subscription: Subscription, change: ChangeKind) -> None:
+    """Mark the subscription for the panel and publish the change in this transaction."""
+    assert subscription.id is not None
+    subscription.panel_sync_state = PANEL_SYNC_PENDING
+    events.publish(
+        session,
+        EVENT_CHANGED,
+        SubscriptionChanged(
+            subscription_id=subscription.id,
+            user_id=subscription.user_id,
+            change=change,
+            status=subscription.status,
+            is_trial=subscription.is_trial,
+            end_date=subscription.end_date,
+            traffic_limit_gb=subscription.traffic_limit_gb,
+            device_limit=subscription.device_limit,
+            connected_squads=list(subscription.connected_squads),
+            short_id=subscription.short_id,
+        ),
+    )
+
+
+def _squads(order: Order) -> list[str] | None:
+    """The squads the order names (``connected_squads`` and ``squad_uuid``), or ``None``."""
+    if order.connected_squads is None and not order.squad_uuid:
+        return None
+    squads = list(dict.fromkeys(order.connected_squads or ()))
+    if order.squad_uuid and order.squad_uuid not in squads:
+        squads.append(order.squad_uuid)
+    return squads
+
+
+def _device_limit(order: Order, settings: SubscriptionSettings) -> int:
+    if order.device_limit is not None:
+        return order.device_limit
+    if not settings.DEVICES_SELECTION_ENABLED and settings.DEVICES_SELECTION_DISABLED_AMOUNT > 0:
+        return settings.DEVICES_SELECTION_DISABLED_AMOUNT
+    return settings.TRIAL_DEVICE_LIMIT if order.is_trial else settings.DEFAULT_DEVICE_LIMIT
+
+
+async def create_or_replace(
+    session: AsyncSession,
+    events: EventBus,
+    settings: SubscriptionSettings,
+    user: User,
+    order: Order,
+) -> Subscription:
+    """Create the user's subscription, or overwrite the current one with ``replace_existing``.
+
+    The caller holds the user's row lock (so two orders for one user do not both create).
+    Trial: days, traffic (0 too) and devices fall back to the trial settings. Paid: days are
+    required; traffic (only when absent) and devices fall back to the defaults; the user's
+    other live trials are disabled and the user is marked as having had a paid subscription.
+    Replacing resets used and purchased traffic and drops the traffic purchases and links.
+    """
+    assert user.id is not None
+    if order.is_trial:
+        days = order.days or settings.TRIAL_DURATION_DAYS
+        traffic = order.traffic_limit_gb or settings.TRIAL_TRAFFIC_LIMIT_GB
+    else:
+        if order.days is None:
+            raise RuleViolation(PAID_NEEDS_DAYS)
+        days = order.days
+        traffic = (
+            settings.DEFAULT_TRAFFIC_LIMIT_GB if order.traffic_limit_gb is None else order.traffic_limit_gb
+        )
+    existing = await primary_of(session, user.id, for_update=True)
+    if existing is not None and not order.replace_existing:
+        raise RuleViolation(ALREADY_HAS)
+
+    now = utcnow()
+    squads = _squads(order)
+    if existing is None:
+        defaults = settings.TRIAL_SQUAD_UUIDS if order.is_trial else settings.DEFAULT_SQUAD_UUIDS
+        subscription = Subscription(
+            user_id=user.id,
+            status=SubscriptionStatus.ACTIVE,
+            is_trial=order.is_trial,
+            start_date=now,
+            end_date=now + timedelta(days=days),
+            traffic_limit_gb=traffic,
+            device_limit=_device_limit(order, settings),
+            connected_squads=list(defaults) if squads is None else squads,
+            autopay_enabled=False if order.is_trial else settings.DEFAULT_AUTOPAY_ENABLED,
+            autopay_days_before=settings.DEFAULT_AUTOPAY_DAYS_BEFORE,
+            short_id=new_short_id(),
+            created_at=now,
+            updated_at=now,
+        )
+        session.add(subscription)
+        change: ChangeKind = "created"
+    else:
+        subscription = existing
+        subscription.status = SubscriptionStatus.ACTIVE
+        subscription.is_trial = order.is_trial
+        if order.is_trial:
+            subscription.autopay_enabled = False
+        subscription.start_date = now
+        subscription.end_date = now + timedelta(days=days)
+        subscription.traffic_limit_gb = traffic
+        subscription.traffic_used_gb = 0.0
+        subscription.purchased_traffic_gb = 0
+        subscription.device_limit = _device_limit(order, settings)
+        if squads is not None:
+            subscription.connected_squads = squads
+        subscription.subscription_url = None
+        subscription.subscription_crypto_link = None
+        subscription.updated_at = now
+        await session.exec(
+            delete(TrafficPurchase).where(col(TrafficPurchase.subscription_id) == subscription.id)
+        )
+        change = "replaced"
+    await session.flush()
+    _changed(session, events, subscription, change)
+    if not order.is_trial:
+        await _disable_other_trials(session, events, subscription, now)
+        if not user.has_had_paid_subscription:
+            user.has_had_paid_subscription = True
+            user.updated_at = now
+    await session.flush()
+    return subscription
+
+
+async def _disable_other_trials(
+    session: AsyncSession, events: EventBus, paid: Subscription, now: datetime
+) -> None:
+    query = (
+        select(Subscription)
+        .where(
+            col(Subscription.user_id) == paid.user_id,
+            col(Subscription.id) != paid.id,
+            col(Subscription.is_trial) == true(),
+            col(Subscription.status).in_(LIVE),
+        )
+        .with_for_update()
+    )
+    for trial in (await session.exec(query)).all():
+        trial.status = SubscriptionStatus.DISABLED
+        trial.updated_at = now
+        _changed(session, events, trial, "disabled")
+
+
+async def extend(
+    session: AsyncSession, events: EventBus, subscription: Subscription, days: int
+) -> Subscription:
+    """Add days: from the end when it is still ahead, else from now. An expired, disabled,
+    limited or trial status becomes active."""
+    now = utcnow()
+    start = subscription.end_date if subscription.end_date > now else now
+    try:
+        subscription.end_date = start + timedelta(days=days)
+    except OverflowError:
+        raise RuleViolation(END_OUT_OF_RANGE) from None
+    if subscription.status in REACTIVATED_BY_EXTEND:
+        subscription.status = SubscriptionStatus.ACTIVE
+    subscription.updated_at = now
+    _changed(session, events, subscription, "extended")
+    await session.flush()
+    return subscription
+
+
+def _reactivate_if_current(subscription: Subscription, now: datetime) -> None:
+    if subscription.status in REACTIVATED_BY_ADDON and subscription.end_date > now:
+        subscription.status = SubscriptionStatus.ACTIVE
+
+
+async def add_traffic(
+    session: AsyncSession,
+    events: EventBus,
+    settings: SubscriptionSettings,
+    subscription: Subscription,
+    gb: int,
+) -> Subscription:
+    """Add traffic to a limited subscription and record the purchase (it counts for
+    ``TRAFFIC_PURCHASE_DAYS``). An unlimited subscription (0) is left as it is."""
+    if subscription.traffic_limit_gb == 0:
+        return subscription
+    assert subscription.id is not None
+    if subscription.traffic_limit_gb + gb not in INT32:
+        raise RuleViolation(TRAFFIC_OUT_OF_RANGE)
+    now = utcnow()
+    subscription.traffic_limit_gb += gb
+    subscription.purchased_traffic_gb += gb
+    _reactivate_if_current(subscription, now)
+    subscription.updated_at = now
+    session.add(
+        TrafficPurchase(
+            subscription_id=subscription.id,
+            traffic_gb=gb,
+            expires_at=now + timedelta(days=settings.TRAFFIC_PURCHASE_DAYS),
+            created_at=now,
+        )
+    )
+    _changed(session, events, subscription, "traffic")
+    await session.flush()
+    return subscription
+
+
+async def add_devices(
+    session: AsyncSession,
+    events: EventBus,
+    settings: SubscriptionSettings,
+    subscription: Subscription,
+    devices: int,
+) -> Subscription:
+    """Raise the device limit, never above ``MAX_DEVICES_LIMIT`` (when set)."""
+    now = utcnow()
+    limit = subscription.device_limit + devices
+    if limit not in INT32:
+        raise RuleViolation(DEVICES_OUT_OF_RANGE)
+    if settings.MAX_DEVICES_LIMIT > 0:
+        limit = min(limit, max(settings.MAX_DEVICES_LIMIT, subscription.device_limit))
+    before = (subscription.device_limit, subscription.status)
+    subscription.device_limit = limit
+    _reactivate_if_current(subscription, now)
+    if (subscription.device_limit, subscription.status) != before:
+        subscription.updated_at = now
+        _changed(session, events, subscription, "devices")
+        await session.flush()
+    return subscription
+
+
+async def add_squad(
+    session: AsyncSession, events: EventBus, subscription: Subscription, squad_uuid: str
+) -> Subscription:
+    """Connect a squad (nothing to do when it is connected already)."""
+    squad = squad_uuid.strip()
+    if not squad:
+        raise RuleViolation(SQUAD_REQUIRED)
+    if squad not in subscription.connected_squads:
+        subscription.connected_squads = [*subscription.connected_squads, squad]
+        subscription.updated_at = utcnow()
+        _changed(session, events, subscription, "squads")
+        await session.flush()
+    return subscription
+
+
+async def remove_squad(
+    session: AsyncSession, events: EventBus, subscription: Subscription, squad_uuid: str
+) -> Subscription:
+    """Disconnect a squad (nothing to do when it is not connected)."""
+    if squad_uuid in subscription.connected_squads:
+        subscription.connected_squads = [s for s in subscription.connected_squads if s != squad_uuid]
+        subscription.updated_at = utcnow()
+        _changed(session, events, subscription, "squads")
+        await session.flush()
+    return subscription
+
+
+async def disable(session: AsyncSession, events: EventBus, subscription: Subscription) -> Subscription:
+    """Soft delete: the row stays, with status ``disabled``."""
+    if subscription.status != SubscriptionStatus.DISABLED:
+        subscription.status = SubscriptionStatus.DISABLED
+        subscription.updated_at = utcnow()
+        _changed(session, events, subscription, "disabled")
+        await session.flush()
+    return subscription

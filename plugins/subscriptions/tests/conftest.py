@@ -1,0 +1,121 @@
+"""Run subscriptions with the plugins it needs; give tests users, subscriptions, settings and
+a look at the rows and the outbox."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlmodel import SQLModel, col, select
+from starlette.applications import Starlette
+from subsvc_subscriptions.models import Subscription
+from subsvc_subscriptions.service import new_short_id
+from subsvc_subscriptions.settings import SubscriptionSettings
+from subsvc_users.models import User
+
+from subsvc.db import Database, utcnow
+from subsvc.events import OutboxEvent
+
+Rows = Callable[..., Awaitable[list[Any]]]
+MakeUser = Callable[..., Awaitable[User]]
+MakeSubscription = Callable[..., Awaitable[Subscription]]
+Outbox = Callable[[], Awaitable[list[tuple[str, dict[str, Any]]]]]
+
+
+@pytest.fixture
+def subsvc_plugins() -> list[str]:
+    return ["subsvc_promo_groups.plugin", "subsvc_users.plugin", "subsvc_subscriptions.plugin"]
+
+
+@pytest.fixture
+def rows(db: Database) -> Rows:
+    """``await rows(Model, user_id=1)``: the table's rows matching the filters, by id."""
+
+    async def fetch(model: type[SQLModel], **filters: Any) -> list[Any]:
+        query = select(model)
+        for name, value in filters.items():
+            query = query.where(getattr(model, name) == value)
+        async with db.session() as session:
+            return list((await session.exec(query.order_by(col(model.id)))).all())  # type: ignore[attr-defined]
+
+    return fetch
+
+
+@pytest.fixture
+def make_user(db: Database) -> MakeUser:
+    """``await make_user(messenger_id=123)``: a committed user row."""
+    counter = iter(range(1, 1_000_000))
+
+    async def make(**fields: Any) -> User:
+        fields.setdefault("messenger_id", 700_000_000 + next(counter))
+        user = User(**fields)
+        async with db.session() as session:
+            session.add(user)
+            await session.commit()
+        return user
+
+    return make
+
+
+@pytest.fixture
+def make_subscription(db: Database) -> MakeSubscription:
+    """``await make_subscription(user, status="expired", end_in=timedelta(days=-1))``: a
+    committed subscription row, written directly (no event)."""
+
+    async def make(user: User, *, end_in: timedelta = timedelta(days=30), **fields: Any) -> Subscription:
+        now = utcnow()
+        fields.setdefault("created_at", now)
+        values: dict[str, Any] = {
+            "user_id": user.id,
+            "start_date": now - timedelta(days=1),
+            "end_date": now + end_in,
+            "traffic_limit_gb": 100,
+            "device_limit": 1,
+            "short_id": new_short_id(),
+            "panel_sync_state": "synced",
+            **fields,
+        }
+        subscription = Subscription(**values)
+        async with db.session() as session:
+            session.add(subscription)
+            await session.commit()
+        return subscription
+
+    return make
+
+
+@pytest.fixture
+def outbox(rows: Rows) -> Outbox:
+    """The outbox rows as ``(event_type, payload)``, oldest first."""
+
+    async def read() -> list[tuple[str, dict[str, Any]]]:
+        return [(row.event_type, row.payload) for row in await rows(OutboxEvent)]
+
+    return read
+
+
+@pytest.fixture
+def configure(app: Starlette) -> Callable[..., SubscriptionSettings]:
+    """``configure(MAX_DEVICES_LIMIT=5)``: the plugin's settings for this app."""
+
+    def apply(**values: Any) -> SubscriptionSettings:
+        settings = SubscriptionSettings(_env_file=None, **values)  # type: ignore[call-arg]
+        app.state.settings_of["subscriptions"] = settings
+        return settings
+
+    return apply
+
+
+def _utc(value: str) -> datetime:
+    parsed = datetime.fromisoformat(value)
+    offset = parsed.utcoffset()
+    assert offset is not None and offset.total_seconds() == 0, f"not UTC: {value}"
+    return parsed
+
+
+@pytest.fixture
+def utc() -> Callable[[str], datetime]:
+    """Parse a response's timestamp, asserting it carries the UTC offset."""
+    return _utc

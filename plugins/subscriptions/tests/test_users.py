@@ -1,0 +1,182 @@
+"""`/users/{user_id}/subscription` and the user record's `subscription` / `subscriptions`."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import event
+from starlette.requests import Request
+from subsvc_subscriptions.models import Subscription
+from subsvc_subscriptions.service import record_extras
+from subsvc_users.models import User
+from subsvc_users.records import user_record
+
+from subsvc.db import utcnow
+
+ALREADY = "User already has a subscription. Use replace_existing=true to replace it"
+
+
+async def test_create_answers_the_user_record(client, make_user, rows, utc):
+    user = await make_user(messenger_id=123_456_789)
+    r = await client.post(f"/users/{user.messenger_id}/subscription", json={"duration_days": 30})
+    assert r.status_code == 201, r.text
+    record = r.json()
+    assert record["id"] == user.id and record["messenger_id"] == 123_456_789
+    assert record["has_had_paid_subscription"] is True
+    [row] = await rows(Subscription)
+    assert record["subscription"]["id"] == row.id
+    assert (
+        record["subscription"]["status"] == "active" and record["subscription"]["actual_status"] == "active"
+    )
+    assert record["subscription"]["traffic_limit_gb"] == 100
+    assert record["subscription"]["tariff_id"] is None and record["subscription"]["tariff_name"] is None
+    assert [s["id"] for s in record["subscriptions"]] == [row.id]
+    assert utc(record["subscription"]["end_date"]) == row.end_date
+    [stored] = await rows(User)
+    assert stored.has_had_paid_subscription is True
+
+
+async def test_create_resolves_the_internal_id_too(client, make_user, rows):
+    user = await make_user(messenger_id=None)
+    r = await client.post(f"/users/{user.id}/subscription", json={"is_trial": True})
+    assert r.status_code == 201
+    assert r.json()["subscription"]["is_trial"] is True
+    assert r.json()["has_had_paid_subscription"] is False
+    [row] = await rows(Subscription)
+    assert row.user_id == user.id
+
+
+async def test_create_for_an_unknown_user_is_404(client, rows, outbox):
+    r = await client.post("/users/424242/subscription", json={"is_trial": True})
+    assert r.status_code == 404 and r.json() == {"detail": "User not found"}
+    assert await rows(Subscription) == [] and await outbox() == []
+
+
+async def test_create_rules_apply(client, make_user, make_subscription, rows):
+    user = await make_user()
+    assert (await client.post(f"/users/{user.id}/subscription", json={})).json() == {
+        "detail": "duration_days is required for paid subscriptions"
+    }
+    existing = await make_subscription(user, status="expired", end_in=timedelta(days=-1))
+    r = await client.post(f"/users/{user.id}/subscription", json={"duration_days": 10})
+    assert r.status_code == 400 and r.json() == {"detail": ALREADY}
+    r = await client.post(
+        f"/users/{user.id}/subscription", json={"duration_days": 10, "replace_existing": True}
+    )
+    assert r.status_code == 201
+    assert r.json()["subscription"]["id"] == existing.id
+    assert r.json()["subscription"]["actual_status"] == "active"
+    assert len(await rows(Subscription)) == 1
+
+
+async def test_delete_disables_the_current_subscription(client, make_user, make_subscription, rows, outbox):
+    user = await make_user()
+    older = await make_subscription(user, status="expired", end_in=timedelta(days=-5))
+    current = await make_subscription(user, status="active")
+    r = await client.delete(f"/users/{user.messenger_id}/subscription")
+    assert r.status_code == 200
+    record = r.json()
+    assert record["id"] == user.id
+    by_id = {row.id: row for row in await rows(Subscription)}
+    assert by_id[current.id].status == "disabled" and by_id[older.id].status == "expired"
+    assert {s["id"]: s["status"] for s in record["subscriptions"]} == {
+        current.id: "disabled",
+        older.id: "expired",
+    }
+    assert [(p["subscription_id"], p["change"]) for _, p in await outbox()] == [(current.id, "disabled")]
+
+
+async def test_delete_a_given_subscription_of_the_user(client, make_user, make_subscription, rows):
+    user, other = await make_user(), await make_user()
+    first = await make_subscription(user, status="active")
+    second = await make_subscription(user, status="active")
+    foreign = await make_subscription(other, status="active")
+    r = await client.delete(f"/users/{user.id}/subscription", params={"subscription_id": first.id})
+    assert r.status_code == 200
+    by_id = {row.id: row.status for row in await rows(Subscription)}
+    assert by_id == {first.id: "disabled", second.id: "active", foreign.id: "active"}
+    assert r.json()["subscription"]["id"] == second.id
+    for wrong in (foreign.id, 999_999, 2**40):
+        r = await client.delete(f"/users/{user.id}/subscription", params={"subscription_id": wrong})
+        assert r.status_code == 404 and r.json() == {"detail": "User has no subscription"}
+    assert {row.id: row.status for row in await rows(Subscription)}[foreign.id] == "active"
+
+
+async def test_delete_404s(client, make_user):
+    r = await client.delete("/users/424242/subscription")
+    assert r.status_code == 404 and r.json() == {"detail": "User not found"}
+    user = await make_user()
+    r = await client.delete(f"/users/{user.id}/subscription")
+    assert r.status_code == 404 and r.json() == {"detail": "User has no subscription"}
+
+
+# --- the user record -----------------------------------------------------------------------------
+
+
+async def test_primary_subscription_of_the_record(db, make_user, make_subscription):
+    base = make_subscription
+    live_first = await make_user()
+    old_active = await base(live_first, status="active", created_at=_ago(3))
+    await base(live_first, status="expired", created_at=_ago(1))
+    pending_skipped = await make_user()
+    disabled = await base(pending_skipped, status="disabled", created_at=_ago(3))
+    await base(pending_skipped, status="pending", is_trial=True, created_at=_ago(1))
+    paid_pending = await make_user()
+    pending = await base(paid_pending, status="pending", is_trial=False, created_at=_ago(1))
+    only_unpaid_trial = await make_user()
+    await base(only_unpaid_trial, status="pending", is_trial=True)
+    trial_stored = await make_user()
+    trial = await base(trial_stored, status="trial", end_in=timedelta(days=-1), created_at=_ago(5))
+    await base(trial_stored, status="limited", created_at=_ago(1))
+    nothing = await make_user()
+    users = [live_first, pending_skipped, paid_pending, only_unpaid_trial, trial_stored, nothing]
+
+    statements: list[str] = []
+
+    def count(*args) -> None:
+        statements.append(args[2])
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", count)
+    try:
+        async with db.session() as session:
+            extras = await record_extras(session, [u.id for u in users])
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", count)
+    assert len(statements) == 1
+
+    def primary(user: User) -> int | None:
+        chosen = extras[user.id]["subscription"]
+        return None if chosen is None else chosen.id
+
+    assert primary(live_first) == old_active.id
+    assert primary(pending_skipped) == disabled.id
+    assert primary(paid_pending) == pending.id
+    assert primary(only_unpaid_trial) is None
+    assert primary(trial_stored) == trial.id
+    assert extras[trial_stored.id]["subscription"].actual_status == "expired"
+    assert primary(nothing) is None and extras[nothing.id]["subscriptions"] == []
+    assert [s.status for s in extras[live_first.id]["subscriptions"]] == ["expired", "active"]
+    assert len(extras[only_unpaid_trial.id]["subscriptions"]) == 1
+
+
+async def test_user_record_shows_subscriptions(app, client, db, make_user):
+    """Through ``GET /users/{id}`` when the users plugin serves it, else through its
+    ``user_record`` builder directly."""
+    user = await make_user()
+    first = (await client.post(f"/users/{user.id}/subscription", json={"is_trial": True})).json()
+    assert first["subscription"]["is_trial"] is True
+    if any(e.method == "GET" and e.path == "/users/{user_id}" for e in app.state.endpoints):
+        record = (await client.get(f"/users/{user.id}")).json()
+    else:
+        request = Request({"type": "http", "app": app, "headers": [], "method": "GET", "path": "/"})
+        async with db.session() as session:
+            stored = await session.get(User, user.id)
+            record = (await user_record(request, session, stored)).model_dump(mode="json")
+    assert record["subscription"]["id"] == first["subscription"]["id"]
+    assert record["subscription"]["actual_status"] == "active"
+    assert record["subscription"]["traffic_limit_gb"] == 10
+    assert [s["id"] for s in record["subscriptions"]] == [first["subscription"]["id"]]
+
+
+def _ago(hours: int) -> datetime:
+    return utcnow() - timedelta(hours=hours)

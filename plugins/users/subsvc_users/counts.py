@@ -1,0 +1,81 @@
+"""Exact totals of user lists, remembered for a few seconds per filter.
+
+Counting a million rows costs tens of milliseconds on PostgreSQL; a list page costs well
+under one. The total of each filter (status, promo group, search text) is therefore kept for
+``USERS_COUNT_CACHE_SECONDS`` in this process and dropped when this process commits a change
+to users (creation, deletion, a change of a filtered field). Other instances' changes show
+after at most that many seconds. A count that started before a change is never stored after
+it (a generation number guards the store).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Hashable
+
+from sqlalchemy import event
+from sqlalchemy.orm import Session
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.applications import Starlette
+
+_PENDING_KEY = "subsvc_users.counts.invalidate"
+
+
+class CountCache:
+    """Totals per filter key, each for ``seconds`` (0 = never kept), at most ``max_entries``
+    (least recently used dropped first)."""
+
+    def __init__(self, seconds: float, max_entries: int = 512) -> None:
+        self.seconds = seconds
+        self.max_entries = max_entries
+        self.generation = 0
+        self._entries: OrderedDict[Hashable, tuple[float, int]] = OrderedDict()
+
+    def get(self, key: Hashable) -> int | None:
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        expires, total = entry
+        if expires <= time.monotonic():
+            del self._entries[key]
+            return None
+        self._entries.move_to_end(key)
+        return total
+
+    def put(self, key: Hashable, total: int, generation: int) -> None:
+        """Keep ``total``, counted when :attr:`generation` was ``generation``, unless users
+        changed since."""
+        if self.seconds <= 0 or generation != self.generation:
+            return
+        self._entries[key] = (time.monotonic() + self.seconds, total)
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+
+    def invalidate(self) -> None:
+        self.generation += 1
+        self._entries.clear()
+
+    def invalidate_on_commit(self, session: AsyncSession) -> None:
+        """Forget every total now and again when ``session`` commits (a count run between
+        the two would otherwise keep the old figure)."""
+        self.invalidate()
+        sync_session = session.sync_session
+        if not sync_session.info.get(_PENDING_KEY):
+            sync_session.info[_PENDING_KEY] = True
+            event.listen(sync_session, "after_commit", self._after_commit, once=True)
+
+    def _after_commit(self, session: Session) -> None:
+        session.info.pop(_PENDING_KEY, None)
+        self.invalidate()
+
+
+def count_cache(app: Starlette) -> CountCache:
+    """The app's cache (made at start-up from the users plugin's settings)."""
+    cache: CountCache | None = getattr(app.state, "users_count_cache", None)
+    if cache is None:
+        settings = app.state.settings_of.get("users")
+        cache = CountCache(settings.USERS_COUNT_CACHE_SECONDS if settings is not None else 0.0)
+        app.state.users_count_cache = cache
+    return cache
