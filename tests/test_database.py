@@ -149,3 +149,12 @@ async def test_sqlite_connections_use_wal_and_enforce_foreign_keys(db):
     async with db.engine.connect() as connection:
         assert (await connection.execute(text("PRAGMA journal_mode"))).scalar() == "wal"
         assert (await connection.execute(text("PRAGMA foreign_keys"))).scalar() == 1
+
+
+async def test_postgresql_connections_get_the_planner_cost_setting(db):
+    if db.dialect != "postgresql":
+        pytest.skip("a PostgreSQL planner setting")
+    from sqlalchemy import text
+
+    async with db.engine.connect() as connection:
+        assert (await connection.execute(text("SHOW random_page_cost"))).scalar() == "1.1"

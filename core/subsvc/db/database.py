@@ -71,6 +71,9 @@ def create_engine(settings: Settings) -> AsyncEngine:
             dbapi_connection.create_function("lower", 1, _unicode_lower, deterministic=True)
 
         return engine
+    server_settings = {}
+    if settings.DATABASE_RANDOM_PAGE_COST is not None:
+        server_settings["random_page_cost"] = str(settings.DATABASE_RANDOM_PAGE_COST)
     return create_async_engine(
         url,
         pool_size=settings.DATABASE_POOL_SIZE,
@@ -81,6 +84,7 @@ def create_engine(settings: Settings) -> AsyncEngine:
             "timeout": settings.DATABASE_TIMEOUT,
             "command_timeout": 60,
             "statement_cache_size": settings.DATABASE_STATEMENT_CACHE_SIZE,
+            "server_settings": server_settings,
         },
     )
 
