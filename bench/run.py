@@ -132,6 +132,16 @@ def write_wrk_script(scenario: Scenario, token: str, directory: Path) -> Path:
         lines.append(f"wrk.headers[{lua_string(name)}] = {lua_string(value)}")
     if scenario.body is not None:
         lines.append(f"wrk.body = {lua_string(scenario.body)}")
+    if scenario.random_id is not None:
+        low, high = scenario.random_id
+        lines += [
+            f"math.randomseed({os.getpid()})",
+            "request = function()",
+            f"  local id = tostring(math.random({low}, {high}))",
+            f'  local path = string.gsub({lua_string(scenario.path)}, "{{id}}", id)',
+            "  return wrk.format(nil, path)",
+            "end",
+        ]
     fd, name = tempfile.mkstemp(suffix=".lua", dir=directory)
     with os.fdopen(fd, "w") as fh:
         fh.write("\n".join(lines) + "\n")
@@ -198,7 +208,7 @@ def http_status(port: int, scenario: Scenario, token: str, timeout: float) -> in
     try:
         conn.request(
             scenario.method,
-            scenario.path,
+            scenario.first_path,
             body=scenario.body,
             headers=request_headers(scenario, token),
         )
@@ -297,7 +307,7 @@ def measure(
             if status != sc.expect_status:
                 res.problems.append(f"check request got {status}, expected {sc.expect_status}")
             script = write_wrk_script(sc, token, workdir)
-            url = f"http://{HOST}:{target.port}{sc.path}"
+            url = f"http://{HOST}:{target.port}{sc.first_path}"
             if args.warmup > 0:
                 log(f"[{target.name}] {sc.name}: warm-up {args.warmup:g}s")
                 run_wrk(args, pin, url, script, args.warmup)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from seed import seed_users
+from seed import FIRST_MESSENGER_ID, USERS, seed_users, username
 
 API_KEY_HEADER = "X-API-Key"
 
@@ -26,6 +26,12 @@ class Scenario:
     body: str | None = None
     auth: bool = False  # add "X-API-Key: <token>" to the headers
     expect_status: int = 200  # checked once before measuring
+    random_id: tuple[int, int] | None = None  # "{id}" in the path: a random id in this range per request
+
+    @property
+    def first_path(self) -> str:
+        """The path with ``{id}`` (if any) replaced by the lowest id (for the check request)."""
+        return self.path.replace("{id}", str(self.random_id[0])) if self.random_id else self.path
 
 
 @dataclass(frozen=True)
@@ -60,13 +66,16 @@ SCENARIO_SETS: dict[str, ScenarioSet] = {
             scenarios=(
                 Scenario("GET /health", "GET", "/health"),
                 Scenario("GET /users?limit=50", "GET", "/users?limit=50", auth=True),
-                Scenario("GET /users?search=user4242", "GET", "/users?search=user4242", auth=True),
+                Scenario(
+                    "GET /users?search=<6 letters>", "GET", f"/users?search={username(4242)[3:9]}", auth=True
+                ),
                 Scenario(
                     "POST /users/{id}/balance",
                     "POST",
-                    "/users/1000042/balance",
+                    "/users/{id}/balance",
                     body='{"amount_kopeks": 7}',
                     auth=True,
+                    random_id=(FIRST_MESSENGER_ID + 1, FIRST_MESSENGER_ID + USERS),
                 ),
                 Scenario("GET /stats/overview", "GET", "/stats/overview", auth=True),
             ),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import subprocess
 import sys
@@ -13,6 +14,14 @@ if TYPE_CHECKING:
 
 USERS = int(os.environ.get("BENCH_USERS", "100000"))
 FIRST_MESSENGER_ID = 1_000_000
+# Usernames as varied as real ones (a shared prefix such as "user<N>" would put a few
+# trigrams in every row and make any trigram search scan the whole index).
+USERNAME_SQL = "substr(md5(g::text), 1, 12)"
+
+
+def username(n: int) -> str:
+    """The seeded username of user number ``n`` (as USERNAME_SQL makes it)."""
+    return hashlib.md5(str(n).encode()).hexdigest()[:12]
 
 
 def migrate(ctx: SeedContext) -> None:
@@ -40,7 +49,7 @@ async def _seed_users(url: str, count: int) -> None:
             INSERT INTO users (messenger_id, username, first_name, last_name, status, language,
                                balance_kopeks, has_had_paid_subscription, has_made_first_topup,
                                referral_code, promo_group_id, created_at, updated_at)
-            SELECT {FIRST_MESSENGER_ID} + g, 'user' || g, ({names})[1 + g % 10], 'Surname' || (g % 997),
+            SELECT {FIRST_MESSENGER_ID} + g, {USERNAME_SQL}, ({names})[1 + g % 10], 'Surname' || (g % 997),
                    CASE WHEN g % 20 = 0 THEN 'blocked' ELSE 'active' END, 'ru',
                    (g * 37) % 100000, g % 3 = 0, g % 2 = 0, 'ref' || lpad(g::text, 8, '0'), $1,
                    now() - make_interval(secs => g), now()

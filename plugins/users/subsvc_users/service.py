@@ -14,7 +14,7 @@ import string
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, or_, update
+from sqlalchemy import ColumnElement, bindparam, func, or_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
@@ -68,7 +68,10 @@ def _like_pattern(text: str) -> str:
 def search_condition(text: str) -> ColumnElement[bool]:
     """Contains ``text`` (any case) in a searched column, or, for digits, is that messenger id
     or internal id."""
-    pattern = _like_pattern(text)
+    # The pattern is written into the SQL, not sent as a parameter: PostgreSQL then plans
+    # each search for its own text (trigram indexes), instead of reusing a generic plan that
+    # walks the newest-first index and tests every row.
+    pattern = bindparam("search_pattern", _like_pattern(text), literal_execute=True)
     conditions: list[ColumnElement[bool]] = [
         getattr(User, name).ilike(pattern, escape="\\") for name in SEARCHED_COLUMNS
     ]
