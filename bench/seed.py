@@ -59,7 +59,7 @@ async def _seed_users(url: str, count: int) -> None:
             existing + 1,
             count,
         )
-        await connection.execute("ANALYZE users")
+        await connection.execute("VACUUM ANALYZE users")  # as after any bulk load
     finally:
         await connection.close()
 

@@ -18,13 +18,14 @@ import asyncio
 import os
 import tempfile
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import httpx2
 import pytest
-from sqlalchemy import inspect, text
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
@@ -97,6 +98,26 @@ async def empty_tables(db: Database) -> None:
             for name in names:
                 await connection.execute(text(f'DELETE FROM "{name}"'))  # noqa: S608 - names from the schema
             await connection.execute(text("PRAGMA foreign_keys=ON"))
+
+
+BACKGROUND_TABLES = ("outbox_events", "web_api_tokens")
+
+
+@contextmanager
+def recorded_statements(db: Database) -> Iterator[list[str]]:
+    """The SQL statements run on ``db`` inside the block, leaving out core's background work
+    (outbox dispatch, token-usage writes), which may run at any moment."""
+    statements: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if not any(table in statement for table in BACKGROUND_TABLES):
+            statements.append(statement)
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", record)
+    try:
+        yield statements
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", record)
 
 
 @pytest.fixture(scope="session")

@@ -3,10 +3,11 @@ default group service."""
 
 from __future__ import annotations
 
-from sqlalchemy import event
 from subsvc_promo_groups import service
 from subsvc_promo_groups.models import PromoGroup
 from subsvc_users.models import User
+
+from subsvc.testing import recorded_statements
 
 
 async def test_members_count_in_list_get_and_patch(client, make_group, make_user):
@@ -39,19 +40,9 @@ async def test_members_are_counted_in_one_query_per_page(client, app, make_group
     groups = [await make_group(name=f"g{i}") for i in range(5)]
     for group in groups:
         await make_user(promo_group_id=group["id"])
-    statements: list[str] = []
-
-    def record(conn, cursor, statement, parameters, context, executemany):
-        statements.append(statement)
-
-    engine = app.state.db.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
+    with recorded_statements(app.state.db) as ours:
         r = await client.get("/promo-groups", params={"limit": 5})
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
     assert [g["members_count"] for g in r.json()["items"]] == [1] * 5
-    ours = [s for s in statements if "outbox_events" not in s]  # the event dispatcher runs too
     on_users = [s for s in ours if "FROM users" in s]
     assert len(on_users) == 1 and "GROUP BY" in on_users[0]
     assert len(ours) == 3  # total, page, members

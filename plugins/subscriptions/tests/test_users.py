@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import event
 from starlette.requests import Request
 from subsvc_subscriptions.models import Subscription
 from subsvc_subscriptions.service import record_extras
@@ -12,6 +11,7 @@ from subsvc_users.models import User
 from subsvc_users.records import user_record
 
 from subsvc.db import utcnow
+from subsvc.testing import recorded_statements
 
 ALREADY = "User already has a subscription. Use replace_existing=true to replace it"
 
@@ -131,17 +131,9 @@ async def test_primary_subscription_of_the_record(db, make_user, make_subscripti
     nothing = await make_user()
     users = [live_first, pending_skipped, paid_pending, only_unpaid_trial, trial_stored, nothing]
 
-    statements: list[str] = []
-
-    def count(*args) -> None:
-        statements.append(args[2])
-
-    event.listen(db.engine.sync_engine, "before_cursor_execute", count)
-    try:
+    with recorded_statements(db) as statements:
         async with db.session() as session:
             extras = await record_extras(session, [u.id for u in users])
-    finally:
-        event.remove(db.engine.sync_engine, "before_cursor_execute", count)
     assert len(statements) == 1
 
     def primary(user: User) -> int | None:

@@ -8,6 +8,7 @@ import pytest
 from subsvc_users.models import User
 
 from subsvc.db import Database
+from subsvc.testing import recorded_statements
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -187,22 +188,11 @@ async def test_filters_combine(client, db):
 
 
 async def test_records_of_a_page_share_two_queries(client, app, db, make_user):
-    from sqlalchemy import event
 
     for i in range(5):
         await make_user(messenger_id=i + 1)
-    statements: list[str] = []
-
-    def record(conn, cursor, statement, parameters, context, executemany):
-        if "outbox_events" not in statement:  # the event dispatcher runs meanwhile
-            statements.append(statement)
-
-    engine = app.state.db.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
+    with recorded_statements(app.state.db) as statements:
         r = await client.get("/users", params={"search": "ref"})
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
     assert r.json()["total"] == 5
     assert len(statements) == 3  # total, page, promo groups of the page
     assert "promo_groups" in statements[2]
