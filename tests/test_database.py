@@ -158,3 +158,20 @@ async def test_postgresql_connections_get_the_planner_cost_setting(db):
 
     async with db.engine.connect() as connection:
         assert (await connection.execute(text("SHOW random_page_cost"))).scalar() == "1.1"
+
+
+def test_schema_differences_reports_a_model_the_migration_does_not_match(tmp_path):
+    import sqlalchemy as sa
+    import subsvc_probe  # noqa: F401  (registers probe_notes in the metadata)
+
+    from subsvc.testing import schema_differences
+
+    engine = sa.create_engine(f"sqlite:///{tmp_path}/drift.db")
+    try:
+        with engine.begin() as connection:
+            connection.execute(sa.text("CREATE TABLE probe_notes (id INTEGER PRIMARY KEY, text VARCHAR)"))
+            diffs = schema_differences(connection, {"probe_notes"})
+            assert diffs  # created_at is missing from the table
+            assert schema_differences(connection, {"web_api_tokens_elsewhere"}) == []
+    finally:
+        engine.dispose()

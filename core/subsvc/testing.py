@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from sqlalchemy import event, inspect, text
+from sqlalchemy import Column, Index, Table, UniqueConstraint, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
@@ -101,6 +101,28 @@ async def empty_tables(db: Database) -> None:
 
 
 BACKGROUND_TABLES = ("outbox_events", "web_api_tokens")
+
+
+def schema_differences(connection: Any, tables: set[str]) -> list[Any]:
+    """Alembic's differences between a migrated database (a synchronous connection) and the
+    models, limited to ``tables``: a plugin's migrations must produce exactly its models."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    context = MigrationContext.configure(connection, opts={"compare_type": True})
+    return [diff for diff in compare_metadata(context, SQLModel.metadata) if _table_of(diff, tables)]
+
+
+def _table_of(diff: Any, tables: set[str]) -> str | None:
+    item = diff[0] if isinstance(diff, list) else diff
+    for part in item[1:] if isinstance(item, tuple) else ():
+        if isinstance(part, Table):
+            return part.name if part.name in tables else None
+        if isinstance(part, Index | UniqueConstraint | Column) and part.table is not None:
+            return part.table.name if part.table.name in tables else None
+        if isinstance(part, str) and part in tables:
+            return part
+    return None
 
 
 @contextmanager

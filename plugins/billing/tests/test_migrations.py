@@ -5,14 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import sqlalchemy as sa
-from alembic.autogenerate import compare_metadata
-from alembic.runtime.migration import MigrationContext
-from sqlmodel import SQLModel
 from subsvc_billing import plugin
 from subsvc_promo_groups import plugin as promo_groups_plugin
 from subsvc_users import plugin as users_plugin
 
 from subsvc.db import migrate
+from subsvc.testing import schema_differences
 
 TABLE = "transactions"
 
@@ -45,8 +43,7 @@ def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path)
                 "users",
                 "CASCADE",
             )
-            context = MigrationContext.configure(connection, opts={"compare_type": True})
-            diffs = [d for d in compare_metadata(context, SQLModel.metadata) if _table_of(d) == TABLE]
+            diffs = schema_differences(connection, {TABLE})
         assert diffs == []
 
         migrate.downgrade(async_url, dirs, "billing@base")
@@ -56,15 +53,3 @@ def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path)
         assert {"users", "promo_groups"} <= remaining  # the branches it builds on stay
     finally:
         engine.dispose()
-
-
-def _table_of(diff: object) -> str | None:
-    item = diff[0] if isinstance(diff, list) else diff
-    for part in item[1:] if isinstance(item, tuple) else ():
-        if isinstance(part, sa.Table):
-            return part.name
-        if isinstance(part, sa.Index | sa.UniqueConstraint | sa.Column) and part.table is not None:
-            return part.table.name
-        if isinstance(part, str) and part == TABLE:
-            return part
-    return None

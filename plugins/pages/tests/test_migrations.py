@@ -5,12 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import sqlalchemy as sa
-from alembic.autogenerate import compare_metadata
-from alembic.runtime.migration import MigrationContext
-from sqlmodel import SQLModel
 from subsvc_pages import plugin
 
 from subsvc.db import migrate
+from subsvc.testing import schema_differences
 
 TABLES = {"service_rules", "public_offers", "privacy_policies", "faq_settings", "faq_pages"}
 
@@ -37,8 +35,7 @@ def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path)
     engine = sa.create_engine(sync_url)
     try:
         with engine.connect() as connection:
-            context = MigrationContext.configure(connection, opts={"compare_type": True})
-            diffs = [d for d in compare_metadata(context, SQLModel.metadata) if _table_of(d) in TABLES]
+            diffs = schema_differences(connection, TABLES)
     finally:
         engine.dispose()
     assert diffs == []
@@ -47,15 +44,3 @@ def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path)
     remaining = _tables(sync_url)
     assert not TABLES & remaining
     assert "web_api_tokens" in remaining  # core's branch is left alone
-
-
-def _table_of(diff: object) -> str | None:
-    item = diff[0] if isinstance(diff, list) else diff
-    for part in item[1:] if isinstance(item, tuple) else ():
-        if isinstance(part, sa.Table):
-            return part.name
-        if isinstance(part, sa.Index | sa.UniqueConstraint | sa.Column) and part.table is not None:
-            return part.table.name
-        if isinstance(part, str) and part in TABLES:
-            return part
-    return None

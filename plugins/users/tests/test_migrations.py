@@ -5,13 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import sqlalchemy as sa
-from alembic.autogenerate import compare_metadata
-from alembic.runtime.migration import MigrationContext
-from sqlmodel import SQLModel
 from subsvc_promo_groups import plugin as promo_groups_plugin
 from subsvc_users import plugin
 
 from subsvc.db import migrate
+from subsvc.testing import schema_differences
 
 TABLES = {"users"}
 
@@ -47,8 +45,7 @@ def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path)
     engine = sa.create_engine(sync_url)
     try:
         with engine.connect() as connection:
-            context = MigrationContext.configure(connection, opts={"compare_type": True})
-            diffs = [d for d in compare_metadata(context, SQLModel.metadata) if _table_of(d) in TABLES]
+            diffs = schema_differences(connection, TABLES)
     finally:
         engine.dispose()
     assert diffs == []
@@ -57,15 +54,3 @@ def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path)
     tables, _ = _inspect(sync_url)
     assert "users" not in tables
     assert "promo_groups" in tables  # the branch it depends on is left alone
-
-
-def _table_of(diff: object) -> str | None:
-    item = diff[0] if isinstance(diff, list) else diff
-    for part in item[1:] if isinstance(item, tuple) else ():
-        if isinstance(part, sa.Table):
-            return part.name
-        if isinstance(part, sa.Index | sa.UniqueConstraint | sa.Column) and part.table is not None:
-            return part.table.name
-        if isinstance(part, str) and part in TABLES:
-            return part
-    return None
