@@ -8,8 +8,8 @@ Fixtures:
 - ``subsvc_settings_overrides``: a dict of settings for the app; override per module.
 - ``subsvc_settings``, ``app`` (migrated, started, and emptied of rows afterwards),
 - ``client`` (an ``httpx2.AsyncClient`` with the API key), ``anon_client`` (no credentials),
-- ``api_key``, ``user_token`` and ``admin_token`` (cabinet access JWTs), ``db`` (the app's
-  :class:`~subsvc.db.Database`).
+- ``rows`` (a table's rows by filter), ``api_key``, ``user_token`` and ``admin_token``
+  (cabinet access JWTs), ``db`` (the app's :class:`~subsvc.db.Database`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import os
 import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
@@ -29,7 +29,7 @@ from sqlalchemy import Column, Index, Table, UniqueConstraint, event, inspect, t
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
-from sqlmodel import SQLModel
+from sqlmodel import SQLModel, select
 from starlette.applications import Starlette
 
 from subsvc.app import create_app
@@ -197,6 +197,25 @@ async def app(
 def db(app: Starlette) -> Database:
     database: Database = app.state.db
     return database
+
+
+Rows = Callable[..., Awaitable[list[Any]]]
+
+
+@pytest.fixture
+def rows(db: Database) -> Rows:
+    """``await rows(Model, status="active")``: the table's rows matching the filters, by id
+    (read in a session of its own, so it sees what requests committed)."""
+
+    async def fetch(model: type[SQLModel], **filters: Any) -> list[Any]:
+        query = select(model)
+        for name, value in filters.items():
+            query = query.where(getattr(model, name) == value)
+        async with db.session() as session:
+            result = await session.exec(query.order_by(model.id))  # type: ignore[attr-defined]
+            return list(result.all())
+
+    return fetch
 
 
 @pytest.fixture

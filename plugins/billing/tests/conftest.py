@@ -7,33 +7,18 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from sqlmodel import SQLModel, col, select
 from subsvc_users.models import User
 
 from subsvc.db import Database
 from subsvc.events import OutboxEvent
+from subsvc.testing import Rows
 
-Rows = Callable[..., Awaitable[list[Any]]]
 MakeUser = Callable[..., Awaitable[User]]
 
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
     return ["subsvc_promo_groups.plugin", "subsvc_users.plugin", "subsvc_billing.plugin"]
-
-
-@pytest.fixture
-def rows(db: Database) -> Rows:
-    """``await rows(Model, type="deposit")``: the table's rows matching the filters, by id."""
-
-    async def fetch(model: type[SQLModel], **filters: Any) -> list[Any]:
-        query = select(model)
-        for name, value in filters.items():
-            query = query.where(getattr(model, name) == value)
-        async with db.session() as session:
-            return list((await session.exec(query.order_by(col(model.id)))).all())  # type: ignore[attr-defined]
-
-    return fetch
 
 
 @pytest.fixture

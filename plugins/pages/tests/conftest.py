@@ -2,35 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
 
 import pytest
-from sqlmodel import SQLModel, col, select
-
-from subsvc.db import Database
-
-Rows = Callable[..., Awaitable[list[Any]]]
 
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
     return ["subsvc_pages.plugin"]
-
-
-@pytest.fixture
-def rows(db: Database) -> Rows:
-    """``await rows(Model, language="en")``: the table's rows matching the filters, by id."""
-
-    async def fetch(model: type[SQLModel], **filters: Any) -> list[Any]:
-        query = select(model)
-        for name, value in filters.items():
-            query = query.where(getattr(model, name) == value)
-        async with db.session() as session:
-            return list((await session.exec(query.order_by(col(model.id)))).all())  # type: ignore[attr-defined]
-
-    return fetch
 
 
 def _utc_time(value: str) -> datetime:

@@ -8,31 +8,13 @@ from typing import Any
 
 import httpx2
 import pytest
-from sqlmodel import SQLModel, col, select
 
-from subsvc.db import Database
-
-Rows = Callable[..., Awaitable[list[Any]]]
 Make = Callable[..., Awaitable[dict[str, Any]]]
 
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
     return ["subsvc_promo_groups.plugin", "subsvc_users.plugin"]
-
-
-@pytest.fixture
-def rows(db: Database) -> Rows:
-    """``await rows(Model, is_default=True)``: the table's rows matching the filters, by id."""
-
-    async def fetch(model: type[SQLModel], **filters: Any) -> list[Any]:
-        query = select(model)
-        for name, value in filters.items():
-            query = query.where(getattr(model, name) == value)
-        async with db.session() as session:
-            return list((await session.exec(query.order_by(col(model.id)))).all())  # type: ignore[attr-defined]
-
-    return fetch
 
 
 @pytest.fixture

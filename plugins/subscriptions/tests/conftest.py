@@ -8,7 +8,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlmodel import SQLModel, col, select
 from starlette.applications import Starlette
 from subsvc_subscriptions.models import Subscription
 from subsvc_subscriptions.service import new_short_id
@@ -17,8 +16,8 @@ from subsvc_users.models import User
 
 from subsvc.db import Database, utcnow
 from subsvc.events import OutboxEvent
+from subsvc.testing import Rows
 
-Rows = Callable[..., Awaitable[list[Any]]]
 MakeUser = Callable[..., Awaitable[User]]
 MakeSubscription = Callable[..., Awaitable[Subscription]]
 Outbox = Callable[[], Awaitable[list[tuple[str, dict[str, Any]]]]]
@@ -27,20 +26,6 @@ Outbox = Callable[[], Awaitable[list[tuple[str, dict[str, Any]]]]]
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
     return ["subsvc_promo_groups.plugin", "subsvc_users.plugin", "subsvc_subscriptions.plugin"]
-
-
-@pytest.fixture
-def rows(db: Database) -> Rows:
-    """``await rows(Model, user_id=1)``: the table's rows matching the filters, by id."""
-
-    async def fetch(model: type[SQLModel], **filters: Any) -> list[Any]:
-        query = select(model)
-        for name, value in filters.items():
-            query = query.where(getattr(model, name) == value)
-        async with db.session() as session:
-            return list((await session.exec(query.order_by(col(model.id)))).all())  # type: ignore[attr-defined]
-
-    return fetch
 
 
 @pytest.fixture
