@@ -9,6 +9,7 @@ import subsvc_probe
 
 from subsvc import hookspecs
 from subsvc.app import create_app
+from subsvc.auth.principal import Grants
 from subsvc.plugins import PluginError, from_modules, load, select
 from subsvc.settings import Settings
 
@@ -49,6 +50,15 @@ async def test_declarative_and_runtime_hooks_are_called(app, client, user_token)
     r = await client.get("/cabinet/admin/probe/notes", headers={"Authorization": f"Bearer {user_token}"})
     assert r.status_code == 403
     assert "permission_allowed" in calls
+
+
+async def test_user_grants_come_from_the_hook_or_are_empty(app, db):
+    from subsvc.auth.permissions import user_grants
+
+    async with db.session() as session:
+        assert await user_grants(app, session, 4242) == Grants(("Prober",), ("probe:read",), 10)
+        assert await user_grants(app, session, 1) == Grants()
+    assert "user_grants" in subsvc_probe.CALLS
 
 
 async def test_shutdown_hook_runs_when_the_app_stops(subsvc_settings):

@@ -21,12 +21,13 @@ if TYPE_CHECKING:
 
     from pydantic import BaseModel
     from pydantic_settings import BaseSettings
+    from sqlalchemy.ext.asyncio import AsyncSession
     from starlette.applications import Starlette
     from starlette.requests import HTTPConnection, Request
     from starlette.responses import Response
 
     from subsvc.api import Endpoint
-    from subsvc.auth.principal import Principal
+    from subsvc.auth.principal import Grants, Principal
 
 hookspec = pluggy.HookspecMarker("subsvc")
 hookimpl = pluggy.HookimplMarker("subsvc")
@@ -147,6 +148,16 @@ def permission_allowed(
 
     Return ``True``/``False`` (or an awaitable of it) to decide, ``None`` to abstain. When
     every plugin abstains, only administrators (``ADMIN_IDS``/``ADMIN_EMAILS``) pass.
+    """
+
+
+@hookspec(firstresult=True)
+def user_grants(session: AsyncSession, user_id: int) -> Awaitable[Grants | None] | Grants | None:
+    """The roles, permissions and level of cabinet user ``user_id`` (the RBAC plugin answers).
+
+    Called when a cabinet session is issued or refreshed (the access token carries them as
+    claims) and by ``/cabinet/auth/me/permissions``. Return ``None`` to abstain; when every
+    plugin abstains the user holds no roles.
     """
 
 

@@ -21,7 +21,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from subsvc.api import Endpoint, Header, HTTPError, Query, Router
-from subsvc.auth.principal import Principal
+from subsvc.auth.principal import Grants, Principal
 from subsvc.db import UTCDateTime, utcnow
 from subsvc.hookspecs import hookimpl
 
@@ -233,6 +233,15 @@ def permission_allowed(principal: Principal, permission: str, request: Request |
     if permission.startswith("probe:"):
         CALLS.append("permission_allowed")
         return bool(principal.claims.get("probe"))
+    return None
+
+
+@hookimpl
+def user_grants(session: Any, user_id: int) -> Grants | None:
+    """Give user 4242 a probe role, so tests can see grants reach a caller."""
+    if user_id == 4242:
+        CALLS.append("user_grants")
+        return Grants(roles=("Prober",), permissions=("probe:read",), level=10)
     return None
 
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Iterable, Mapping, Sequence
 
+from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.applications import Starlette
 from starlette.requests import Request
 
 from subsvc.api.errors import HTTPError
-from subsvc.auth.principal import Principal
+from subsvc.auth.principal import Grants, Principal
 
 
 def permission_matches(granted: str, wanted: str) -> bool:
@@ -43,3 +45,9 @@ async def check_permission(request: Request, principal: Principal, permission: s
         decision = principal.is_admin or principal.kind == "api_token"
     if not decision:
         raise HTTPError(403, "Insufficient permissions" if permission else "Admin access required")
+
+
+async def user_grants(app: Starlette, session: AsyncSession, user_id: int) -> Grants:
+    """The ``user_grants`` hook's answer for a cabinet user, or no grants when none answers."""
+    grants = await app.state.plugins.first_result("user_grants", session=session, user_id=user_id)
+    return grants if isinstance(grants, Grants) else Grants()

@@ -20,3 +20,16 @@ class Principal:
     name: str = ""
     is_admin: bool = False
     claims: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Grants:
+    """A cabinet user's RBAC standing: role names, permission patterns, highest role level.
+
+    Administrators from ``ADMIN_IDS``/``ADMIN_EMAILS`` hold ``*:*`` at level 1000 whatever
+    their roles; a user without roles has none of either and level 0.
+    """
+
+    roles: tuple[str, ...] = ()
+    permissions: tuple[str, ...] = ()
+    level: int = 0
