@@ -49,3 +49,10 @@ class User(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     last_activity: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    # identity for the cabinet (written by the cabinet login plugins)
+    auth_type: str = Field(default="messenger", max_length=20)
+    email_verified: bool = False
+    email_verified_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    email_verification_source: str | None = Field(default=None, max_length=32)
+    password_hash: str | None = Field(default=None, max_length=255)
+    cabinet_last_login: datetime | None = Field(default=None, sa_type=UTCDateTime)
