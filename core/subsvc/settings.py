@@ -6,6 +6,7 @@ README's settings table is generated from it.
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError, field_validator
@@ -89,6 +90,19 @@ class Settings(BaseSettings):
     REDIS_URL: str | None = Field(
         None, description="Redis for cross-instance cache invalidation and fan-out; unset = in-process."
     )
+    TRUSTED_PROXIES: CommaList = Field(
+        default_factory=list,
+        description="Comma list of proxy IPs or CIDRs whose `X-Forwarded-For` / `X-Real-IP` name the "
+        "client; empty = the socket peer is the client.",
+    )
+    RATE_LIMIT_ENABLED: bool = Field(
+        True, description="Rate-limit the login endpoints per client IP (429 with `Retry-After`)."
+    )
+    RATE_LIMITS: CommaList = Field(
+        default_factory=list,
+        description="Comma list of `action=limit` overriding an endpoint's default, e.g. "
+        "`messenger_login=20/minute`; limits as in the `limits` library (`10/minute`, `100/hour`).",
+    )
     SUBSVC_PLUGINS: CommaList | None = Field(
         None, description="Comma list: run only these plugins (default: every installed plugin)."
     )
@@ -112,6 +126,8 @@ class Settings(BaseSettings):
         "SUBSVC_PLUGINS",
         "SUBSVC_PLUGINS_DISABLED",
         "CORS_ORIGINS",
+        "TRUSTED_PROXIES",
+        "RATE_LIMITS",
         mode="before",
     )(_split_commas)
 
@@ -129,6 +145,25 @@ class Settings(BaseSettings):
     @classmethod
     def _positive_ids(cls, value: list[int]) -> list[int]:
         return [messenger_id for messenger_id in value if messenger_id > 0]
+
+    @field_validator("TRUSTED_PROXIES")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        for item in value:
+            ipaddress.ip_network(item, strict=False)  # ValueError names the bad entry
+        return value
+
+    @field_validator("RATE_LIMITS")
+    @classmethod
+    def _rate_limits(cls, value: list[str]) -> list[str]:
+        from limits import parse_many
+
+        for item in value:
+            action, sep, limit = item.partition("=")
+            if not sep or not action.strip():
+                raise ValueError(f"{item!r} is not `action=limit`")
+            parse_many(limit.strip())  # ValueError names the bad limit
+        return value
 
     @property
     def is_sqlite(self) -> bool:

@@ -1,0 +1,87 @@
+"""Authentication of cabinet requests: the access JWT, then the user's row (one indexed read).
+
+Answers as the reference does: no token 401 'Authentication required'; bad, expired or
+wrong-type token 401 'Invalid or expired token'; a ``sub`` that is no id 401 'Invalid token
+payload' (all with ``WWW-Authenticate: Bearer``); no such user 404 'User not found'; a
+blocked user 403 'User account is not active'; a deleted one 403 with
+``{"code": "account_deleted", "message": ...}``. Administrator status comes from the row, not
+from the token's claims, so it follows ``ADMIN_IDS``/``ADMIN_EMAILS`` and e-mail changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import col, select
+from starlette.requests import HTTPConnection
+from subsvc_users.models import User
+
+from subsvc.api.errors import HTTPError
+from subsvc.auth.jwt import JWTCodec, TokenError
+from subsvc.auth.principal import Principal
+from subsvc.default_plugins.cabinet_jwt import BEARER, bearer_token
+from subsvc_cabinet_auth.sessions import is_env_admin
+
+INT32_MAX = 2**31 - 1
+USER_NOT_FOUND = "User not found"
+NOT_ACTIVE = "User account is not active"
+ACCOUNT_DELETED = "Account was deactivated. Open the bot and press /start to restore access."
+
+# the columns a request's authentication needs (a narrow read of the primary key)
+_COLUMNS = (
+    col(User.id),
+    col(User.status),
+    col(User.messenger_id),
+    col(User.email),
+    col(User.email_verified),
+    col(User.email_verification_source),
+)
+
+
+def deleted_detail(connection: HTTPConnection) -> dict[str, Any]:
+    detail: dict[str, Any] = {"code": "account_deleted", "message": ACCOUNT_DELETED}
+    bot = connection.app.state.settings_of["cabinet_auth"].BOT_USERNAME
+    if bot:
+        detail["bot_username"] = bot
+    return detail
+
+
+def check_status(connection: HTTPConnection, status: str) -> None:
+    """403 for a user who may not use the cabinet (blocked, deleted)."""
+    if status == "active":
+        return
+    if status == "deleted":
+        raise HTTPError(403, deleted_detail(connection))
+    raise HTTPError(403, NOT_ACTIVE)
+
+
+async def authenticate(connection: HTTPConnection) -> Principal:
+    token = bearer_token(connection)
+    if token is None:
+        raise HTTPError(401, "Authentication required", BEARER)
+    codec: JWTCodec = connection.app.state.jwt
+    try:
+        claims = codec.verify(token, "access")
+    except TokenError:
+        raise HTTPError(401, "Invalid or expired token", BEARER) from None
+    try:
+        user_id = int(str(claims["sub"]))
+    except (KeyError, ValueError):
+        raise HTTPError(401, "Invalid token payload", BEARER) from None
+    if not 0 < user_id <= INT32_MAX:
+        raise HTTPError(404, USER_NOT_FOUND)
+    async with connection.app.state.db.session(read_only=True) as session:
+        row = (await session.exec(select(*_COLUMNS).where(col(User.id) == user_id))).first()
+    if row is None:
+        raise HTTPError(404, USER_NOT_FOUND)
+    user = User(
+        id=row[0],
+        status=row[1],
+        messenger_id=row[2],
+        email=row[3],
+        email_verified=row[4],
+        email_verification_source=row[5],
+    )
+    check_status(connection, user.status)
+    admin = is_env_admin(connection.app.state.settings, user)
+    return Principal(kind="user", id=user_id, is_admin=admin, claims=claims)

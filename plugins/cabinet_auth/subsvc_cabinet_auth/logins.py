@@ -1,0 +1,97 @@
+"""Logging a messenger identity in: find the user by messenger id or create it, refresh its
+profile, apply the status rules, then :func:`~subsvc_cabinet_auth.sessions.issue_session`."""
+
+from __future__ import annotations
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+from subsvc_users.models import User
+from subsvc_users.schemas import UserCreateRequest, UserUpdateRequest
+from subsvc_users.service import UserRuleError, create_user, update_user
+
+from subsvc.api.errors import HTTPError
+from subsvc_cabinet_auth.guard import NOT_ACTIVE
+from subsvc_cabinet_auth.messenger import MessengerIdentity
+from subsvc_cabinet_auth.schemas import AuthResponse
+from subsvc_cabinet_auth.sessions import issue_session
+
+NAME_LIMIT = 255
+
+
+async def user_by_messenger_id(session: AsyncSession, messenger_id: int) -> User | None:
+    return (await session.exec(select(User).where(col(User.messenger_id) == messenger_id))).first()
+
+
+async def referrer_id(session: AsyncSession, code: str | None, messenger_id: int) -> int | None:
+    """The id of the user whose referral code this is (never the newcomer themselves)."""
+    if not code:
+        return None
+    referrer = (await session.exec(select(User).where(col(User.referral_code) == code))).first()
+    if referrer is None or referrer.messenger_id == messenger_id:
+        return None
+    return referrer.id
+
+
+def _clip(value: str | None) -> str | None:
+    return value[:NAME_LIMIT] if value else None
+
+
+def _language(value: str | None) -> str:
+    value = (value or "").strip()
+    return value if 2 <= len(value) <= 10 else "ru"
+
+
+async def find_or_create(
+    request: Request, session: AsyncSession, identity: MessengerIdentity, referral_code: str | None
+) -> User:
+    """The user with this messenger id, created (with the referrer of ``referral_code``)
+    when there is none. A concurrent first login of the same person finds the winner's row."""
+    user = await user_by_messenger_id(session, identity.messenger_id)
+    if user is not None:
+        return user
+    data = UserCreateRequest(
+        messenger_id=identity.messenger_id,
+        username=_clip(identity.username),
+        first_name=_clip(identity.first_name),
+        last_name=_clip(identity.last_name),
+        language=_language(identity.language),
+        referred_by_id=await referrer_id(session, referral_code, identity.messenger_id),
+    )
+    try:
+        async with session.begin_nested():
+            return await create_user(request.app, session, data)
+    except UserRuleError:
+        user = await user_by_messenger_id(session, identity.messenger_id)
+        if user is None:
+            raise
+        return user
+
+
+async def messenger_login(
+    request: Request,
+    session: AsyncSession,
+    identity: MessengerIdentity,
+    *,
+    referral_code: str | None = None,
+    revive_deleted: bool = False,
+    update_last_name: bool = True,
+    device_info: str | None = None,
+) -> AuthResponse:
+    """Log the identity in. A deleted account is revived when ``revive_deleted`` (signed
+    init data is as good as a fresh start in the bot); otherwise a user who is not active
+    gets 403 'User account is not active'."""
+    user = await find_or_create(request, session, identity, referral_code)
+    changes = UserUpdateRequest()
+    if user.status != "active":
+        if not (revive_deleted and user.status == "deleted"):
+            raise HTTPError(403, NOT_ACTIVE)
+        changes.status = "active"
+    if identity.username and identity.username != user.username:
+        changes.username = _clip(identity.username)
+    if identity.first_name and identity.first_name != user.first_name:
+        changes.first_name = _clip(identity.first_name)
+    if update_last_name and identity.last_name and identity.last_name != user.last_name:
+        changes.last_name = _clip(identity.last_name)
+    user = await update_user(request.app, session, user, changes)
+    return await issue_session(request, session, user, device_info=device_info)

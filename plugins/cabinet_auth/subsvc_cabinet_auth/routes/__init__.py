@@ -1,0 +1,1 @@
+"""Endpoints: ``cabinet`` (logins, sessions, the caller) and ``web`` (the bot's confirmations)."""

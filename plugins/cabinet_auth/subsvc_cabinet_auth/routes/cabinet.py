@@ -1,0 +1,285 @@
+"""Cabinet Auth endpoints: the messenger logins, deep link, auto-login, refresh, logout, me."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+from subsvc_users.models import User
+
+from subsvc.api import Router
+from subsvc.api.errors import HTTPError
+from subsvc.auth.jwt import TokenError
+from subsvc.auth.principal import Principal
+from subsvc.ratelimit import rate_limit
+from subsvc_cabinet_auth import deeplink, replay
+from subsvc_cabinet_auth.guard import USER_NOT_FOUND
+from subsvc_cabinet_auth.logins import messenger_login
+from subsvc_cabinet_auth.messenger import (
+    INVALID,
+    MessengerIdentity,
+    SignatureError,
+    identity_from_init_data,
+    verify_init_data,
+    verify_widget,
+)
+from subsvc_cabinet_auth.oidc import (
+    LEEWAY_SECONDS,
+    JWKSCache,
+    OIDCNotConfigured,
+    OIDCTokenError,
+    ProviderUnavailable,
+)
+from subsvc_cabinet_auth.schemas import (
+    AuthResponse,
+    AutoLoginRequest,
+    CabinetUserResponse,
+    DeepLinkPollRequest,
+    DeepLinkTokenResponse,
+    IsAdminResponse,
+    MessageResponse,
+    MessengerAuthRequest,
+    MessengerOIDCAuthRequest,
+    MessengerWidgetAuthRequest,
+    PermissionsResponse,
+    RefreshTokenRequest,
+    TokenResponse,
+)
+from subsvc_cabinet_auth.sessions import (
+    grants_of,
+    is_env_admin,
+    issue_session,
+    refresh_access,
+    revoke,
+    verify_auto_login_token,
+)
+from subsvc_cabinet_auth.settings import CabinetAuthSettings
+
+router = Router(area="cabinet", tag="Cabinet Auth", prefix="/cabinet/auth")
+
+BOT_NOT_CONFIGURED = "Bot not configured"
+WIDGET_REPLAYED = "This authorization has already been used. Please log in again."
+OIDC_INVALID = "Invalid or expired messenger OIDC token"
+OIDC_OFF = "Messenger OIDC is not configured"
+OIDC_UNAVAILABLE = "The messenger's identity provider is unavailable"
+AUTO_LOGIN_INVALID = "Invalid or expired auto-login token"
+AUTO_LOGIN_USED = "This auto-login token has already been used"
+ACCOUNT_DEACTIVATED = "Account is deactivated"
+ADMIN_AUTO_LOGIN = "Administrator accounts cannot use auto-login. Please sign in through the messenger."
+
+
+def _settings(request: Request) -> CabinetAuthSettings:
+    settings: CabinetAuthSettings = request.app.state.settings_of["cabinet_auth"]
+    return settings
+
+
+def _bot_token(request: Request) -> str:
+    token: str | None = request.app.state.settings.BOT_TOKEN
+    if not token:
+        raise HTTPError(503, BOT_NOT_CONFIGURED)
+    return token
+
+
+# --- messenger logins ----------------------------------------------------------------------
+
+
+@router.post("/messenger", response_model=AuthResponse, public=True)
+async def auth_messenger(request: Request, session: AsyncSession, body: MessengerAuthRequest) -> AuthResponse:
+    """Log in with the mini application's init data (created on first login; a deleted
+    account is revived)."""
+    await rate_limit(request, "messenger_login", "10/minute")
+    settings = _settings(request)
+    try:
+        fields = verify_init_data(
+            body.init_data,
+            _bot_token(request),
+            max_age=settings.CABINET_INIT_DATA_MAX_AGE_SECONDS,
+            future_skew=settings.CABINET_AUTH_FUTURE_SKEW_SECONDS,
+        )
+        identity = identity_from_init_data(fields)
+    except SignatureError as exc:
+        raise HTTPError(401, str(exc) if "ID" in str(exc) else INVALID) from None
+    return await messenger_login(
+        request, session, identity, referral_code=body.referral_code, revive_deleted=True
+    )
+
+
+@router.post("/messenger/widget", response_model=AuthResponse, public=True)
+async def auth_messenger_widget(
+    request: Request, session: AsyncSession, body: MessengerWidgetAuthRequest
+) -> AuthResponse:
+    """Log in with the login widget's signed fields; each payload is accepted once."""
+    await rate_limit(request, "messenger_widget", "10/minute")
+    settings = _settings(request)
+    max_age = settings.CABINET_WIDGET_MAX_AGE_SECONDS
+    try:
+        verify_widget(
+            body.signed_fields(),
+            body.hash,
+            _bot_token(request),
+            max_age=max_age,
+            future_skew=settings.CABINET_AUTH_FUTURE_SKEW_SECONDS,
+        )
+    except SignatureError:
+        raise HTTPError(401, INVALID) from None
+    forgotten_at = datetime.fromtimestamp(body.auth_date, UTC) + timedelta(seconds=max_age)
+    if not await replay.use_once(session, "widget", body.hash.lower(), forgotten_at):
+        raise HTTPError(401, WIDGET_REPLAYED)
+    identity = MessengerIdentity(
+        messenger_id=body.id, username=body.username, first_name=body.first_name, last_name=body.last_name
+    )
+    if identity.messenger_id <= 0 or identity.messenger_id > 2**63 - 1:
+        raise HTTPError(401, INVALID)
+    return await messenger_login(request, session, identity, referral_code=body.referral_code)
+
+
+@router.post("/messenger/oidc", response_model=AuthResponse, public=True)
+async def auth_messenger_oidc(
+    request: Request, session: AsyncSession, body: MessengerOIDCAuthRequest
+) -> AuthResponse:
+    """Log in with an OpenID Connect ID token of the messenger's provider; each token is
+    accepted once."""
+    await rate_limit(request, "messenger_oidc", "10/minute")
+    jwks: JWKSCache = request.app.state.messenger_jwks
+    try:
+        claims = await jwks.verify(body.id_token)
+    except OIDCNotConfigured:
+        raise HTTPError(400, OIDC_OFF) from None
+    except ProviderUnavailable:
+        raise HTTPError(503, OIDC_UNAVAILABLE) from None
+    except OIDCTokenError:
+        raise HTTPError(401, OIDC_INVALID) from None
+    try:
+        messenger_id = int(claims.get("id", claims["sub"]))
+    except (KeyError, TypeError, ValueError):
+        raise HTTPError(401, OIDC_INVALID) from None
+    if not 0 < messenger_id <= 2**63 - 1:
+        raise HTTPError(401, OIDC_INVALID)
+    forgotten_at = datetime.fromtimestamp(float(claims["exp"]) + LEEWAY_SECONDS, UTC)
+    if not await replay.use_once(session, "oidc", body.id_token, forgotten_at):
+        raise HTTPError(401, OIDC_INVALID)
+    locale = claims.get("locale")
+    identity = MessengerIdentity(
+        messenger_id=messenger_id,
+        username=_text(claims.get("preferred_username")),
+        first_name=_text(claims.get("given_name")) or _text(claims.get("name")),
+        last_name=_text(claims.get("family_name")),
+        language=locale[:2] if isinstance(locale, str) else None,
+    )
+    return await messenger_login(
+        request, session, identity, referral_code=body.referral_code, update_last_name=False
+    )
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+# --- deep link and auto-login --------------------------------------------------------------
+
+
+@router.post("/deeplink/request", response_model=DeepLinkTokenResponse, public=True)
+async def request_deep_link_token(request: Request, session: AsyncSession) -> DeepLinkTokenResponse:
+    """A one-time token for ``/start webauth_<token>`` in the bot (see ``/auth/deeplink/confirm``)."""
+    await rate_limit(request, "deeplink_request", "10/minute")
+    settings = _settings(request)
+    if not settings.BOT_USERNAME:
+        raise HTTPError(503, BOT_NOT_CONFIGURED)
+    lifetime = settings.CABINET_DEEPLINK_TOKEN_SECONDS
+    token = await deeplink.create(session, lifetime)
+    return DeepLinkTokenResponse(token=token, bot_username=settings.BOT_USERNAME, expires_in=lifetime)
+
+
+@router.post("/deeplink/poll", response_model=AuthResponse, public=True)
+async def poll_deep_link_token(
+    request: Request, session: AsyncSession, body: DeepLinkPollRequest
+) -> AuthResponse:
+    """202 'Waiting for confirmation' until the bot confirms; then the session, once; 410
+    when expired or used."""
+    await rate_limit(request, "deeplink_poll", "60/minute")
+    user_id = await deeplink.consume(session, body.token)
+    user = await session.get(User, user_id)
+    if user is None:
+        raise HTTPError(401, USER_NOT_FOUND)
+    if user.status != "active":
+        raise HTTPError(403, ACCOUNT_DEACTIVATED)
+    return await issue_session(request, session, user, device_info="deep_link")
+
+
+@router.post("/login/auto", response_model=AuthResponse, public=True)
+async def auto_login(request: Request, session: AsyncSession, body: AutoLoginRequest) -> AuthResponse:
+    """Log in with a one-time auto-login token (handed out after a guest purchase);
+    administrators must log in properly."""
+    await rate_limit(request, "auto_login", "5/minute")
+    try:
+        claims = verify_auto_login_token(request.app, body.token)
+    except TokenError:
+        raise HTTPError(401, AUTO_LOGIN_INVALID) from None
+    try:
+        user_id = int(str(claims["sub"]))
+    except (KeyError, ValueError):
+        raise HTTPError(401, "Invalid token payload") from None
+    user = await session.get(User, user_id) if 0 < user_id < 2**31 else None
+    if user is None:
+        raise HTTPError(401, USER_NOT_FOUND)
+    if user.status != "active":
+        raise HTTPError(403, ACCOUNT_DEACTIVATED)
+    if is_env_admin(request.app.state.settings, user):
+        raise HTTPError(403, ADMIN_AUTO_LOGIN)
+    forgotten_at = datetime.fromtimestamp(float(claims["exp"]), UTC)
+    if not await replay.use_once(session, "auto_login", body.token, forgotten_at):
+        raise HTTPError(401, AUTO_LOGIN_USED)
+    return await issue_session(request, session, user, device_info="auto_login")
+
+
+# --- sessions ------------------------------------------------------------------------------
+
+
+@router.post("/refresh", response_model=TokenResponse, public=True)
+async def refresh_token(request: Request, session: AsyncSession, body: RefreshTokenRequest) -> TokenResponse:
+    """A new access token with fresh grants; the refresh token stays valid (no rotation)."""
+    return await refresh_access(request, session, body.refresh_token)
+
+
+@router.post("/logout", response_model=MessageResponse, public=True)
+async def logout(session: AsyncSession, body: RefreshTokenRequest) -> MessageResponse:
+    """Revoke the refresh token (always answers success: a logout cannot fail)."""
+    await revoke(session, body.refresh_token)
+    return MessageResponse(message="Logged out successfully")
+
+
+# --- the caller ----------------------------------------------------------------------------
+
+
+async def _me(session: AsyncSession, principal: Principal) -> User:
+    user = await session.get(User, principal.id)
+    if user is None:
+        raise HTTPError(404, USER_NOT_FOUND)
+    return user
+
+
+@router.get("/me", response_model=CabinetUserResponse)
+async def get_current_user(session: AsyncSession, principal: Principal) -> CabinetUserResponse:
+    """The logged-in user."""
+    return CabinetUserResponse.model_validate(await _me(session, principal))
+
+
+@router.get("/me/is-admin", response_model=IsAdminResponse)
+async def check_is_admin(request: Request, session: AsyncSession, principal: Principal) -> IsAdminResponse:
+    """An administrator by ``ADMIN_IDS``/``ADMIN_EMAILS``, or the holder of a role above level 0."""
+    user = await _me(session, principal)
+    grants = await grants_of(request.app, session, user)
+    return IsAdminResponse(is_admin=grants.level > 0)
+
+
+@router.get("/me/permissions", response_model=PermissionsResponse)
+async def get_my_permissions(
+    request: Request, session: AsyncSession, principal: Principal
+) -> PermissionsResponse:
+    """The caller's permissions, role names and highest role level (administrators from the
+    environment: ``*:*``, ``superadmin``, 1000)."""
+    grants = await grants_of(request.app, session, await _me(session, principal))
+    return PermissionsResponse(
+        permissions=list(grants.permissions), roles=list(grants.roles), role_level=grants.level
+    )
