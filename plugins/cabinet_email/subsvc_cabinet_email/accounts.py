@@ -1,0 +1,142 @@
+"""The rules of e-mail identities (no HTTP here): who owns an address, which addresses may be
+taken, and what verifying, resetting and changing do to the user row.
+
+Addresses are stored normalised (:func:`subsvc.auth.admins.normalise_email`: NFKC, trimmed,
+lower case) and compared in that form, so matching is case-insensitive and the unique
+``users.email`` index serves every lookup.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.applications import Starlette
+from subsvc_users.models import User
+from subsvc_users.schemas import UserCreateRequest
+from subsvc_users.service import create_user
+
+from subsvc.auth.admins import is_admin, normalise_email
+from subsvc.db import utcnow
+from subsvc_cabinet_email.models import EmailToken
+from subsvc_cabinet_email.settings import CabinetEmailSettings
+
+EMAIL_AUTH = "email"
+VERIFIED_BY_MAIL = "cabinet"  # the address received our link or code: a trusted source
+VERIFIED_WITHOUT_MAIL = "cabinet_auto"  # verification is switched off: not proof of ownership
+
+ALREADY_REGISTERED = "This email is already registered"
+DISPOSABLE = "Disposable email addresses are not allowed"
+
+
+class EmailRuleError(Exception):
+    """A request the rules refuse: ``status`` and ``detail`` of the answer."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+def normalise(email: str) -> str:
+    return normalise_email(email)
+
+
+def is_disposable(settings: CabinetEmailSettings, email: str) -> bool:
+    """Is the address's domain (or a parent of it) in ``CABINET_EMAIL_DISPOSABLE_DOMAINS``?"""
+    domain = email.rpartition("@")[2].lower()
+    parts = domain.split(".")
+    candidates = {".".join(parts[i:]) for i in range(len(parts) - 1)}
+    return not candidates.isdisjoint(settings.CABINET_EMAIL_DISPOSABLE_DOMAINS)
+
+
+def check_new_address(app: Starlette, email: str, *, admin_detail: str) -> None:
+    """Refuse an address nobody may claim through the cabinet: a disposable one (400), or one
+    of ``ADMIN_EMAILS`` (403: claiming it would make the claimer an administrator)."""
+    settings: CabinetEmailSettings = app.state.settings_of["cabinet_email"]
+    if is_disposable(settings, email):
+        raise EmailRuleError(400, DISPOSABLE)
+    if is_admin(app.state.settings, email=email):
+        raise EmailRuleError(403, admin_detail)
+
+
+async def user_by_email(session: AsyncSession, email: str) -> User | None:
+    """The user whose (normalised) address is ``email``."""
+    return (await session.exec(select(User).where(col(User.email) == normalise(email)))).first()
+
+
+async def owner_other_than(session: AsyncSession, email: str, user_id: int | None) -> User | None:
+    """The user, other than ``user_id``, who holds ``email``."""
+    owner = await user_by_email(session, email)
+    return owner if owner is not None and owner.id != user_id else None
+
+
+async def _referrer_id(session: AsyncSession, code: str | None) -> int | None:
+    if not code:
+        return None
+    query = select(col(User.id)).where(col(User.referral_code) == code, col(User.status) == "active")
+    return (await session.exec(query)).first()
+
+
+def mark_verified(user: User, email: str, source: str) -> None:
+    user.email = email
+    user.email_verified = True
+    user.email_verified_at = utcnow()
+    user.email_verification_source = source
+    user.updated_at = utcnow()
+
+
+async def save(session: AsyncSession, user: User) -> None:
+    """Write the user's changes; the unique address taken meanwhile is 400, not a 500."""
+    session.add(user)
+    try:
+        await session.flush()
+    except IntegrityError as exc:
+        if "email" in str(exc.orig).lower():
+            raise EmailRuleError(400, ALREADY_REGISTERED) from exc
+        raise
+
+
+async def create_account(
+    app: Starlette,
+    session: AsyncSession,
+    *,
+    email: str,
+    password_hash: str,
+    first_name: str | None,
+    language: str | None,
+    referral_code: str | None,
+    source: str,
+) -> User:
+    """A new e-mail account (through the users plugin's ``create_user``), its address
+    verified by ``source``. An unknown or inactive referral code is ignored."""
+    if await user_by_email(session, email) is not None:
+        raise EmailRuleError(400, ALREADY_REGISTERED)
+    data = UserCreateRequest(
+        first_name=first_name,
+        language=language or "ru",
+        referred_by_id=await _referrer_id(session, referral_code),
+    )
+    user = await create_user(app, session, data)
+    user.auth_type = EMAIL_AUTH
+    user.password_hash = password_hash
+    mark_verified(user, email, source)
+    await save(session, user)
+    return user
+
+
+async def apply_verification(session: AsyncSession, user: User, row: EmailToken, source: str) -> None:
+    """Give ``user`` the address ``row`` proved (and the password it carried, if any)."""
+    if await owner_other_than(session, row.email, user.id) is not None:
+        raise EmailRuleError(400, ALREADY_REGISTERED)
+    if row.password_hash is not None:
+        user.password_hash = row.password_hash
+    mark_verified(user, row.email, source)
+    await save(session, user)
+
+
+async def set_password(session: AsyncSession, user: User, password_hash: str) -> None:
+    user.password_hash = password_hash
+    user.updated_at = utcnow()
+    session.add(user)
+    await session.flush()

@@ -1,0 +1,130 @@
+"""What the e-mail endpoints share: the router, the caller's row, settings, limits, links."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+from subsvc_users.models import User
+
+from subsvc.api import HTTPError, Router
+from subsvc.auth.principal import Principal
+from subsvc.ratelimit import rate_limit
+from subsvc_cabinet_email import delivery, tokens
+from subsvc_cabinet_email.accounts import EmailRuleError
+from subsvc_cabinet_email.models import VERIFY
+from subsvc_cabinet_email.passwords import Passwords
+from subsvc_cabinet_email.settings import CabinetEmailSettings
+
+TAG = "Cabinet Auth"
+USER_NOT_FOUND = "User not found"
+CANNOT_LINK = "This email address cannot be linked to your account."
+
+# default limits per client IP (override with RATE_LIMITS=action=limit)
+LIMITS = {
+    "email_register": "5/minute",
+    "email_verify": "10/minute",
+    "email_resend": "3/minute",
+    "email_login": "10/minute",
+    "password_forgot": "3/minute",
+    "password_reset": "5/minute",
+    "email_change": "5 per 5 minutes",
+    "email_change_verify": "5/minute",
+}
+
+
+def new_router() -> Router:
+    return Router(area="cabinet", tag=TAG, prefix="/cabinet/auth")
+
+
+def settings(request: Request) -> CabinetEmailSettings:
+    found: CabinetEmailSettings = request.app.state.settings_of["cabinet_email"]
+    return found
+
+
+def passwords(request: Request) -> Passwords:
+    found: Passwords = request.app.state.cabinet_email_passwords
+    return found
+
+
+async def limit(request: Request, action: str) -> None:
+    """Count a hit of ``action`` for the client IP (429 past its limit)."""
+    await rate_limit(request, action, LIMITS[action])
+
+
+async def current_user(session: AsyncSession, principal: Principal) -> User:
+    """The caller's row (read for update: the handler may change it)."""
+    user = await session.get(User, principal.id, with_for_update=True)
+    if user is None:
+        raise HTTPError(404, USER_NOT_FOUND)
+    return user
+
+
+def require_links(request: Request) -> None:
+    """503 unless mail with links can be sent (SMTP and ``CABINET_URL`` set)."""
+    if not settings(request).links_configured:
+        raise HTTPError(503, delivery.NOT_CONFIGURED)
+
+
+def require_smtp(request: Request) -> None:
+    if not settings(request).smtp_configured:
+        raise HTTPError(503, delivery.NOT_CONFIGURED)
+
+
+def link(request: Request, page: str, token: str) -> str:
+    base = (settings(request).CABINET_URL or "").rstrip("/")
+    return f"{base}/{page}?token={token}"
+
+
+def greeting_name(user_first_name: str | None, email: str) -> str:
+    return user_first_name or email.partition("@")[0]
+
+
+def verification_lifetime(request: Request) -> timedelta:
+    return timedelta(hours=settings(request).CABINET_EMAIL_VERIFICATION_EXPIRE_HOURS)
+
+
+@contextmanager
+def answered() -> Iterator[None]:
+    """Turn the rules' refusals and failed deliveries into their answers."""
+    try:
+        yield
+    except EmailRuleError as exc:
+        raise HTTPError(exc.status, exc.detail) from None
+    except delivery.DeliveryFailed as exc:
+        raise HTTPError(503, str(exc)) from None
+
+
+async def mail_verification_link(
+    request: Request,
+    session: AsyncSession,
+    *,
+    email: str,
+    name: str | None,
+    mail_language: str | None,
+    **fields: str | int | None,
+) -> None:
+    """Store a verification link for ``email`` (``fields``: its user or the new account's
+    data), commit, mail it; 503 and nothing stored when the mail cannot leave."""
+    token = tokens.new_link_token()
+    row = await tokens.issue(
+        session,
+        VERIFY,
+        tokens.hash_link_token(token),
+        email=email,
+        lifetime=verification_lifetime(request),
+        **fields,
+    )
+    message = delivery.mailer(request.app).compose(
+        "verification",
+        mail_language,
+        email,
+        name=greeting_name(name, email),
+        link=link(request, "verify-email", token),
+        hours=str(settings(request).CABINET_EMAIL_VERIFICATION_EXPIRE_HOURS),
+    )
+    assert row.id is not None
+    await delivery.commit_and_send(session, request.app, message, row.id)

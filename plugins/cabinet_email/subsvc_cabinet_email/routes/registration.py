@@ -1,0 +1,243 @@
+"""`POST /cabinet/auth/email/register` (link to the logged-in account), `/email/register/standalone`
+(a new account), `/email/verify` (the mailed link: verifies and logs in), `/email/resend`."""
+
+from __future__ import annotations
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+from subsvc_cabinet_auth.schemas import AuthResponse, MessageResponse
+from subsvc_cabinet_auth.sessions import issue_session
+from subsvc_users.models import User
+
+from subsvc.api import HTTPError
+from subsvc.auth.principal import Principal
+from subsvc_cabinet_email import accounts, tokens
+from subsvc_cabinet_email.models import VERIFY, EmailToken
+from subsvc_cabinet_email.routes.common import (
+    CANNOT_LINK,
+    answered,
+    current_user,
+    limit,
+    mail_verification_link,
+    new_router,
+    passwords,
+    require_links,
+    settings,
+)
+from subsvc_cabinet_email.schemas import (
+    EmailLinkResponse,
+    EmailRegisterRequest,
+    EmailRegisterStandaloneRequest,
+    EmailVerifyRequest,
+    RegisterResponse,
+)
+
+router = new_router()
+
+ALREADY_VERIFIED = "You already have a verified email"
+ALREADY_LINKED = "This email is already linked to your account"
+OWNED_BY_ANOTHER = "This email is already registered to another account"
+CANNOT_REGISTER = "This email address cannot be used for registration."
+INVALID_TOKEN = "Invalid verification token"  # noqa: S105 - a message
+EXPIRED_TOKEN = "Verification token has expired"  # noqa: S105 - a message
+NOT_ACTIVE = "User account is not active"
+NOTHING_TO_VERIFY = "No email address to verify"
+EMAIL_VERIFIED = "Email is already verified"
+VERIFICATION_DISABLED = "Email verification is disabled"
+SENT = "Verification email sent"
+
+
+@router.post(
+    "/email/register",
+    response_model=EmailLinkResponse,
+    summary="Register Email",
+    responses={
+        400: "Already verified, same address, disposable address",
+        403: "An ADMIN_EMAILS address",
+        409: "The address belongs to another account",
+        503: "Email service is not configured, or the mail could not be sent",
+    },
+)
+async def register_email(
+    request: Request, session: AsyncSession, principal: Principal, payload: EmailRegisterRequest
+) -> EmailLinkResponse:
+    """Link an e-mail and a password to the logged-in account.
+
+    With verification on, a link is mailed to the address and the account gets the address
+    and the password when the link is opened (`POST /email/verify`); until then nothing
+    changes. With verification off, both are set at once. An address held by another
+    account is 409 (merging accounts is a separate flow).
+    """
+    await limit(request, "email_register")
+    with answered():
+        user = await current_user(session, principal)
+        if user.email and user.email_verified:
+            raise HTTPError(400, ALREADY_VERIFIED)
+        email = accounts.normalise(payload.email)
+        accounts.check_new_address(request.app, email, admin_detail=CANNOT_LINK)
+        if user.email == email:
+            raise HTTPError(400, ALREADY_LINKED)
+        if await accounts.owner_other_than(session, email, user.id) is not None:
+            raise HTTPError(409, OWNED_BY_ANOTHER)
+        enabled = settings(request).CABINET_EMAIL_VERIFICATION_ENABLED
+        if enabled:
+            require_links(request)
+        password_hash = await passwords(request).hash(payload.password)
+        if not enabled:
+            user.password_hash = password_hash
+            accounts.mark_verified(user, email, accounts.VERIFIED_WITHOUT_MAIL)
+            await accounts.save(session, user)
+            return EmailLinkResponse(message="Email linked successfully", email=email)
+        await mail_verification_link(
+            request,
+            session,
+            email=email,
+            name=user.first_name,
+            mail_language=user.language,
+            user_id=user.id,
+            password_hash=password_hash,
+        )
+    return EmailLinkResponse(message=SENT, email=email)
+
+
+@router.post(
+    "/email/register/standalone",
+    response_model=RegisterResponse,
+    summary="Register Email Standalone",
+    public=True,
+    responses={
+        400: "Address already registered, or disposable",
+        403: "An ADMIN_EMAILS address",
+        503: "Email service is not configured, or the mail could not be sent",
+    },
+)
+async def register_email_standalone(
+    request: Request, session: AsyncSession, payload: EmailRegisterStandaloneRequest
+) -> RegisterResponse:
+    """A new account with an e-mail and a password, without a messenger account.
+
+    With verification on, the account is made when the mailed link is opened
+    (`POST /email/verify`, which also logs in); registering again before that mails a new
+    link. With verification off, the account is made at once and can log in.
+    """
+    await limit(request, "email_register")
+    with answered():
+        email = accounts.normalise(payload.email)
+        accounts.check_new_address(request.app, email, admin_detail=CANNOT_REGISTER)
+        if await accounts.user_by_email(session, email) is not None:
+            raise HTTPError(400, accounts.ALREADY_REGISTERED)
+        enabled = settings(request).CABINET_EMAIL_VERIFICATION_ENABLED
+        if enabled:
+            require_links(request)
+        password_hash = await passwords(request).hash(payload.password)
+        profile = {
+            "first_name": payload.first_name,
+            "language": payload.language,
+            "referral_code": payload.referral_code,
+        }
+        if not enabled:
+            await accounts.create_account(
+                request.app,
+                session,
+                email=email,
+                password_hash=password_hash,
+                source=accounts.VERIFIED_WITHOUT_MAIL,
+                **profile,
+            )
+            return RegisterResponse(message="Registration complete", email=email, requires_verification=False)
+        await mail_verification_link(
+            request,
+            session,
+            email=email,
+            name=payload.first_name,
+            mail_language=payload.language,
+            password_hash=password_hash,
+            **profile,
+        )
+    return RegisterResponse(message="Verification email sent. Please check your inbox.", email=email)
+
+
+async def _verified_user(request: Request, session: AsyncSession, row: EmailToken) -> User:
+    """The account the verified link stands for: made now (a registration) or updated."""
+    if row.user_id is None:
+        assert row.password_hash is not None
+        return await accounts.create_account(
+            request.app,
+            session,
+            email=row.email,
+            password_hash=row.password_hash,
+            first_name=row.first_name,
+            language=row.language,
+            referral_code=row.referral_code,
+            source=accounts.VERIFIED_BY_MAIL,
+        )
+    user = await session.get(User, row.user_id, with_for_update=True)
+    if user is None:
+        raise HTTPError(400, INVALID_TOKEN)
+    if user.status != "active":
+        raise HTTPError(403, NOT_ACTIVE)
+    await accounts.apply_verification(session, user, row, accounts.VERIFIED_BY_MAIL)
+    return user
+
+
+@router.post(
+    "/email/verify",
+    response_model=AuthResponse,
+    summary="Verify Email",
+    public=True,
+    responses={400: "Invalid, used or expired token; address taken meanwhile", 403: "Account not active"},
+)
+async def verify_email(request: Request, session: AsyncSession, payload: EmailVerifyRequest) -> AuthResponse:
+    """Open a mailed verification link: the address is verified (a pending registration
+    becomes an account) and the caller is logged in. Each link works once."""
+    await limit(request, "email_verify")
+    with answered():
+        row = await tokens.find(session, VERIFY, tokens.hash_link_token(payload.token))
+        if row is None:
+            raise HTTPError(400, INVALID_TOKEN)
+        if tokens.is_expired(row):
+            raise HTTPError(400, EXPIRED_TOKEN)
+        if not await tokens.use(session, row):
+            raise HTTPError(400, INVALID_TOKEN)
+        user = await _verified_user(request, session, row)
+        return await issue_session(request, session, user, device_info="email")
+
+
+@router.post(
+    "/email/resend",
+    response_model=MessageResponse,
+    summary="Resend Verification",
+    responses={
+        400: "No address to verify, already verified, or verification disabled",
+        503: "Email service is not configured, or the mail could not be sent",
+    },
+)
+async def resend_verification(
+    request: Request, session: AsyncSession, principal: Principal
+) -> MessageResponse:
+    """Mail a new verification link for the address waiting to be verified (the one given to
+    `/email/register`, else the account's unverified address). Earlier links stay valid
+    until one of them is used."""
+    await limit(request, "email_resend")
+    with answered():
+        user = await current_user(session, principal)
+        if user.email and user.email_verified:
+            raise HTTPError(400, EMAIL_VERIFIED)
+        assert user.id is not None
+        pending = await tokens.newest_for_user(session, VERIFY, user.id)
+        email = pending.email if pending is not None else user.email
+        if not email:
+            raise HTTPError(400, NOTHING_TO_VERIFY)
+        if not settings(request).CABINET_EMAIL_VERIFICATION_ENABLED:
+            raise HTTPError(400, VERIFICATION_DISABLED)
+        require_links(request)
+        await mail_verification_link(
+            request,
+            session,
+            email=email,
+            name=user.first_name,
+            mail_language=user.language,
+            user_id=user.id,
+            password_hash=pending.password_hash if pending is not None else None,
+        )
+    return MessageResponse(message=SENT)
