@@ -1,0 +1,175 @@
+"""The detail of a user as administrators see it, and the pieces other answers share
+(a subscription with its traffic purchases, a transaction with its sign)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import func
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from subsvc_billing import service as billing
+from subsvc_billing.models import WITHDRAWAL, Transaction
+from subsvc_promo_groups.service import find_group
+from subsvc_subscriptions.models import Subscription, TrafficPurchase
+from subsvc_subscriptions.schemas import SubscriptionStatus
+from subsvc_users.models import User
+
+from subsvc.db import utcnow
+from subsvc_cabinet_admin_users import listing
+from subsvc_cabinet_admin_users.lookup import admin_settings, current_subscription, find_user, full_name
+from subsvc_cabinet_admin_users.schemas import (
+    TrafficPurchaseItem,
+    UserDetailResponse,
+    UserPromoGroupInfo,
+    UserReferralInfo,
+    UserSubscriptionInfo,
+    UserTransactionItem,
+)
+
+# money leaving the balance: shown negative whatever sign the row stores
+EXPENSE_TYPES = frozenset({WITHDRAWAL, listing.SUBSCRIPTION_PAYMENT, "gift_payment"})
+REFERRAL_REWARD = "referral_reward"
+
+
+def _days_left(end: datetime, now: datetime) -> int:
+    return max(0, (end - now).days)
+
+
+async def subscription_info(
+    session: AsyncSession, subscription: Subscription, now: datetime | None = None
+) -> UserSubscriptionInfo:
+    """A subscription with its traffic purchases (newest first). Tariff names come with the
+    tariffs plugin; until then ``tariff_name`` is null."""
+    now = now or utcnow()
+    query = (
+        select(TrafficPurchase)
+        .where(col(TrafficPurchase.subscription_id) == subscription.id)
+        .order_by(col(TrafficPurchase.created_at).desc(), col(TrafficPurchase.id).desc())
+    )
+    purchases = [
+        TrafficPurchaseItem(
+            id=p.id or 0,
+            traffic_gb=p.traffic_gb,
+            expires_at=p.expires_at,
+            created_at=p.created_at,
+            days_remaining=_days_left(p.expires_at, now),
+            is_expired=now >= p.expires_at,
+        )
+        for p in (await session.exec(query)).all()
+    ]
+    live = subscription.status in (SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIAL)
+    return UserSubscriptionInfo(
+        id=subscription.id or 0,
+        status=subscription.status,
+        is_trial=subscription.is_trial,
+        start_date=subscription.start_date,
+        end_date=subscription.end_date,
+        traffic_limit_gb=subscription.traffic_limit_gb,
+        traffic_used_gb=subscription.traffic_used_gb,
+        device_limit=subscription.device_limit,
+        tariff_id=subscription.tariff_id,
+        autopay_enabled=subscription.autopay_enabled,
+        is_active=live and subscription.end_date > now,
+        days_remaining=_days_left(subscription.end_date, now),
+        purchased_traffic_gb=subscription.purchased_traffic_gb,
+        traffic_purchases=purchases,
+    )
+
+
+def transaction_item(row: Transaction) -> UserTransactionItem:
+    amount = -abs(row.amount_kopeks) if row.type in EXPENSE_TYPES else row.amount_kopeks
+    return UserTransactionItem(
+        id=row.id or 0,
+        type=row.type,
+        amount_kopeks=amount,
+        amount_rubles=round(amount / 100, 2),
+        description=row.description,
+        payment_method=row.payment_method,
+        is_completed=row.is_completed,
+        created_at=row.created_at,
+    )
+
+
+async def transactions(
+    session: AsyncSession, user_id: int, transaction_type: str | None, limit: int, offset: int
+) -> tuple[int, list[UserTransactionItem]]:
+    """The user's transactions, newest first (billing's list)."""
+    filters = billing.TransactionFilter(user_id=user_id, type=transaction_type)
+    total, rows = await billing.list_transactions(session, filters, limit, offset)
+    return total, [transaction_item(row) for row in rows]
+
+
+async def _referral(session: AsyncSession, user: User, commission: int | None) -> UserReferralInfo:
+    """The user's referral standing. Earnings are the ``referral_reward`` transactions."""
+    referrals = (
+        await session.exec(select(func.count()).select_from(User).where(col(User.referred_by_id) == user.id))
+    ).one()
+    earned = (
+        await session.exec(
+            select(func.coalesce(func.sum(col(Transaction.amount_kopeks)), 0)).where(
+                col(Transaction.user_id) == user.id,
+                col(Transaction.type) == REFERRAL_REWARD,
+                col(Transaction.is_completed),
+            )
+        )
+    ).one()
+    referrer_name = None
+    if user.referred_by_id is not None:
+        referrer = await find_user(session, user.referred_by_id)
+        if referrer is not None:
+            referrer_name = referrer.username or full_name(referrer)
+    return UserReferralInfo(
+        referral_code=user.referral_code or "",
+        referrals_count=int(referrals),
+        total_earnings_kopeks=int(earned),
+        commission_percent=commission,
+        referred_by_id=user.referred_by_id,
+        referred_by_username=referrer_name,
+    )
+
+
+async def user_detail(session: AsyncSession, user: User, recent: int) -> UserDetailResponse:
+    """Everything administrators see of a user, with the ``recent`` newest transactions.
+
+    Promo codes, promo offers, campaigns and lifetime panel traffic are not kept by any
+    installed plugin yet: those fields answer zero or null.
+    """
+    assert user.id is not None
+    now = utcnow()
+    subscription = await current_subscription(session, user.id)
+    group = await find_group(session, user.promo_group_id) if user.promo_group_id is not None else None
+    settings = await admin_settings(session, user.id)
+    spent, purchases = (await listing.spending_of(session, [user.id])).get(user.id, (0, 0))
+    _, recent_items = await transactions(session, user.id, None, recent, 0) if recent else (0, [])
+    return UserDetailResponse(
+        id=user.id,
+        messenger_id=user.messenger_id,
+        username=user.username,
+        first_name=user.first_name,
+        last_name=user.last_name,
+        full_name=full_name(user),
+        status=user.status,
+        language=user.language,
+        balance_kopeks=user.balance_kopeks,
+        balance_rubles=round(user.balance_kopeks / 100, 2),
+        email=user.email,
+        email_verified=user.email_verified,
+        created_at=user.created_at,
+        updated_at=user.updated_at,
+        last_activity=user.last_activity,
+        cabinet_last_login=user.cabinet_last_login,
+        subscription=await subscription_info(session, subscription, now) if subscription else None,
+        promo_group=UserPromoGroupInfo(id=group.id or 0, name=group.name, is_default=group.is_default)
+        if group
+        else None,
+        referral=await _referral(session, user, settings.referral_commission_percent if settings else None),
+        total_spent_kopeks=spent,
+        purchase_count=purchases,
+        has_had_paid_subscription=user.has_had_paid_subscription,
+        restriction_topup=bool(settings and settings.restriction_topup),
+        restriction_subscription=bool(settings and settings.restriction_subscription),
+        restriction_reason=settings.restriction_reason if settings else None,
+        recent_transactions=recent_items,
+        panel_uuid=settings.panel_uuid if settings else None,
+    )

@@ -1,0 +1,44 @@
+"""Extension points of the cabinet_admin_users plugin.
+
+Nobody implements them yet: the VPN panel arrives with the panel plugin, tariffs and gifts
+with theirs. Until then the hooks answer ``None`` and the endpoints say what is true (the
+panel is not configured; there are no tariffs, no gifts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from subsvc.hookspecs import hookspec
+
+if TYPE_CHECKING:
+    from sqlmodel.ext.asyncio.session import AsyncSession
+    from starlette.applications import Starlette
+
+    from subsvc_cabinet_admin_users.panel import PanelGateway
+
+
+@hookspec(firstresult=True)
+def cabinet_admin_panel(app: Starlette) -> Awaitable[PanelGateway | None] | PanelGateway | None:
+    """Return the VPN panel gateway (see :class:`subsvc_cabinet_admin_users.panel.PanelGateway`)
+    the administrators' device, traffic, panel-info and sync operations use, or ``None`` when
+    this plugin has no panel. Called per request; without one those operations answer 503."""
+
+
+@hookspec(firstresult=True)
+def cabinet_admin_user_tariffs(  # type: ignore[empty-body]
+    session: AsyncSession, user_id: int, promo_group_id: int | None, include_inactive: bool
+) -> Awaitable[Sequence[dict[str, Any]] | None] | Sequence[dict[str, Any]] | None:
+    """Return (an awaitable of) the tariffs for ``GET /cabinet/admin/users/{id}/available-tariffs``:
+    dicts with the fields of an available-tariff item (``id``, ``name``, ``is_available``...).
+    ``None`` when the plugin keeps no tariffs."""
+
+
+@hookspec(firstresult=True)
+def cabinet_admin_user_gifts(  # type: ignore[empty-body]
+    session: AsyncSession, user_id: int
+) -> Awaitable[dict[str, Any] | None] | dict[str, Any] | None:
+    """Return (an awaitable of) ``{"sent": [...], "received": [...], "sent_total": n,
+    "received_total": n}`` for the user's gift subscriptions, or ``None`` when the plugin keeps
+    no gifts."""

@@ -1,0 +1,86 @@
+"""Finding a user by internal id, the user's current subscription, and the administrator
+settings row; no HTTP in here.
+
+The cabinet's admin routes name users by their **internal** id (the Web API's ``/users/{id}``
+tries a messenger id first; these do not), and by messenger id only under ``by-messenger``.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from subsvc_subscriptions import service as subscriptions
+from subsvc_subscriptions.models import Subscription
+from subsvc_users.models import User
+from subsvc_users.schemas import INT32_MAX
+
+from subsvc.db import utcnow
+from subsvc_cabinet_admin_users.models import UserAdminSettings
+
+
+def fits_row_id(value: int) -> bool:
+    """Row ids are positive 32-bit integers; any other number names no row."""
+    return 1 <= value <= INT32_MAX
+
+
+async def find_user(session: AsyncSession, user_id: int, *, for_update: bool = False) -> User | None:
+    """The user with this internal id (locked for a change with ``for_update``)."""
+    if not fits_row_id(user_id):
+        return None
+    query = select(User).where(col(User.id) == user_id)
+    if for_update:
+        query = query.with_for_update()
+    return (await session.exec(query)).first()
+
+
+def full_name(user: User) -> str:
+    """First and last name; else the username, the messenger id, the e-mail, the row id."""
+    name = " ".join(part for part in (user.first_name, user.last_name) if part).strip()
+    if name:
+        return name
+    if user.username:
+        return user.username
+    if user.messenger_id is not None:
+        return f"ID{user.messenger_id}"
+    return user.email or f"User {user.id}"
+
+
+async def current_subscription(
+    session: AsyncSession, user_id: int, *, for_update: bool = False
+) -> Subscription | None:
+    """The subscription the user record shows as the user's (the subscriptions plugin's
+    rule: the newest active or trial one, else the newest that is not an unpaid trial)."""
+    extras = await subscriptions.record_extras(session, [user_id])
+    summary = extras.get(user_id, {}).get("subscription")
+    if summary is None:
+        return None
+    return await subscriptions.get(session, summary.id, for_update=for_update)
+
+
+async def user_subscriptions(
+    session: AsyncSession, user_id: int, *, for_update: bool = False
+) -> list[Subscription]:
+    """Every subscription of the user, newest first."""
+    query = (
+        select(Subscription)
+        .where(col(Subscription.user_id) == user_id)
+        .order_by(col(Subscription.created_at).desc(), col(Subscription.id).desc())
+    )
+    if for_update:
+        query = query.with_for_update()
+    return list((await session.exec(query)).all())
+
+
+async def admin_settings(session: AsyncSession, user_id: int) -> UserAdminSettings | None:
+    """The user's administrator settings, when an administrator ever set any."""
+    return await session.get(UserAdminSettings, user_id)
+
+
+async def admin_settings_for_change(session: AsyncSession, user_id: int) -> UserAdminSettings:
+    """The user's settings row, added (with the defaults) when missing. The caller holds the
+    user's row lock, so two requests cannot both add it."""
+    row = await session.get(UserAdminSettings, user_id, with_for_update=True)
+    if row is None:
+        row = UserAdminSettings(user_id=user_id, updated_at=utcnow())
+        session.add(row)
+    return row

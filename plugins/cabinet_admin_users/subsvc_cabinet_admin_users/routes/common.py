@@ -1,0 +1,57 @@
+"""What every Cabinet Admin Users endpoint shares: its router settings, the user lookup
+that answers 404, and the permissions of the reference (behaviours §5)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import cast
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+from subsvc_users.models import User
+
+from subsvc.api import HTTPError, Router
+from subsvc_cabinet_admin_users.lookup import find_user
+from subsvc_cabinet_admin_users.panel import PanelError
+from subsvc_cabinet_admin_users.settings import CabinetAdminUsersSettings
+
+TAG = "Cabinet Admin Users"
+PREFIX = "/cabinet/admin/users"
+PLUGIN_NAME = "cabinet_admin_users"
+USER_NOT_FOUND = "User not found"
+
+READ = "users:read"
+EDIT = "users:edit"
+BLOCK = "users:block"
+DELETE = "users:delete"
+BALANCE = "users:balance"
+SUBSCRIPTION = "users:subscription"
+PROMO_GROUP = "users:promo_group"
+REFERRAL = "users:referral"
+SYNC = "users:sync"
+
+
+def router() -> Router:
+    return Router(area="cabinet-admin", tag=TAG, prefix=PREFIX)
+
+
+async def get_user(session: AsyncSession, user_id: int, *, for_update: bool = False) -> User:
+    """The user with this internal id, or 404 ``User not found``."""
+    user = await find_user(session, user_id, for_update=for_update)
+    if user is None:
+        raise HTTPError(404, USER_NOT_FOUND)
+    return user
+
+
+def settings(request: Request) -> CabinetAdminUsersSettings:
+    return cast(CabinetAdminUsersSettings, request.app.state.settings_of[PLUGIN_NAME])
+
+
+@contextmanager
+def panel_errors() -> Iterator[None]:
+    """A failure of the VPN panel is a 502 that says what the panel answered."""
+    try:
+        yield
+    except PanelError as exc:
+        raise HTTPError(502, f"VPN panel error: {exc}") from None

@@ -1,0 +1,437 @@
+"""Changing users: balance, status, block, restrictions, promo group, referral commission,
+disable, the resets, and deletion."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+from subsvc_billing import service as billing
+from subsvc_users.models import User
+from subsvc_users.schemas import UserStatus
+
+from subsvc.api import HTTPError, Query
+from subsvc.auth.principal import Principal
+from subsvc.events import EventBus
+from subsvc_cabinet_admin_users import changes, panel, sync
+from subsvc_cabinet_admin_users.lookup import user_subscriptions
+from subsvc_cabinet_admin_users.routes.common import (
+    BALANCE,
+    BLOCK,
+    DELETE,
+    EDIT,
+    PROMO_GROUP,
+    REFERRAL,
+    SUBSCRIPTION,
+    get_user,
+    router,
+)
+from subsvc_cabinet_admin_users.schemas import (
+    DeleteUserRequest,
+    DeleteUserResponse,
+    DisableUserRequest,
+    DisableUserResponse,
+    FullDeleteUserRequest,
+    FullDeleteUserResponse,
+    ResetSubscriptionRequest,
+    ResetSubscriptionResponse,
+    ResetTrialRequest,
+    ResetTrialResponse,
+    UpdateBalanceRequest,
+    UpdateBalanceResponse,
+    UpdatePromoGroupRequest,
+    UpdatePromoGroupResponse,
+    UpdateReferralCommissionRequest,
+    UpdateReferralCommissionResponse,
+    UpdateRestrictionsRequest,
+    UpdateRestrictionsResponse,
+    UpdateUserStatusRequest,
+    UpdateUserStatusResponse,
+)
+
+router = router()
+
+USER_IS_DELETED = "User is deleted; restore it with the status endpoint first"
+NOT_FOUND = {404: "User not found"}
+
+
+def _events(request: Request) -> EventBus:
+    events: EventBus = request.app.state.events
+    return events
+
+
+async def _panel_step(
+    request: Request, session: AsyncSession, user: User, *, delete: bool
+) -> tuple[bool, str | None]:
+    """Disable (or delete) the user's panel account: ``(done, error)``. Without a panel the
+    error says so; the ``subscription.changed`` / ``user.deleted`` events still tell the
+    panel integration once one is installed."""
+    gateway = await panel.gateway(request.app)
+    if gateway is None:
+        return False, panel.NOT_CONFIGURED
+    try:
+        account = await sync.find_account(gateway, session, user)
+        if account is None:
+            return False, None
+        done = await (gateway.delete_user(account.uuid) if delete else gateway.disable_user(account.uuid))
+    except panel.PanelError as exc:
+        return False, f"VPN panel error: {exc}"
+    return done, None
+
+
+@router.post(
+    "/{user_id}/balance",
+    response_model=UpdateBalanceResponse,
+    summary="Update User Balance",
+    permission=BALANCE,
+    responses={400: "Amount must be non-zero, or Insufficient balance", **NOT_FOUND},
+)
+async def update_user_balance(
+    request: Request, session: AsyncSession, user_id: int, payload: UpdateBalanceRequest
+) -> UpdateBalanceResponse:
+    """Credit (positive `amount_kopeks`) or debit (negative) the balance, atomically; a debit
+    larger than the balance is 400 `Insufficient balance` and changes nothing. With
+    `create_transaction` a manual deposit or withdrawal is recorded and its events published."""
+    user = await get_user(session, user_id)
+    if payload.amount_kopeks == 0:
+        raise HTTPError(400, "Amount must be non-zero")
+    try:
+        change = await billing.adjust_balance(
+            session,
+            _events(request),
+            user,
+            payload.amount_kopeks,
+            description=payload.description,
+            create_transaction=payload.create_transaction,
+        )
+    except billing.InsufficientBalance:
+        raise HTTPError(400, "Insufficient balance") from None
+    old, new = change.old_balance_kopeks, change.new_balance_kopeks
+    return UpdateBalanceResponse(
+        success=True,
+        old_balance_kopeks=old,
+        new_balance_kopeks=new,
+        message=f"Balance updated: {old / 100:.2f}₽ -> {new / 100:.2f}₽",
+    )
+
+
+@router.post(
+    "/{user_id}/status",
+    response_model=UpdateUserStatusResponse,
+    summary="Update User Status",
+    permission=EDIT,
+    responses=NOT_FOUND,
+)
+async def update_user_status(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    user_id: int,
+    payload: UpdateUserStatusRequest,
+) -> UpdateUserStatusResponse:
+    """Set the status (active, blocked, deleted); publishes `user.status_changed`."""
+    user = await get_user(session, user_id, for_update=True)
+    old = await changes.set_status(
+        request.app, session, user, payload.status, reason=payload.reason, actor=principal.id
+    )
+    new = payload.status.value
+    message = "Status unchanged" if old == new else f"Status changed from {old} to {new}"
+    return UpdateUserStatusResponse(success=True, old_status=old, new_status=new, message=message)
+
+
+@router.post(
+    "/{user_id}/block",
+    response_model=UpdateUserStatusResponse,
+    summary="Block User",
+    permission=BLOCK,
+    responses={400: USER_IS_DELETED, **NOT_FOUND},
+)
+async def block_user(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    user_id: int,
+    reason: Annotated[str | None, Query(max_length=500)] = None,
+) -> UpdateUserStatusResponse:
+    """Block a user (status `blocked`); publishes `user.status_changed`, on which the panel
+    integration disables the panel account."""
+    user = await get_user(session, user_id, for_update=True)
+    if user.status == UserStatus.DELETED:
+        raise HTTPError(400, USER_IS_DELETED)
+    old = await changes.set_status(
+        request.app, session, user, UserStatus.BLOCKED, reason=reason, actor=principal.id
+    )
+    message = "User is already blocked" if old == UserStatus.BLOCKED else "User blocked"
+    return UpdateUserStatusResponse(success=True, old_status=old, new_status=user.status, message=message)
+
+
+@router.post(
+    "/{user_id}/unblock",
+    response_model=UpdateUserStatusResponse,
+    summary="Unblock User",
+    permission=BLOCK,
+    responses={400: USER_IS_DELETED, **NOT_FOUND},
+)
+async def unblock_user(
+    request: Request, session: AsyncSession, principal: Principal, user_id: int
+) -> UpdateUserStatusResponse:
+    """Unblock a user (status `active`); publishes `user.status_changed`."""
+    user = await get_user(session, user_id, for_update=True)
+    if user.status == UserStatus.DELETED:
+        raise HTTPError(400, USER_IS_DELETED)
+    old = await changes.set_status(
+        request.app, session, user, UserStatus.ACTIVE, reason=None, actor=principal.id
+    )
+    message = "User unblocked" if old == UserStatus.BLOCKED else "User is not blocked"
+    return UpdateUserStatusResponse(success=True, old_status=old, new_status=user.status, message=message)
+
+
+@router.post(
+    "/{user_id}/restrictions",
+    response_model=UpdateRestrictionsResponse,
+    summary="Update User Restrictions",
+    permission=EDIT,
+    responses=NOT_FOUND,
+)
+async def update_user_restrictions(
+    session: AsyncSession, user_id: int, payload: UpdateRestrictionsRequest
+) -> UpdateRestrictionsResponse:
+    """Block or allow the user's top-ups and subscription purchases (null: unchanged); an
+    empty `restriction_reason` clears the reason."""
+    user = await get_user(session, user_id, for_update=True)
+    assert user.id is not None
+    row = await changes.set_restrictions(session, user.id, payload)
+    return UpdateRestrictionsResponse(
+        success=True,
+        restriction_topup=row.restriction_topup,
+        restriction_subscription=row.restriction_subscription,
+        restriction_reason=row.restriction_reason,
+        message="Restrictions updated",
+    )
+
+
+@router.post(
+    "/{user_id}/promo-group",
+    response_model=UpdatePromoGroupResponse,
+    summary="Update User Promo Group",
+    permission=PROMO_GROUP,
+    responses={404: "User not found, or Promo group not found"},
+)
+async def update_user_promo_group(
+    request: Request, session: AsyncSession, user_id: int, payload: UpdatePromoGroupRequest
+) -> UpdatePromoGroupResponse:
+    """Move the user to a promo group; `null` moves the user to the default group (every user
+    belongs to one)."""
+    user = await get_user(session, user_id, for_update=True)
+    old = user.promo_group_id
+    try:
+        group = await changes.set_promo_group(request.app, session, user, payload.promo_group_id)
+    except changes.PromoGroupMissing:
+        raise HTTPError(404, "Promo group not found") from None
+    return UpdatePromoGroupResponse(
+        success=True,
+        old_promo_group_id=old,
+        new_promo_group_id=group.id,
+        promo_group_name=group.name,
+        message="Promo group updated",
+    )
+
+
+@router.post(
+    "/{user_id}/referral-commission",
+    response_model=UpdateReferralCommissionResponse,
+    summary="Update User Referral Commission",
+    permission=REFERRAL,
+    responses={400: "Admin cannot modify their own referral commission", **NOT_FOUND},
+)
+async def update_user_referral_commission(
+    session: AsyncSession, principal: Principal, user_id: int, payload: UpdateReferralCommissionRequest
+) -> UpdateReferralCommissionResponse:
+    """Set the user's own referral commission percentage (0..100; `null` for the default)."""
+    user = await get_user(session, user_id, for_update=True)
+    assert user.id is not None
+    if user.id == principal.id:
+        raise HTTPError(400, "Admin cannot modify their own referral commission")
+    old = await changes.set_commission(session, user.id, payload.commission_percent)
+    return UpdateReferralCommissionResponse(
+        success=True,
+        old_commission_percent=old,
+        new_commission_percent=payload.commission_percent,
+        message="Referral commission updated",
+    )
+
+
+@router.post(
+    "/{user_id}/disable",
+    response_model=DisableUserResponse,
+    summary="Disable User",
+    permission=BLOCK,
+    responses=NOT_FOUND,
+)
+async def disable_user(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    user_id: int,
+    payload: DisableUserRequest = DisableUserRequest(),
+) -> DisableUserResponse:
+    """Disable every subscription of the user, disable the panel account and block the user."""
+    user = await get_user(session, user_id, for_update=True)
+    assert user.id is not None
+    rows = await user_subscriptions(session, user.id, for_update=True)
+    disabled = await changes.disable_subscriptions(request.app, session, rows)
+    done, error = await _panel_step(request, session, user, delete=False)
+    await changes.set_status(
+        request.app, session, user, UserStatus.BLOCKED, reason=payload.reason, actor=principal.id
+    )
+    return DisableUserResponse(
+        success=True,
+        message="User disabled successfully",
+        subscription_deactivated=bool(disabled),
+        panel_deactivated=done,
+        user_blocked=True,
+        panel_error=error,
+    )
+
+
+@router.post(
+    "/{user_id}/reset-trial",
+    response_model=ResetTrialResponse,
+    summary="Reset User Trial",
+    permission=SUBSCRIPTION,
+    responses=NOT_FOUND,
+)
+async def reset_user_trial(
+    request: Request, session: AsyncSession, user_id: int, payload: ResetTrialRequest = ResetTrialRequest()
+) -> ResetTrialResponse:
+    """Delete the user's trial subscriptions (paid ones stay), so the user can take a trial
+    again; each is disabled first, which tells the panel integration."""
+    user = await get_user(session, user_id, for_update=True)
+    assert user.id is not None
+    trials = [row for row in await user_subscriptions(session, user.id, for_update=True) if row.is_trial]
+    deleted = await changes.remove_subscriptions(request.app, session, trials, deactivate=True)
+    return ResetTrialResponse(
+        success=True,
+        message="Trial reset successfully. User can now activate a new trial.",
+        subscription_deleted=deleted > 0,
+        has_used_trial_reset=True,
+    )
+
+
+@router.post(
+    "/{user_id}/reset-subscription",
+    response_model=ResetSubscriptionResponse,
+    summary="Reset User Subscription",
+    permission=SUBSCRIPTION,
+    responses=NOT_FOUND,
+)
+async def reset_user_subscription(
+    request: Request,
+    session: AsyncSession,
+    user_id: int,
+    payload: ResetSubscriptionRequest = ResetSubscriptionRequest(),
+) -> ResetSubscriptionResponse:
+    """Delete every subscription of the user; with `deactivate_in_panel` (default) each is
+    disabled first and the panel account is disabled."""
+    user = await get_user(session, user_id, for_update=True)
+    assert user.id is not None
+    rows = await user_subscriptions(session, user.id, for_update=True)
+    if not rows:
+        return ResetSubscriptionResponse(success=True, message="User has no subscription to reset")
+    done, error = False, None
+    if payload.deactivate_in_panel:
+        done, error = await _panel_step(request, session, user, delete=False)
+    await changes.remove_subscriptions(request.app, session, rows, deactivate=payload.deactivate_in_panel)
+    return ResetSubscriptionResponse(
+        success=True,
+        message="Subscription reset successfully",
+        subscription_deleted=True,
+        panel_deactivated=done,
+        panel_error=error,
+    )
+
+
+@router.delete(
+    "/{user_id}",
+    response_model=DeleteUserResponse,
+    summary="Delete User",
+    permission=DELETE,
+    responses={409: "Other records still point at the user", **NOT_FOUND},
+)
+async def delete_user(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    user_id: int,
+    payload: DeleteUserRequest = DeleteUserRequest(),
+) -> DeleteUserResponse:
+    """`soft_delete` (default): status `deleted`. Otherwise the row is removed with its
+    subscriptions and transactions; publishes `user.status_changed` or `user.deleted`."""
+    user = await get_user(session, user_id, for_update=True)
+    if payload.soft_delete:
+        await changes.set_status(
+            request.app, session, user, UserStatus.DELETED, reason=payload.reason, actor=principal.id
+        )
+        return DeleteUserResponse(success=True, message="User soft deleted successfully")
+    await _hard_delete(request, session, user, principal, delete_from_panel=False, reason=payload.reason)
+    return DeleteUserResponse(success=True, message="User permanently deleted successfully")
+
+
+@router.delete(
+    "/{user_id}/full",
+    response_model=FullDeleteUserResponse,
+    summary="Full Delete User",
+    permission=DELETE,
+    responses={409: "Other records still point at the user", **NOT_FOUND},
+)
+async def full_delete_user(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    user_id: int,
+    payload: FullDeleteUserRequest = FullDeleteUserRequest(),
+) -> FullDeleteUserResponse:
+    """Remove the user from our database (with subscriptions and transactions) and, with
+    `delete_from_panel` (default), the panel account."""
+    user = await get_user(session, user_id, for_update=True)
+    gateway = await panel.gateway(request.app) if payload.delete_from_panel else None
+    account, error = None, None
+    if gateway is not None:
+        try:
+            account = await sync.find_account(gateway, session, user)
+        except panel.PanelError as exc:
+            error = f"VPN panel error: {exc}"
+    elif payload.delete_from_panel:
+        error = panel.NOT_CONFIGURED
+    reason = payload.reason
+    await _hard_delete(
+        request, session, user, principal, delete_from_panel=payload.delete_from_panel, reason=reason
+    )
+    from_panel = False
+    if gateway is not None and account is not None:
+        try:
+            from_panel = await gateway.delete_user(account.uuid)
+        except panel.PanelError as exc:
+            error = f"VPN panel error: {exc}"
+    message = "User fully deleted from bot and panel" if from_panel else "User deleted from bot"
+    return FullDeleteUserResponse(
+        success=True, message=message, deleted_from_bot=True, deleted_from_panel=from_panel, panel_error=error
+    )
+
+
+async def _hard_delete(
+    request: Request,
+    session: AsyncSession,
+    user: User,
+    principal: Principal,
+    *,
+    delete_from_panel: bool,
+    reason: str | None,
+) -> None:
+    try:
+        await changes.delete_user(
+            request.app, session, user, delete_from_panel=delete_from_panel, reason=reason, actor=principal.id
+        )
+    except changes.UserInUse:
+        raise HTTPError(409, "User cannot be deleted: other records still point at it") from None

@@ -1,0 +1,324 @@
+"""The user's VPN panel account: devices, per-node traffic, panel info and the syncs.
+
+Each operation asks the ``cabinet_admin_panel`` hook for the panel gateway; without one
+(no panel plugin installed) it answers 503 ``VPN panel is not configured``. A panel failure
+is a 502 naming what the panel said.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+from subsvc_subscriptions.models import PANEL_SYNC_SYNCED
+
+from subsvc.api import HTTPError
+from subsvc.db import utcnow
+from subsvc_cabinet_admin_users import sync
+from subsvc_cabinet_admin_users.lookup import admin_settings, current_subscription
+from subsvc_cabinet_admin_users.panel import NOT_CONFIGURED, PushOptions, require_gateway
+from subsvc_cabinet_admin_users.routes.common import (
+    EDIT,
+    READ,
+    SYNC,
+    USER_NOT_FOUND,
+    get_user,
+    panel_errors,
+    router,
+    settings,
+)
+from subsvc_cabinet_admin_users.schemas import (
+    DeleteDeviceResponse,
+    DeviceInfo,
+    PanelSyncStatusResponse,
+    ResetDevicesResponse,
+    SyncFromPanelRequest,
+    SyncFromPanelResponse,
+    SyncToPanelRequest,
+    SyncToPanelResponse,
+    UserDevicesResponse,
+    UserNodeUsageItem,
+    UserNodeUsageResponse,
+    UserPanelInfoResponse,
+)
+
+router = router()
+
+NO_ACCOUNT = "User has no panel account"
+PANEL = {404: USER_NOT_FOUND, 502: "The VPN panel failed", 503: NOT_CONFIGURED}
+
+
+@router.get(
+    "/{user_id}/devices",
+    response_model=UserDevicesResponse,
+    summary="Get User Devices",
+    permission=READ,
+    responses=PANEL,
+)
+async def get_user_devices(request: Request, session: AsyncSession, user_id: int) -> UserDevicesResponse:
+    """The devices the panel knows for the user, and the subscription's device limit."""
+    user = await get_user(session, user_id)
+    gateway = await require_gateway(request.app)
+    assert user.id is not None
+    subscription = await current_subscription(session, user.id)
+    limit = subscription.device_limit if subscription else 0
+    with panel_errors():
+        account = await sync.find_account(gateway, session, user)
+        found = await gateway.devices(account.uuid) if account else []
+    devices = [DeviceInfo(**vars(device)) for device in found]
+    return UserDevicesResponse(devices=devices, total=len(devices), device_limit=limit)
+
+
+@router.delete(
+    "/{user_id}/devices",
+    response_model=ResetDevicesResponse,
+    summary="Reset User Devices",
+    permission=EDIT,
+    responses={400: NO_ACCOUNT, **PANEL},
+)
+async def reset_user_devices(request: Request, session: AsyncSession, user_id: int) -> ResetDevicesResponse:
+    """Remove every device of the user from the panel."""
+    user = await get_user(session, user_id)
+    gateway = await require_gateway(request.app)
+    with panel_errors():
+        account = await sync.find_account(gateway, session, user)
+        if account is None:
+            raise HTTPError(400, NO_ACCOUNT)
+        devices = await gateway.devices(account.uuid)
+        deleted = 0
+        for device in devices:
+            deleted += bool(await gateway.delete_device(account.uuid, device.hwid))
+    if not devices:
+        return ResetDevicesResponse(success=True, message="No devices to reset", deleted_count=0)
+    return ResetDevicesResponse(
+        success=deleted == len(devices),
+        message=f"Deleted {deleted}/{len(devices)} devices",
+        deleted_count=deleted,
+    )
+
+
+@router.delete(
+    "/{user_id}/devices/{hwid}",
+    response_model=DeleteDeviceResponse,
+    summary="Delete User Device",
+    permission=EDIT,
+    responses={400: NO_ACCOUNT, **PANEL},
+)
+async def delete_user_device(
+    request: Request, session: AsyncSession, user_id: int, hwid: str
+) -> DeleteDeviceResponse:
+    """Remove one device (by its hardware id) from the user's panel account; 404 when the
+    panel has no such device for the user."""
+    user = await get_user(session, user_id)
+    gateway = await require_gateway(request.app)
+    with panel_errors():
+        account = await sync.find_account(gateway, session, user)
+        if account is None:
+            raise HTTPError(400, NO_ACCOUNT)
+        deleted = await gateway.delete_device(account.uuid, hwid)
+    if not deleted:
+        raise HTTPError(404, "Device not found")
+    return DeleteDeviceResponse(success=True, message="Device deleted", deleted_hwid=hwid)
+
+
+@router.get(
+    "/{user_id}/node-usage",
+    response_model=UserNodeUsageResponse,
+    summary="Get User Node Usage",
+    permission=READ,
+    responses=PANEL,
+)
+async def get_user_node_usage(request: Request, session: AsyncSession, user_id: int) -> UserNodeUsageResponse:
+    """Traffic per panel node over the last `ADMIN_USER_NODE_USAGE_DAYS` days (30), one figure
+    per day, the busiest node first."""
+    user = await get_user(session, user_id)
+    gateway = await require_gateway(request.app)
+    days = settings(request).ADMIN_USER_NODE_USAGE_DAYS
+    end = utcnow().date()
+    with panel_errors():
+        account = await sync.find_account(gateway, session, user)
+        if account is None:
+            return UserNodeUsageResponse(items=[], period_days=days)
+        categories, nodes = await gateway.node_usage(account.uuid, end - timedelta(days=days), end)
+    items = sorted(
+        (
+            UserNodeUsageItem(
+                node_uuid=node.node_uuid,
+                node_name=node.node_name,
+                country_code=node.country_code,
+                total_bytes=node.total_bytes,
+                daily_bytes=list(node.daily_bytes),
+            )
+            for node in nodes
+        ),
+        key=lambda item: item.total_bytes,
+        reverse=True,
+    )
+    return UserNodeUsageResponse(items=items, categories=categories, period_days=days)
+
+
+@router.get(
+    "/{user_id}/panel-info",
+    response_model=UserPanelInfoResponse,
+    summary="Get User Panel Info",
+    permission=READ,
+    responses=PANEL,
+)
+async def get_user_panel_info(request: Request, session: AsyncSession, user_id: int) -> UserPanelInfoResponse:
+    """The user's panel account: connection secrets and links, traffic, last connection."""
+    user = await get_user(session, user_id)
+    gateway = await require_gateway(request.app)
+    with panel_errors():
+        account = await sync.find_account(gateway, session, user)
+    if account is None:
+        return UserPanelInfoResponse(found=False)
+    return UserPanelInfoResponse(
+        found=True,
+        trojan_password=account.trojan_password,
+        vless_uuid=account.vless_uuid,
+        ss_password=account.ss_password,
+        subscription_url=account.subscription_url,
+        happ_link=account.happ_link,
+        used_traffic_bytes=account.used_traffic_bytes,
+        lifetime_used_traffic_bytes=account.lifetime_used_traffic_bytes,
+        traffic_limit_bytes=account.traffic_limit_bytes,
+        first_connected_at=account.first_connected_at,
+        online_at=account.online_at,
+        last_connected_node_uuid=account.last_connected_node_uuid,
+        last_connected_node_name=account.last_connected_node_name,
+    )
+
+
+@router.get(
+    "/{user_id}/sync/status",
+    response_model=PanelSyncStatusResponse,
+    summary="Get User Sync Status",
+    permission=SYNC,
+    responses=PANEL,
+)
+async def get_user_sync_status(
+    request: Request, session: AsyncSession, user_id: int
+) -> PanelSyncStatusResponse:
+    """The user's subscription beside the panel account, and what differs between them."""
+    user = await get_user(session, user_id)
+    gateway = await require_gateway(request.app)
+    assert user.id is not None
+    subscription = await current_subscription(session, user.id)
+    link = await admin_settings(session, user.id)
+    with panel_errors():
+        account = await sync.find_account(gateway, session, user)
+    status = PanelSyncStatusResponse(
+        user_id=user.id,
+        messenger_id=user.messenger_id,
+        panel_uuid=account.uuid if account else (link.panel_uuid if link else None),
+        last_sync=link.last_panel_sync if link else None,
+    )
+    if subscription is not None:
+        status.bot_subscription_status = subscription.status
+        status.bot_subscription_end_date = subscription.end_date
+        status.bot_traffic_limit_gb = subscription.traffic_limit_gb
+        status.bot_traffic_used_gb = subscription.traffic_used_gb
+        status.bot_device_limit = subscription.device_limit
+        status.bot_squads = list(subscription.connected_squads)
+    if account is not None:
+        status.panel_found = True
+        status.panel_status = account.status
+        status.panel_expire_at = account.expire_at
+        status.panel_traffic_limit_gb = sync.gigabytes(account.traffic_limit_bytes)
+        status.panel_traffic_used_gb = sync.gigabytes(account.used_traffic_bytes)
+        status.panel_device_limit = account.device_limit
+        status.panel_squads = list(account.active_squads)
+        status.differences = sync.differences(subscription, account)
+    else:
+        status.differences = ["User not found in panel"]
+    status.has_differences = bool(status.differences)
+    return status
+
+
+@router.post(
+    "/{user_id}/sync/from-panel",
+    response_model=SyncFromPanelResponse,
+    summary="Sync User From Panel",
+    permission=SYNC,
+    responses=PANEL,
+)
+async def sync_user_from_panel(
+    request: Request,
+    session: AsyncSession,
+    user_id: int,
+    payload: SyncFromPanelRequest = SyncFromPanelRequest(),
+) -> SyncFromPanelResponse:
+    """Write the panel account's state (end date, status, traffic, devices, squads, link)
+    into the user's subscription; `create_if_missing` creates one from the account."""
+    user = await get_user(session, user_id, for_update=True)
+    gateway = await require_gateway(request.app)
+    assert user.id is not None
+    with panel_errors():
+        account = await sync.find_account(gateway, session, user)
+    if account is None:
+        return SyncFromPanelResponse(
+            success=False,
+            message="User not found in panel",
+            errors=["No panel account found by the recorded link, messenger id or e-mail"],
+        )
+    now = utcnow()
+    subscription = await current_subscription(session, user.id, for_update=True)
+    changes: dict[str, object] = {}
+    if subscription is not None:
+        changes = sync.apply_account(subscription, account, payload, now)
+    elif payload.create_if_missing and account.expire_at is not None:
+        created = await sync.create_from_account(request.app, session, user, account, now)
+        changes["subscription_created"] = created.id
+    old_link = await admin_settings(session, user.id)
+    if old_link is None or old_link.panel_uuid != account.uuid:
+        changes["panel_uuid"] = {"old": old_link.panel_uuid if old_link else None, "new": account.uuid}
+    await sync.record_link(session, user.id, account.uuid)
+    message = f"Synced {len(changes)} changes from panel" if changes else "No changes needed"
+    return SyncFromPanelResponse(
+        success=True, message=message, panel_user=sync.account_info(account), changes=changes
+    )
+
+
+@router.post(
+    "/{user_id}/sync/to-panel",
+    response_model=SyncToPanelResponse,
+    summary="Sync User To Panel",
+    permission=SYNC,
+    responses={400: "User has no subscription to sync", **PANEL},
+)
+async def sync_user_to_panel(
+    request: Request,
+    session: AsyncSession,
+    user_id: int,
+    payload: SyncToPanelRequest = SyncToPanelRequest(),
+) -> SyncToPanelResponse:
+    """Write the user's subscription to the panel account, creating the account when missing
+    (`create_if_missing`); the flags choose what is written."""
+    user = await get_user(session, user_id, for_update=True)
+    gateway = await require_gateway(request.app)
+    assert user.id is not None
+    subscription = await current_subscription(session, user.id, for_update=True)
+    if subscription is None:
+        raise HTTPError(400, "User has no subscription to sync")
+    link = await admin_settings(session, user.id)
+    options = PushOptions(
+        create_if_missing=payload.create_if_missing,
+        status=payload.update_status,
+        traffic_limit=payload.update_traffic_limit,
+        expire_date=payload.update_expire_date,
+        squads=payload.update_squads,
+    )
+    with panel_errors():
+        result = await gateway.push(user, subscription, link.panel_uuid if link else None, options)
+    if result.panel_uuid:
+        subscription.panel_sync_state = PANEL_SYNC_SYNCED
+    await sync.record_link(session, user.id, result.panel_uuid)
+    message = f"User {result.action} in panel" if result.action != "no_changes" else "No changes needed"
+    return SyncToPanelResponse(
+        success=True,
+        message=message,
+        action=result.action,
+        panel_uuid=result.panel_uuid,
+        changes=result.changes,
+    )

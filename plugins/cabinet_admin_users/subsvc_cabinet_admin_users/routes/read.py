@@ -1,0 +1,184 @@
+"""Reading users: the list, statistics, a user's detail, referrals, transactions, tariffs
+and gifts (permission ``users:read``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+from subsvc_promo_groups.service import find_group
+from subsvc_users.records import find_user_by_messenger_id
+from subsvc_users.schemas import UserStatus
+
+from subsvc.api import HTTPError, Limit, Offset, Query
+from subsvc_cabinet_admin_users import detail, listing, stats
+from subsvc_cabinet_admin_users.lookup import current_subscription
+from subsvc_cabinet_admin_users.routes.common import READ, USER_NOT_FOUND, get_user, router, settings
+from subsvc_cabinet_admin_users.schemas import (
+    AdminUserGiftsResponse,
+    SortBy,
+    UserAvailableTariffItem,
+    UserAvailableTariffsResponse,
+    UserDetailResponse,
+    UsersListResponse,
+    UsersStatsResponse,
+    UserTransactionsResponse,
+)
+
+router = router()
+
+Text255 = Annotated[str | None, Query(max_length=255)]
+
+
+async def _hook(request: Request, name: str, **kwargs: Any) -> Any:
+    """The first answer of one of this plugin's ``firstresult`` hooks (awaited), or ``None``."""
+    return await request.app.state.plugins.first_result(name, **kwargs)
+
+
+@router.get("", response_model=UsersListResponse, summary="List Users", permission=READ)
+async def list_users(
+    request: Request,
+    session: AsyncSession,
+    offset: Offset = 0,
+    limit: Limit = 50,
+    search: Text255 = None,
+    email: Text255 = None,
+    status: UserStatus | None = None,
+    sort_by: SortBy = SortBy.CREATED_AT,
+) -> UsersListResponse:
+    """Get paginated list of users with filtering and sorting.
+
+    - **search**: part of the username, first or last name or referral code (any case); all
+      digits also match a messenger id or an internal id exactly
+    - **email**: part of the e-mail (any case)
+    - **status**: active, blocked or deleted
+    - **sort_by**: created_at (newest first), balance, traffic (most used), last_activity,
+      total_spent, purchase_count (largest first; ties newest first)
+    """
+    filters = listing.ListFilter(
+        status=status.value if status else None,
+        search=(search or "").strip() or None,
+        email=(email or "").strip() or None,
+    )
+    total, rows = await listing.list_users(request.app, session, filters, sort_by, limit, offset)
+    items = await listing.list_items(session, rows)
+    return UsersListResponse(users=items, total=total, offset=offset, limit=limit)
+
+
+@router.get("/stats", response_model=UsersStatsResponse, summary="Get Users Stats", permission=READ)
+async def get_users_stats(session: AsyncSession) -> UsersStatsResponse:
+    """Users by status, sign-ups and activity (today in UTC, last 7 and 30 days), users by
+    what their subscriptions are now, and the balances of active users."""
+    return await stats.users_stats(session)
+
+
+@router.get(
+    "/by-messenger/{messenger_id}",
+    response_model=UserDetailResponse,
+    summary="Get User By Messenger",
+    permission=READ,
+)
+async def get_user_by_messenger(
+    request: Request, session: AsyncSession, messenger_id: int
+) -> UserDetailResponse:
+    """Get a user by messenger id."""
+    user = await find_user_by_messenger_id(session, messenger_id)
+    if user is None:
+        raise HTTPError(404, USER_NOT_FOUND)
+    return await detail.user_detail(session, user, settings(request).ADMIN_USER_RECENT_TRANSACTIONS)
+
+
+@router.get("/{user_id}", response_model=UserDetailResponse, summary="Get User Detail", permission=READ)
+async def get_user_detail(request: Request, session: AsyncSession, user_id: int) -> UserDetailResponse:
+    """Get detailed user information by internal id."""
+    user = await get_user(session, user_id)
+    return await detail.user_detail(session, user, settings(request).ADMIN_USER_RECENT_TRANSACTIONS)
+
+
+@router.get(
+    "/{user_id}/referrals", response_model=UsersListResponse, summary="Get User Referrals", permission=READ
+)
+async def get_user_referrals(
+    request: Request, session: AsyncSession, user_id: int, offset: Offset = 0, limit: Limit = 50
+) -> UsersListResponse:
+    """The users this user referred, newest first."""
+    user = await get_user(session, user_id)
+    filters = listing.ListFilter(referred_by_id=user.id)
+    total, rows = await listing.list_users(request.app, session, filters, SortBy.CREATED_AT, limit, offset)
+    items = await listing.list_items(session, rows)
+    return UsersListResponse(users=items, total=total, offset=offset, limit=limit)
+
+
+@router.get(
+    "/{user_id}/transactions",
+    response_model=UserTransactionsResponse,
+    summary="Get User Transactions",
+    permission=READ,
+)
+async def get_user_transactions(
+    session: AsyncSession,
+    user_id: int,
+    offset: Offset = 0,
+    limit: Limit = 50,
+    transaction_type: str | None = None,
+) -> UserTransactionsResponse:
+    """The user's transactions, newest first, optionally of one type; money leaving the
+    balance (withdrawals, subscription and gift payments) is negative."""
+    user = await get_user(session, user_id)
+    assert user.id is not None
+    kind = (transaction_type or "").strip() or None
+    total, items = await detail.transactions(session, user.id, kind, limit, offset)
+    return UserTransactionsResponse(transactions=items, total=total, offset=offset, limit=limit)
+
+
+@router.get(
+    "/{user_id}/available-tariffs",
+    response_model=UserAvailableTariffsResponse,
+    summary="Get User Available Tariffs",
+    permission=READ,
+)
+async def get_user_available_tariffs(
+    request: Request,
+    session: AsyncSession,
+    user_id: int,
+    include_inactive: Annotated[bool, Query(description="Include inactive tariffs")] = False,
+) -> UserAvailableTariffsResponse:
+    """The tariffs and whether the user's promo group may buy each. Tariffs come from the
+    plugin that keeps them (hook ``cabinet_admin_user_tariffs``); without one the list is
+    empty."""
+    user = await get_user(session, user_id)
+    assert user.id is not None
+    group = await find_group(session, user.promo_group_id) if user.promo_group_id is not None else None
+    subscription = await current_subscription(session, user.id)
+    found = await _hook(
+        request,
+        "cabinet_admin_user_tariffs",
+        session=session,
+        user_id=user.id,
+        promo_group_id=user.promo_group_id,
+        include_inactive=include_inactive,
+    )
+    tariffs = [UserAvailableTariffItem.model_validate(item) for item in found or ()]
+    current_id = subscription.tariff_id if subscription else None
+    current = next((t for t in tariffs if t.id == current_id), None)
+    return UserAvailableTariffsResponse(
+        user_id=user.id,
+        promo_group_id=user.promo_group_id,
+        promo_group_name=group.name if group else None,
+        tariffs=tariffs,
+        total=len(tariffs),
+        current_tariff_id=current_id,
+        current_tariff_name=current.name if current else None,
+    )
+
+
+@router.get(
+    "/{user_id}/gifts", response_model=AdminUserGiftsResponse, summary="Get User Gifts", permission=READ
+)
+async def get_user_gifts(request: Request, session: AsyncSession, user_id: int) -> AdminUserGiftsResponse:
+    """Gift subscriptions the user sent and received, from the plugin that keeps gifts
+    (hook ``cabinet_admin_user_gifts``); without one both lists are empty."""
+    user = await get_user(session, user_id)
+    found = await _hook(request, "cabinet_admin_user_gifts", session=session, user_id=user.id)
+    return AdminUserGiftsResponse.model_validate(found or {})

@@ -1,0 +1,117 @@
+"""Every operation of the tag: 401 without a JWT, 403 without the permission, 404 for an
+unknown user, 422 for a path id that is not a number; and each is declared with the
+permission of the reference."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+BASE = "/cabinet/admin/users"
+
+# (method, path with {id}, body, permission)
+OPERATIONS: list[tuple[str, str, Any, str]] = [
+    ("GET", "", None, "users:read"),
+    ("GET", "/stats", None, "users:read"),
+    ("GET", "/by-messenger/{id}", None, "users:read"),
+    ("GET", "/{id}", None, "users:read"),
+    ("DELETE", "/{id}", {"soft_delete": True}, "users:delete"),
+    ("GET", "/{id}/available-tariffs", None, "users:read"),
+    ("POST", "/{id}/balance", {"amount_kopeks": 100}, "users:balance"),
+    ("POST", "/{id}/block", None, "users:block"),
+    ("DELETE", "/{id}/devices", None, "users:edit"),
+    ("GET", "/{id}/devices", None, "users:read"),
+    ("DELETE", "/{id}/devices/hw-1", None, "users:edit"),
+    ("POST", "/{id}/disable", {}, "users:block"),
+    ("DELETE", "/{id}/full", {}, "users:delete"),
+    ("GET", "/{id}/gifts", None, "users:read"),
+    ("GET", "/{id}/node-usage", None, "users:read"),
+    ("GET", "/{id}/panel-info", None, "users:read"),
+    ("POST", "/{id}/promo-group", {"promo_group_id": None}, "users:promo_group"),
+    ("POST", "/{id}/referral-commission", {"commission_percent": 5}, "users:referral"),
+    ("GET", "/{id}/referrals", None, "users:read"),
+    ("POST", "/{id}/reset-subscription", {}, "users:subscription"),
+    ("POST", "/{id}/reset-trial", {}, "users:subscription"),
+    ("POST", "/{id}/restrictions", {"restriction_topup": True}, "users:edit"),
+    ("POST", "/{id}/status", {"status": "blocked"}, "users:edit"),
+    ("POST", "/{id}/subscription", {"action": "extend", "days": 3}, "users:subscription"),
+    ("POST", "/{id}/sync/from-panel", {}, "users:sync"),
+    ("GET", "/{id}/sync/status", None, "users:sync"),
+    ("POST", "/{id}/sync/to-panel", {}, "users:sync"),
+    ("GET", "/{id}/transactions", None, "users:read"),
+    ("POST", "/{id}/unblock", None, "users:block"),
+]
+WITH_ID = [op for op in OPERATIONS if "{id}" in op[1]]
+
+
+def _ids(op: tuple[str, str, Any, str]) -> str:
+    return f"{op[0]} {op[1] or '/'}"
+
+
+def test_every_operation_of_the_tag_is_listed(app):
+    ours = {
+        (endpoint.method, endpoint.path)
+        for endpoint in app.state.endpoints
+        if endpoint.tag == "Cabinet Admin Users"
+    }
+    listed = {(method, BASE + path.replace("{id}", "{x}")) for method, path, _, _ in OPERATIONS}
+    normalised = {(method, _normalise(path)) for method, path in ours}
+    assert {(m, _normalise(p)) for m, p in listed} == normalised
+    assert len(OPERATIONS) == 29
+
+
+def _normalise(path: str) -> str:
+    import re
+
+    return re.sub(r"\{[^}]+\}", "{}", path).replace("/hw-1", "/{}")
+
+
+@pytest.mark.parametrize("op", OPERATIONS, ids=_ids)
+def test_each_operation_checks_its_permission(app, op):
+    method, path, _, permission = op
+    wanted = _normalise(BASE + path)
+    (endpoint,) = [e for e in app.state.endpoints if e.method == method and _normalise(e.path) == wanted]
+    assert endpoint.permission == permission
+
+
+@pytest.mark.parametrize("op", OPERATIONS, ids=_ids)
+async def test_without_a_token_is_401(anon_client, op):
+    method, path, body, _ = op
+    response = await anon_client.request(method, BASE + path.replace("{id}", "1"), json=body)
+    assert response.status_code == 401
+    assert response.json() == {"detail": "Authentication required"}
+
+
+@pytest.mark.parametrize("op", OPERATIONS, ids=_ids)
+async def test_without_the_permission_is_403(member, make_user, op):
+    user = await make_user()
+    method, path, body, _ = op
+    response = await member.request(method, BASE + path.replace("{id}", str(user.id)), json=body)
+    assert response.status_code == 403
+    assert response.json() == {"detail": "Insufficient permissions"}
+
+
+@pytest.mark.parametrize("op", [op for op in WITH_ID], ids=_ids)
+async def test_an_unknown_user_is_404(admin, make_user, op):
+    await make_user()  # someone exists; the id below is not theirs
+    method, path, body, _ = op
+    response = await admin.request(method, BASE + path.replace("{id}", "999999"), json=body)
+    assert response.status_code == 404
+    assert response.json() == {"detail": "User not found"}
+
+
+@pytest.mark.parametrize("user_id", ["0", "-5", "2147483648", "99999999999999999999"])
+async def test_ids_no_row_can_have_are_404_not_errors(admin, user_id):
+    response = await admin.get(f"{BASE}/{user_id}")
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("op", [op for op in WITH_ID if "by-messenger" not in op[1]], ids=_ids)
+async def test_a_path_id_that_is_not_a_number_is_422(admin, op):
+    method, path, body, _ = op
+    response = await admin.request(method, BASE + path.replace("{id}", "abc"), json=body)
+    assert response.status_code == 422
+    (error,) = response.json()["detail"]
+    assert error["loc"] == ["path", "user_id"]
+    assert error["type"] == "int_parsing"
