@@ -18,14 +18,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_billing.models import Transaction
 from subsvc_promo_groups.models import PromoGroup
-from subsvc_subscriptions import service as subscriptions
 from subsvc_subscriptions.models import Subscription
 from subsvc_users import service as users
 from subsvc_users.counts import count_cache
 from subsvc_users.models import User
 from subsvc_users.schemas import INT64_MAX
 
-from subsvc_cabinet_admin_users.lookup import full_name
+from subsvc_cabinet_admin_users.lookup import current_summaries, full_name
 from subsvc_cabinet_admin_users.models import UserAdminSettings
 from subsvc_cabinet_admin_users.schemas import SortBy, UserListItem
 
@@ -124,7 +123,7 @@ async def list_items(session: AsyncSession, rows: Sequence[User]) -> list[UserLi
     ids = [user.id for user in rows if user.id is not None]
     if not ids:
         return []
-    extras = await subscriptions.record_extras(session, ids)
+    summaries = await current_summaries(session, ids)
     spent = await spending_of(session, ids)
     group_ids = {user.promo_group_id for user in rows if user.promo_group_id is not None}
     groups: dict[int, str] = {}
@@ -138,7 +137,7 @@ async def list_items(session: AsyncSession, rows: Sequence[User]) -> list[UserLi
     items = []
     for user in rows:
         assert user.id is not None
-        summary = extras.get(user.id, {}).get("subscription")
+        summary = summaries.get(user.id)
         restriction = settings.get(user.id)
         topup = bool(restriction and restriction.restriction_topup)
         purchase = bool(restriction and restriction.restriction_subscription)

@@ -7,12 +7,14 @@ tries a messenger id first; these do not), and by messenger id only under ``by-m
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_subscriptions import service as subscriptions
 from subsvc_subscriptions.models import Subscription
 from subsvc_users.models import User
-from subsvc_users.schemas import INT32_MAX
+from subsvc_users.schemas import INT32_MAX, SubscriptionSummary
 
 from subsvc.db import utcnow
 from subsvc_cabinet_admin_users.models import UserAdminSettings
@@ -45,13 +47,25 @@ def full_name(user: User) -> str:
     return user.email or f"User {user.id}"
 
 
+async def current_summaries(
+    session: AsyncSession, user_ids: Sequence[int]
+) -> dict[int, SubscriptionSummary | None]:
+    """Per user, the subscription the user record shows as the user's (the subscriptions
+    plugin's rule: the newest active or trial one, else the newest that is not an unpaid
+    trial), for a whole page in one query."""
+    extras = await subscriptions.record_extras(session, user_ids)
+    found: dict[int, SubscriptionSummary | None] = {}
+    for user_id in user_ids:
+        value = extras.get(user_id, {}).get("subscription")
+        found[user_id] = None if value is None else SubscriptionSummary.model_validate(value)
+    return found
+
+
 async def current_subscription(
     session: AsyncSession, user_id: int, *, for_update: bool = False
 ) -> Subscription | None:
-    """The subscription the user record shows as the user's (the subscriptions plugin's
-    rule: the newest active or trial one, else the newest that is not an unpaid trial)."""
-    extras = await subscriptions.record_extras(session, [user_id])
-    summary = extras.get(user_id, {}).get("subscription")
+    """The user's current subscription (see :func:`current_summaries`), locked with ``for_update``."""
+    summary = (await current_summaries(session, [user_id]))[user_id]
     if summary is None:
         return None
     return await subscriptions.get(session, summary.id, for_update=for_update)
