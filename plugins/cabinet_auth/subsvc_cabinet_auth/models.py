@@ -34,7 +34,8 @@ class UsedCredential(SQLModel, table=True):
     __tablename__ = "cabinet_used_credentials"
     __table_args__ = (Index("ix_cabinet_used_credentials_expires_at", "expires_at"),)
 
-    digest: str = Field(sa_column=Column(String(64), primary_key=True))
+    id: int | None = Field(default=None, primary_key=True)
+    digest: str = Field(sa_column=Column(String(64), unique=True, nullable=False))
     kind: str = Field(max_length=20)
     expires_at: datetime = Field(sa_type=UTCDateTime)
 

@@ -27,7 +27,7 @@ async def use_once(session: AsyncSession, kind: str, credential: str, expires_at
     """Record the use of ``credential`` in the caller's transaction: ``True`` the first time,
     ``False`` when it was used before (and that use is not yet forgotten).
 
-    Concurrent first uses are decided by the primary key: the second insert waits for the
+    Concurrent first uses are decided by the unique digest: the second insert waits for the
     first transaction and then finds the row."""
     now = utcnow()
     if random.randrange(PURGE_ONE_IN) == 0:  # noqa: S311 - not security relevant

@@ -4,23 +4,62 @@ from __future__ import annotations
 
 import json
 import time
+import types
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from pydantic import BaseModel
 from subsvc_cabinet_auth.messenger import init_data_secret, sign, widget_secret
 from subsvc_users.models import User
 
+from subsvc.api import Router
+from subsvc.auth.principal import Grants, Principal
 from subsvc.db import Database
+from subsvc.hookspecs import hookimpl
 
 BOT_TOKEN = "123456:TEST-bot-token-for-signatures"
 MakeUser = Callable[..., Awaitable[User]]
 
 
+# --- a stand-in for the RBAC plugin: grants per user id, and one permission-checked route ---
+
+GRANTS: dict[int, Grants] = {}
+probe_router = Router(area="cabinet-admin", tag="probe")
+
+
+class Whoami(BaseModel):
+    user_id: int
+    is_admin: bool
+
+
+@probe_router.get("/cabinet/admin/probe/whoami", response_model=Whoami, permission="users:read")
+async def whoami(principal: Principal) -> Whoami:
+    return Whoami(user_id=principal.id, is_admin=principal.is_admin)
+
+
+def _user_grants(session: Any, user_id: int) -> Grants | None:
+    return GRANTS.get(user_id)
+
+
+grants_probe = types.ModuleType("cabinet_auth_grants_probe")
+grants_probe.PLUGIN_NAME = "grants_probe"  # type: ignore[attr-defined]
+grants_probe.user_grants = hookimpl(_user_grants)  # type: ignore[attr-defined]
+grants_probe.register_routes = hookimpl(lambda: probe_router.endpoints)  # type: ignore[attr-defined]
+
+
 @pytest.fixture
-def subsvc_plugins() -> list[str]:
-    return ["subsvc_promo_groups.plugin", "subsvc_users.plugin", "subsvc_cabinet_auth.plugin"]
+def subsvc_plugins() -> list[Any]:
+    return ["subsvc_promo_groups.plugin", "subsvc_users.plugin", "subsvc_cabinet_auth.plugin", grants_probe]
+
+
+@pytest.fixture
+def grants() -> Any:
+    """``grants[user_id] = Grants(...)``: what the ``user_grants`` hook answers (reset per test)."""
+    GRANTS.clear()
+    yield GRANTS
+    GRANTS.clear()
 
 
 @pytest.fixture
@@ -64,6 +103,16 @@ def widget(
     }
     data["hash"] = sign(widget_secret(token), {k: v for k, v in data.items() if v is not None})
     return data
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def auth_header() -> Callable[[str], dict[str, str]]:
+    """``auth_header(token)``: the ``Authorization: Bearer`` header."""
+    return bearer
 
 
 @pytest.fixture

@@ -32,7 +32,8 @@ def upgrade() -> None:
     op.create_index("ix_cabinet_refresh_tokens_user_id", "cabinet_refresh_tokens", ["user_id"])
     op.create_table(
         "cabinet_used_credentials",
-        sa.Column("digest", sa.String(64), primary_key=True),
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("digest", sa.String(64), nullable=False, unique=True),
         sa.Column("kind", sa.String(20), nullable=False),
         sa.Column("expires_at", UTCDateTime, nullable=False),
     )
