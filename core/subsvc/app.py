@@ -16,6 +16,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
+from starlette.routing import BaseRoute
 
 from subsvc import plugins as plugin_loader
 from subsvc.api.endpoint import Endpoint
@@ -28,6 +29,7 @@ from subsvc.db import Database
 from subsvc.db import migrate as migrations
 from subsvc.events import EventBus
 from subsvc.middleware import CoreMiddleware
+from subsvc.realtime import Hub, websocket_routes
 from subsvc.settings import Settings, load_settings
 
 log = logging.getLogger("subsvc")
@@ -77,13 +79,15 @@ def create_app(
             gc.unfreeze()
             await app.state.events.stop()
             await manager.each_async("shutdown", reverse=True, app=app)
+            await app.state.realtime.close()
             await app.state.bus.stop()
             await app.state.db.dispose()
 
     middleware = [Middleware(CoreMiddleware, max_body_bytes=settings.MAX_BODY_BYTES, plugins=manager)]
     if settings.CORS_ORIGINS:
         middleware.insert(0, _cors(settings.CORS_ORIGINS))
-    routes = [endpoint.route() for endpoint in sorted(endpoints, key=_specific_first)]
+    routes: list[BaseRoute] = [endpoint.route() for endpoint in sorted(endpoints, key=_specific_first)]
+    routes += websocket_routes()
     app = Starlette(
         middleware=middleware,
         exception_handlers={
@@ -103,6 +107,7 @@ def create_app(
     state.db = Database(settings)
     state.bus = create_bus(settings.REDIS_URL)
     state.events = EventBus(state.db, state.bus, catalogue)
+    state.realtime = Hub(state.bus, manager)
     state.jwt = JWTCodec.from_settings(settings)
     return app
 
