@@ -56,7 +56,7 @@ async def issue(
     """Add a proof of ``purpose`` for ``email`` living ``lifetime`` (``fields``: ``user_id``,
     ``password_hash`` and the new account's profile)."""
     now = utcnow()
-    await session.exec(delete(EmailToken).where(col(EmailToken.expires_at) < now - PURGE_AFTER))  # type: ignore[call-overload]
+    await session.exec(delete(EmailToken).where(col(EmailToken.expires_at) < now - PURGE_AFTER))
     row = EmailToken(
         purpose=purpose,
         token_hash=token_hash,
@@ -106,7 +106,7 @@ async def use(session: AsyncSession, row: EmailToken) -> bool:
     """Consume ``row`` and its siblings (same purpose, same user, or for a new account the
     same address). False when another request consumed it first."""
     assert row.id is not None
-    result = await session.exec(delete(EmailToken).where(col(EmailToken.id) == row.id))  # type: ignore[call-overload]
+    result = await session.exec(delete(EmailToken).where(col(EmailToken.id) == row.id))
     if result.rowcount != 1:
         return False
     await discard(session, row.purpose, user_id=row.user_id, email=None if row.user_id else row.email)
@@ -123,9 +123,9 @@ async def discard(
         statement = statement.where(col(EmailToken.user_id) == user_id)
     else:
         statement = statement.where(col(EmailToken.user_id).is_(None), col(EmailToken.email) == email)
-    result = await session.exec(statement)  # type: ignore[call-overload]
+    result = await session.exec(statement)
     return int(result.rowcount or 0)
 
 
 async def delete_row(session: AsyncSession, row_id: int) -> None:
-    await session.exec(delete(EmailToken).where(col(EmailToken.id) == row_id))  # type: ignore[call-overload]
+    await session.exec(delete(EmailToken).where(col(EmailToken.id) == row_id))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 from sqlalchemy import update
@@ -210,3 +211,12 @@ async def test_without_verification_the_account_is_made_at_once(anon_client, con
     assert user.email_verification_source == "cabinet_auto"  # no proof of ownership
     login = await anon_client.post(LOGIN, json={"email": "quick@example.com", "password": PASSWORD})
     assert login.status_code == 200
+
+
+async def test_concurrent_uses_of_one_link_make_one_account(anon_client, smtp_sink, rows):
+    await anon_client.post(REGISTER, json={"email": "both@example.com", "password": PASSWORD})
+    token = smtp_sink.token("verify-email")
+    answers = await asyncio.gather(*(anon_client.post(VERIFY, json={"token": token}) for _ in range(3)))
+    statuses = sorted(answer.status_code for answer in answers)
+    assert statuses == [200, 400, 400], [answer.text for answer in answers]
+    assert len(await rows(User)) == 1
