@@ -25,6 +25,10 @@ class SignatureError(ValueError):
     """The data is unsigned, forged, malformed or too old."""
 
 
+class MissingIdentity(SignatureError):
+    """Signed data that names no messenger user."""
+
+
 @dataclass(frozen=True)
 class MessengerIdentity:
     """Who the messenger vouches for."""
@@ -98,10 +102,10 @@ def verify_init_data(
 def identity_from_init_data(fields: Mapping[str, Any]) -> MessengerIdentity:
     user = fields.get("user")
     if not isinstance(user, dict):
-        raise SignatureError(MISSING_ID)
+        raise MissingIdentity(MISSING_ID)
     messenger_id = user.get("id")
-    if isinstance(messenger_id, bool) or not isinstance(messenger_id, int) or messenger_id <= 0:
-        raise SignatureError(MISSING_ID)
+    if isinstance(messenger_id, bool) or not isinstance(messenger_id, int) or not 0 < messenger_id < 2**63:
+        raise MissingIdentity(MISSING_ID)
     return MessengerIdentity(
         messenger_id=messenger_id,
         username=_text(user.get("username")),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -18,7 +19,9 @@ from subsvc_cabinet_auth.guard import USER_NOT_FOUND
 from subsvc_cabinet_auth.logins import messenger_login
 from subsvc_cabinet_auth.messenger import (
     INVALID,
+    MISSING_ID,
     MessengerIdentity,
+    MissingIdentity,
     SignatureError,
     identity_from_init_data,
     verify_init_data,
@@ -98,8 +101,10 @@ async def auth_messenger(request: Request, session: AsyncSession, body: Messenge
             future_skew=settings.CABINET_AUTH_FUTURE_SKEW_SECONDS,
         )
         identity = identity_from_init_data(fields)
-    except SignatureError as exc:
-        raise HTTPError(401, str(exc) if "ID" in str(exc) else INVALID) from None
+    except MissingIdentity:
+        raise HTTPError(401, MISSING_ID) from None
+    except SignatureError:
+        raise HTTPError(401, INVALID) from None
     return await messenger_login(
         request, session, identity, referral_code=body.referral_code, revive_deleted=True
     )
@@ -123,14 +128,14 @@ async def auth_messenger_widget(
         )
     except SignatureError:
         raise HTTPError(401, INVALID) from None
+    if not 0 < body.id < 2**63:
+        raise HTTPError(401, MISSING_ID)
     forgotten_at = datetime.fromtimestamp(body.auth_date, UTC) + timedelta(seconds=max_age)
     if not await replay.use_once(session, "widget", body.hash.lower(), forgotten_at):
         raise HTTPError(401, WIDGET_REPLAYED)
     identity = MessengerIdentity(
         messenger_id=body.id, username=body.username, first_name=body.first_name, last_name=body.last_name
     )
-    if identity.messenger_id <= 0 or identity.messenger_id > 2**63 - 1:
-        raise HTTPError(401, INVALID)
     return await messenger_login(request, session, identity, referral_code=body.referral_code)
 
 
@@ -156,7 +161,10 @@ async def auth_messenger_oidc(
         raise HTTPError(401, OIDC_INVALID) from None
     if not 0 < messenger_id <= 2**63 - 1:
         raise HTTPError(401, OIDC_INVALID)
-    forgotten_at = datetime.fromtimestamp(float(claims["exp"]) + LEEWAY_SECONDS, UTC)
+    # kept until the token could no longer pass (its expiry; at most a day: no overflowing dates)
+    forgotten_at = datetime.now(UTC) + timedelta(
+        seconds=min(max(float(claims["exp"]) - time.time(), 0) + LEEWAY_SECONDS, 86400)
+    )
     if not await replay.use_once(session, "oidc", body.id_token, forgotten_at):
         raise HTTPError(401, OIDC_INVALID)
     locale = claims.get("locale")
