@@ -19,6 +19,7 @@ from subsvc_cabinet_email.routes.common import (
     current_user,
     greeting_name,
     limit,
+    limit_address,
     mail_verification_link,
     new_router,
     require_links,
@@ -102,6 +103,7 @@ async def request_email_change(
                 expires_in_minutes=hours * 60,
             )
         require_smtp(request)
+        await limit_address(request, email)
         minutes = config.CABINET_EMAIL_CHANGE_CODE_EXPIRE_MINUTES
         code = tokens.new_code()
         row = await tokens.issue(

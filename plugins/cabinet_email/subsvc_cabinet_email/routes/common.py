@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
@@ -12,7 +13,7 @@ from subsvc_users.models import User
 
 from subsvc.api import HTTPError, Router
 from subsvc.auth.principal import Principal
-from subsvc.ratelimit import rate_limit
+from subsvc.ratelimit import TOO_MANY_REQUESTS, rate_limit, rate_limiter
 from subsvc_cabinet_email import delivery, tokens
 from subsvc_cabinet_email.accounts import EmailRuleError
 from subsvc_cabinet_email.models import VERIFY
@@ -33,6 +34,7 @@ LIMITS = {
     "password_reset": "5/minute",
     "email_change": "5 per 5 minutes",
     "email_change_verify": "5/minute",
+    "email_to_address": "5/hour",  # mail to one address, whoever asks (no mail bombing)
 }
 
 
@@ -53,6 +55,20 @@ def passwords(request: Request) -> Passwords:
 async def limit(request: Request, action: str) -> None:
     """Count a hit of ``action`` for the client IP (429 past its limit)."""
     await rate_limit(request, action, LIMITS[action])
+
+
+async def address_allowed(request: Request, email: str) -> int | None:
+    """Count one mail to ``email``; ``None`` when allowed, else the seconds to wait."""
+    key = hashlib.sha256(email.encode()).hexdigest()
+    action = "email_to_address"
+    return await rate_limiter(request.app).hit(action, LIMITS[action], key)
+
+
+async def limit_address(request: Request, email: str) -> None:
+    """429 past the limit of mail to one address."""
+    retry_after = await address_allowed(request, email)
+    if retry_after is not None:
+        raise HTTPError(429, TOO_MANY_REQUESTS, {"Retry-After": str(retry_after)})
 
 
 async def current_user(session: AsyncSession, principal: Principal) -> User:
@@ -109,6 +125,7 @@ async def mail_verification_link(
 ) -> None:
     """Store a verification link for ``email`` (``fields``: its user or the new account's
     data), commit, mail it; 503 and nothing stored when the mail cannot leave."""
+    await limit_address(request, email)
     token = tokens.new_link_token()
     row = await tokens.issue(
         session,

@@ -14,6 +14,7 @@ from subsvc.api import HTTPError
 from subsvc_cabinet_email import accounts, delivery, tokens
 from subsvc_cabinet_email.models import RESET
 from subsvc_cabinet_email.routes.common import (
+    address_allowed,
     answered,
     greeting_name,
     limit,
@@ -102,6 +103,8 @@ async def forgot_password(
     user = await accounts.user_by_email(session, payload.email)
     if user is None or not user.email_verified or user.status != "active" or user.email is None:
         return MessageResponse(message=RESET_SENT)
+    if await address_allowed(request, user.email) is not None:
+        return MessageResponse(message=RESET_SENT)  # enough mail to that address for now
     token = tokens.new_link_token()
     hours = settings(request).CABINET_PASSWORD_RESET_EXPIRE_HOURS
     row = await tokens.issue(
