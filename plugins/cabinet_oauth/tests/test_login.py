@@ -105,7 +105,7 @@ async def test_first_login_creates_the_user_and_the_identity(oauth_login, rows, 
     user = body["user"]
     assert user["email"] == "ann@example.com" and user["email_verified"] is True
     assert user["auth_type"] == provider and user["messenger_id"] is None
-    assert user["first_name"] == ("Ann" if provider != "discord" else "Ann")
+    assert user["first_name"] == "Ann"
     (identity,) = await rows(OAuthIdentity)
     assert (identity.provider, identity.subject, identity.user_id) == (provider, "acc-1", user["id"])
     (row,) = await rows(User, id=user["id"])

@@ -30,7 +30,7 @@ def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path)
     try:
         with engine.connect() as connection:
             inspector = sa.inspect(connection)
-            assert TABLES <= set(inspector.get_table_names())
+            assert set(inspector.get_table_names()) >= TABLES
             uniques = {tuple(u["column_names"]) for u in inspector.get_unique_constraints("oauth_identities")}
             assert uniques == {("provider", "subject"), ("user_id", "provider")}
             for table in TABLES:
