@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
@@ -16,24 +15,15 @@ from subsvc.auth.principal import Principal
 from subsvc.ratelimit import rate_limit
 from subsvc_cabinet_auth import deeplink, replay
 from subsvc_cabinet_auth.guard import USER_NOT_FOUND
+from subsvc_cabinet_auth.identities import (
+    CredentialRefused,
+    Reason,
+    init_data_identity,
+    oidc_identity,
+    widget_identity,
+)
 from subsvc_cabinet_auth.logins import messenger_login
-from subsvc_cabinet_auth.messenger import (
-    INVALID,
-    MISSING_ID,
-    MessengerIdentity,
-    MissingIdentity,
-    SignatureError,
-    identity_from_init_data,
-    verify_init_data,
-    verify_widget,
-)
-from subsvc_cabinet_auth.oidc import (
-    LEEWAY_SECONDS,
-    JWKSCache,
-    OIDCNotConfigured,
-    OIDCTokenError,
-    ProviderUnavailable,
-)
+from subsvc_cabinet_auth.messenger import INVALID, MISSING_ID
 from subsvc_cabinet_auth.schemas import (
     AuthResponse,
     AutoLoginRequest,
@@ -77,14 +67,30 @@ def _settings(request: Request) -> CabinetAuthSettings:
     return settings
 
 
-def _bot_token(request: Request) -> str:
-    token: str | None = request.app.state.settings.BOT_TOKEN
-    if not token:
-        raise HTTPError(503, BOT_NOT_CONFIGURED)
-    return token
-
-
 # --- messenger logins ----------------------------------------------------------------------
+
+# how a refused credential is answered: (status, text) per login and reason
+_REFUSALS: dict[str, dict[Reason, tuple[int, str]]] = {
+    "init_data": {"invalid": (401, INVALID), "missing_id": (401, MISSING_ID)},
+    "widget": {
+        "invalid": (401, INVALID),
+        "missing_id": (401, MISSING_ID),
+        "replayed": (401, WIDGET_REPLAYED),
+    },
+    "oidc": {
+        "not_configured": (400, OIDC_OFF),
+        "unavailable": (503, OIDC_UNAVAILABLE),
+        "invalid": (401, OIDC_INVALID),
+        "replayed": (401, OIDC_INVALID),
+    },
+}
+
+
+def _refused(method: str, exc: CredentialRefused) -> HTTPError:
+    if exc.reason == "no_bot_token":
+        return HTTPError(503, BOT_NOT_CONFIGURED)
+    status, text = _REFUSALS[method].get(exc.reason, (401, INVALID))
+    return HTTPError(status, text)
 
 
 @router.post("/messenger", response_model=AuthResponse, public=True)
@@ -92,19 +98,10 @@ async def auth_messenger(request: Request, session: AsyncSession, body: Messenge
     """Log in with the mini application's init data (created on first login; a deleted
     account is revived)."""
     await rate_limit(request, "messenger_login", "10/minute")
-    settings = _settings(request)
     try:
-        fields = verify_init_data(
-            body.init_data,
-            _bot_token(request),
-            max_age=settings.CABINET_INIT_DATA_MAX_AGE_SECONDS,
-            future_skew=settings.CABINET_AUTH_FUTURE_SKEW_SECONDS,
-        )
-        identity = identity_from_init_data(fields)
-    except MissingIdentity:
-        raise HTTPError(401, MISSING_ID) from None
-    except SignatureError:
-        raise HTTPError(401, INVALID) from None
+        identity = init_data_identity(request.app, body.init_data)
+    except CredentialRefused as exc:
+        raise _refused("init_data", exc) from None
     return await messenger_login(
         request, session, identity, referral_code=body.referral_code, revive_deleted=True
     )
@@ -116,26 +113,10 @@ async def auth_messenger_widget(
 ) -> AuthResponse:
     """Log in with the login widget's signed fields; each payload is accepted once."""
     await rate_limit(request, "messenger_widget", "10/minute")
-    settings = _settings(request)
-    max_age = settings.CABINET_WIDGET_MAX_AGE_SECONDS
     try:
-        verify_widget(
-            body.signed_fields(),
-            body.hash,
-            _bot_token(request),
-            max_age=max_age,
-            future_skew=settings.CABINET_AUTH_FUTURE_SKEW_SECONDS,
-        )
-    except SignatureError:
-        raise HTTPError(401, INVALID) from None
-    if not 0 < body.id < 2**63:
-        raise HTTPError(401, MISSING_ID)
-    forgotten_at = datetime.fromtimestamp(body.auth_date, UTC) + timedelta(seconds=max_age)
-    if not await replay.use_once(session, "widget", body.hash.lower(), forgotten_at):
-        raise HTTPError(401, WIDGET_REPLAYED)
-    identity = MessengerIdentity(
-        messenger_id=body.id, username=body.username, first_name=body.first_name, last_name=body.last_name
-    )
+        identity = await widget_identity(request.app, session, body.signed_fields(), body.hash)
+    except CredentialRefused as exc:
+        raise _refused("widget", exc) from None
     return await messenger_login(request, session, identity, referral_code=body.referral_code)
 
 
@@ -146,42 +127,13 @@ async def auth_messenger_oidc(
     """Log in with an OpenID Connect ID token of the messenger's provider; each token is
     accepted once."""
     await rate_limit(request, "messenger_oidc", "10/minute")
-    jwks: JWKSCache = request.app.state.messenger_jwks
     try:
-        claims = await jwks.verify(body.id_token)
-    except OIDCNotConfigured:
-        raise HTTPError(400, OIDC_OFF) from None
-    except ProviderUnavailable:
-        raise HTTPError(503, OIDC_UNAVAILABLE) from None
-    except OIDCTokenError:
-        raise HTTPError(401, OIDC_INVALID) from None
-    try:
-        messenger_id = int(claims.get("id", claims["sub"]))
-    except (KeyError, TypeError, ValueError):
-        raise HTTPError(401, OIDC_INVALID) from None
-    if not 0 < messenger_id <= 2**63 - 1:
-        raise HTTPError(401, OIDC_INVALID)
-    # kept until the token could no longer pass (its expiry; at most a day: no overflowing dates)
-    forgotten_at = datetime.now(UTC) + timedelta(
-        seconds=min(max(float(claims["exp"]) - time.time(), 0) + LEEWAY_SECONDS, 86400)
-    )
-    if not await replay.use_once(session, "oidc", body.id_token, forgotten_at):
-        raise HTTPError(401, OIDC_INVALID)
-    locale = claims.get("locale")
-    identity = MessengerIdentity(
-        messenger_id=messenger_id,
-        username=_text(claims.get("preferred_username")),
-        first_name=_text(claims.get("given_name")) or _text(claims.get("name")),
-        last_name=_text(claims.get("family_name")),
-        language=locale[:2] if isinstance(locale, str) else None,
-    )
+        identity = await oidc_identity(request.app, session, body.id_token)
+    except CredentialRefused as exc:
+        raise _refused("oidc", exc) from None
     return await messenger_login(
         request, session, identity, referral_code=body.referral_code, update_last_name=False
     )
-
-
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
 
 
 # --- deep link and auto-login --------------------------------------------------------------
