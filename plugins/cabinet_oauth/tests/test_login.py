@@ -3,6 +3,7 @@ state, code and user-info checks, and the rules that pick (or make) the user."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -350,3 +351,15 @@ async def test_callback_is_rate_limited(anon_client, fake):
         statuses.append(r.status_code)
     assert statuses[:10] == [400] * 10
     assert statuses[10] == 429 and int(r.headers["retry-after"]) > 0
+
+
+async def test_concurrent_first_logins_of_one_account_make_one_user(anon_client, fake, rows):
+    profile = account("google", "g-race", email="race@example.com")
+    path = "/cabinet/auth/oauth/google/authorize"
+    backs = [(await start_and_authorize(anon_client, fake, path, profile))[1] for _ in range(2)]
+    answers = await asyncio.gather(
+        *(anon_client.post("/cabinet/auth/oauth/google/callback", json=callback_body(back)) for back in backs)
+    )
+    assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+    assert answers[0].json()["user"]["id"] == answers[1].json()["user"]["id"]
+    assert len(await rows(User)) == 1 and len(await rows(OAuthIdentity)) == 1
