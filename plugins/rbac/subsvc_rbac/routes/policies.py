@@ -1,0 +1,99 @@
+"""Tag `Admin RBAC Policies`: access policies (deny by UTC time range, by IP allow-list)."""
+
+from __future__ import annotations
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+
+from subsvc.api import Router
+from subsvc.auth.principal import Principal
+from subsvc_rbac import service
+from subsvc_rbac.gate import rbac_of
+from subsvc_rbac.routes import PREFIX, answers
+from subsvc_rbac.schemas import (
+    PolicyCreateRequest,
+    PolicyDeletedResponse,
+    PolicyResponse,
+    PolicyUpdateRequest,
+)
+
+router = Router(area="cabinet-admin", tag="Admin RBAC Policies", prefix=PREFIX)
+TARGET_403 = "A policy of a role at or above your level, or of every role without being a superadmin"
+
+
+@router.get(
+    "/policies", response_model=list[PolicyResponse], summary="List Policies", permission="roles:read"
+)
+async def list_policies(
+    session: AsyncSession, role_id: int | None = None, include_inactive: bool = False
+) -> list[PolicyResponse]:
+    """Active policies (all with `include_inactive`), highest priority first; `role_id`
+    keeps those of one role."""
+    return await service.policy_responses(
+        session, await service.list_policies(session, role_id, include_inactive)
+    )
+
+
+@router.post(
+    "/policies",
+    response_model=PolicyResponse,
+    status_code=201,
+    summary="Create Policy",
+    permission="roles:create",
+    responses={403: TARGET_403, 404: "Referenced role not found"},
+)
+async def create_policy(
+    request: Request, session: AsyncSession, principal: Principal, payload: PolicyCreateRequest
+) -> PolicyResponse:
+    """Create a policy for one role (`role_id`) or, superadmins only, for every role.
+    `conditions`: `time_range` `{start, end}` (UTC `HH:MM`, overnight allowed), `ip_whitelist`
+    (addresses or CIDR networks; the policy applies to calls from outside the list),
+    `max_actions_per_hour` (accepted, not enforced)."""
+    with answers():
+        actor = await service.actor_of(session, principal)
+        policy = await service.create_policy(session, actor, payload)
+    rbac_of(request.app).grants.invalidate_on_commit(session)
+    (answer,) = await service.policy_responses(session, [policy])
+    return answer
+
+
+@router.put(
+    "/policies/{policy_id}",
+    response_model=PolicyResponse,
+    summary="Update Policy",
+    permission="roles:edit",
+    responses={403: TARGET_403, 404: "Policy not found, or Referenced role not found"},
+)
+async def update_policy(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    policy_id: int,
+    payload: PolicyUpdateRequest,
+) -> PolicyResponse:
+    """Change the fields sent; `role_id: null` makes the policy apply to every role."""
+    with answers():
+        actor = await service.actor_of(session, principal)
+        changes = payload.model_dump(exclude_unset=True)
+        policy = await service.update_policy(session, actor, policy_id, changes)
+    rbac_of(request.app).grants.invalidate_on_commit(session)
+    (answer,) = await service.policy_responses(session, [policy])
+    return answer
+
+
+@router.delete(
+    "/policies/{policy_id}",
+    response_model=PolicyDeletedResponse,
+    summary="Delete Policy",
+    permission="roles:delete",
+    responses={403: TARGET_403, 404: "Policy not found"},
+)
+async def delete_policy(
+    request: Request, session: AsyncSession, principal: Principal, policy_id: int
+) -> PolicyDeletedResponse:
+    """Delete a policy."""
+    with answers():
+        actor = await service.actor_of(session, principal)
+        await service.delete_policy(session, actor, policy_id)
+    rbac_of(request.app).grants.invalidate_on_commit(session)
+    return PolicyDeletedResponse(policy_id=policy_id)

@@ -1,0 +1,189 @@
+"""Tag `Admin RBAC`: the permission registry, roles, role holders and assignments."""
+
+from __future__ import annotations
+
+from typing import Annotated, cast
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+
+from subsvc.api import Query, Router
+from subsvc.auth.principal import Principal
+from subsvc_rbac import service
+from subsvc_rbac.gate import rbac_of
+from subsvc_rbac.routes import PREFIX, answers
+from subsvc_rbac.schemas import (
+    AdminWithRolesResponse,
+    AssignmentRevokedResponse,
+    PermissionSection,
+    RoleAssignRequest,
+    RoleCreateRequest,
+    RoleDeletedResponse,
+    RoleResponse,
+    RoleUpdateRequest,
+    UserRoleResponse,
+)
+
+router = Router(area="cabinet-admin", tag="Admin RBAC", prefix=PREFIX)
+ListLimit = Annotated[int, Query(ge=1, le=1000)]
+ListOffset = Annotated[int, Query(ge=0)]
+
+
+def _registry(request: Request) -> dict[str, list[str]]:
+    return cast(dict[str, list[str]], request.app.state.permissions)
+
+
+@router.get(
+    "/permissions",
+    response_model=list[PermissionSection],
+    summary="Get Permission Registry",
+    permission="roles:read",
+)
+async def get_permission_registry(request: Request) -> list[PermissionSection]:
+    """Every permission section and its actions, as the installed plugins register them
+    (a role may also grant `section:*` and `*:*`)."""
+    return [PermissionSection(section=s, actions=list(a)) for s, a in _registry(request).items()]
+
+
+@router.get(
+    "/users",
+    response_model=list[AdminWithRolesResponse],
+    summary="List Rbac Users",
+    permission="roles:read",
+)
+async def list_rbac_users(
+    session: AsyncSession, limit: ListLimit = 1000, offset: ListOffset = 0
+) -> list[AdminWithRolesResponse]:
+    """Users holding at least one effective role (active, unexpired, of an active role), by
+    user id, with their role names (highest level first)."""
+    return await service.list_admins(session, limit, offset)
+
+
+@router.get("/roles", response_model=list[RoleResponse], summary="List Roles", permission="roles:read")
+async def list_roles(session: AsyncSession, include_inactive: bool = False) -> list[RoleResponse]:
+    """Roles, highest level first, each with `user_count` (its effective assignments)."""
+    return await service.role_responses(session, await service.list_roles(session, include_inactive))
+
+
+@router.post(
+    "/roles",
+    response_model=RoleResponse,
+    status_code=201,
+    summary="Create Role",
+    permission="roles:create",
+    responses={
+        400: "Invalid permissions",
+        403: "Level at or above your own, or permissions you do not hold",
+        409: "Role with this name already exists",
+    },
+)
+async def create_role(
+    request: Request, session: AsyncSession, principal: Principal, payload: RoleCreateRequest
+) -> RoleResponse:
+    """Create a custom role (`is_system` false, active) below your own level, granting only
+    permissions you hold."""
+    with answers():
+        actor = await service.actor_of(session, principal)
+        role = await service.create_role(session, _registry(request), actor, payload)
+    (answer,) = await service.role_responses(session, [role])
+    return answer
+
+
+@router.put(
+    "/roles/{role_id}",
+    response_model=RoleResponse,
+    summary="Update Role",
+    permission="roles:edit",
+    responses={
+        400: "Invalid permissions",
+        403: "Role or level at or above your own, system role fields, permissions you do not hold",
+        404: "Role not found",
+        409: "Role with this name already exists",
+    },
+)
+async def update_role(
+    request: Request, session: AsyncSession, principal: Principal, role_id: int, payload: RoleUpdateRequest
+) -> RoleResponse:
+    """Change the fields sent. A system role keeps its level and stays active."""
+    with answers():
+        actor = await service.actor_of(session, principal)
+        changes = payload.model_dump(exclude_unset=True)
+        role = await service.update_role(session, _registry(request), actor, role_id, changes)
+    rbac_of(request.app).grants.invalidate_on_commit(session)
+    (answer,) = await service.role_responses(session, [role])
+    return answer
+
+
+@router.delete(
+    "/roles/{role_id}",
+    response_model=RoleDeletedResponse,
+    summary="Delete Role",
+    permission="roles:delete",
+    responses={403: "System role, or a role at or above your own level", 404: "Role not found"},
+)
+async def delete_role(
+    request: Request, session: AsyncSession, principal: Principal, role_id: int
+) -> RoleDeletedResponse:
+    """Delete a custom role below your level, with its assignments and policies."""
+    with answers():
+        actor = await service.actor_of(session, principal)
+        await service.delete_role(session, actor, role_id)
+    rbac_of(request.app).grants.invalidate_on_commit(session)
+    return RoleDeletedResponse(role_id=role_id)
+
+
+@router.get(
+    "/roles/{role_id}/users",
+    response_model=list[UserRoleResponse],
+    summary="List Role Users",
+    permission="roles:read",
+    responses={404: "Role not found"},
+)
+async def list_role_users(
+    session: AsyncSession, role_id: int, limit: ListLimit = 1000, offset: ListOffset = 0
+) -> list[UserRoleResponse]:
+    """The role's active assignments, newest first (an expired one shows its `expires_at`)."""
+    with answers():
+        return await service.role_users(session, role_id, limit, offset)
+
+
+@router.post(
+    "/assignments",
+    response_model=UserRoleResponse,
+    status_code=201,
+    summary="Assign Role",
+    permission="roles:assign",
+    responses={
+        400: "expires_at is not in the future",
+        403: "Superadmin, a role at or above your level, or permissions you do not hold",
+        404: "Role not found, or Target user not found",
+    },
+)
+async def assign_role(
+    request: Request, session: AsyncSession, principal: Principal, payload: RoleAssignRequest
+) -> UserRoleResponse:
+    """Give a user (internal id) a role below your level whose permissions you hold; an
+    earlier assignment of the pair, even revoked, is reactivated."""
+    with answers():
+        actor = await service.actor_of(session, principal)
+        answer = await service.assign_role(session, actor, payload)
+    rbac_of(request.app).grants.invalidate_on_commit(session)
+    return answer
+
+
+@router.delete(
+    "/assignments/{assignment_id}",
+    response_model=AssignmentRevokedResponse,
+    summary="Revoke Role",
+    permission="roles:assign",
+    responses={403: "Superadmin, or a role at or above your level", 404: "Role assignment not found"},
+)
+async def revoke_role(
+    request: Request, session: AsyncSession, principal: Principal, assignment_id: int
+) -> AssignmentRevokedResponse:
+    """Deactivate an assignment (kept, with `revocation_source` `ui`)."""
+    with answers():
+        actor = await service.actor_of(session, principal)
+        await service.revoke_assignment(session, actor, assignment_id)
+    rbac_of(request.app).grants.invalidate_on_commit(session)
+    return AssignmentRevokedResponse(assignment_id=assignment_id)
