@@ -220,3 +220,14 @@ async def test_concurrent_uses_of_one_link_make_one_account(anon_client, smtp_si
     statuses = sorted(answer.status_code for answer in answers)
     assert statuses == [200, 400, 400], [answer.text for answer in answers]
     assert len(await rows(User)) == 1
+
+
+async def test_names_are_escaped_in_the_html_part(anon_client, smtp_sink):
+    await anon_client.post(
+        REGISTER,
+        json={"email": "eve@example.com", "password": PASSWORD, "first_name": "<b>Eve</b>", "language": "en"},
+    )
+    message = smtp_sink.last()
+    assert "Hello <b>Eve</b>," in smtp_sink.text(message)
+    assert "Hello &lt;b&gt;Eve&lt;/b&gt;," in smtp_sink.html(message)
+    assert "<b>Eve</b>" not in smtp_sink.html(message)

@@ -174,9 +174,7 @@ async def verify_email_change(
     summary="Cancel Email Change",
     responses={400: "No pending email change"},
 )
-async def cancel_email_change(
-    request: Request, session: AsyncSession, principal: Principal
-) -> MessageResponse:
+async def cancel_email_change(session: AsyncSession, principal: Principal) -> MessageResponse:
     """Drop the pending change (its code stops working)."""
     user = await current_user(session, principal)
     assert user.id is not None
