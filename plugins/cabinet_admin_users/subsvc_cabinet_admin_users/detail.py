@@ -17,7 +17,13 @@ from subsvc_users.models import User
 
 from subsvc.db import utcnow
 from subsvc_cabinet_admin_users import listing
-from subsvc_cabinet_admin_users.lookup import admin_settings, current_subscription, find_user, full_name
+from subsvc_cabinet_admin_users.lookup import (
+    admin_settings,
+    current_subscription,
+    find_user,
+    full_name,
+    identity,
+)
 from subsvc_cabinet_admin_users.schemas import (
     TrafficPurchaseItem,
     UserDetailResponse,
@@ -143,21 +149,11 @@ async def user_detail(session: AsyncSession, user: User, recent: int) -> UserDet
     spent, purchases = (await listing.spending_of(session, [user.id])).get(user.id, (0, 0))
     _, recent_items = await transactions(session, user.id, None, recent, 0) if recent else (0, [])
     return UserDetailResponse(
-        id=user.id,
-        messenger_id=user.messenger_id,
-        username=user.username,
-        first_name=user.first_name,
-        last_name=user.last_name,
-        full_name=full_name(user),
-        status=user.status,
+        **identity(user),
         language=user.language,
-        balance_kopeks=user.balance_kopeks,
-        balance_rubles=round(user.balance_kopeks / 100, 2),
         email=user.email,
         email_verified=user.email_verified,
-        created_at=user.created_at,
         updated_at=user.updated_at,
-        last_activity=user.last_activity,
         cabinet_last_login=user.cabinet_last_login,
         subscription=await subscription_info(session, subscription, now) if subscription else None,
         promo_group=UserPromoGroupInfo(id=group.id or 0, name=group.name, is_default=group.is_default)

@@ -24,7 +24,7 @@ from subsvc_users.counts import count_cache
 from subsvc_users.models import User
 from subsvc_users.schemas import INT64_MAX
 
-from subsvc_cabinet_admin_users.lookup import current_summaries, full_name
+from subsvc_cabinet_admin_users.lookup import current_summaries, identity
 from subsvc_cabinet_admin_users.models import UserAdminSettings
 from subsvc_cabinet_admin_users.schemas import SortBy, UserListItem
 
@@ -144,17 +144,7 @@ async def list_items(session: AsyncSession, rows: Sequence[User]) -> list[UserLi
         total_spent, purchase_count = spent.get(user.id, (0, 0))
         items.append(
             UserListItem(
-                id=user.id,
-                messenger_id=user.messenger_id,
-                username=user.username,
-                first_name=user.first_name,
-                last_name=user.last_name,
-                full_name=full_name(user),
-                status=user.status,
-                balance_kopeks=user.balance_kopeks,
-                balance_rubles=round(user.balance_kopeks / 100, 2),
-                created_at=user.created_at,
-                last_activity=user.last_activity,
+                **identity(user),
                 has_subscription=summary is not None,
                 subscription_status=summary.actual_status if summary else None,
                 subscription_is_trial=summary.is_trial if summary else False,

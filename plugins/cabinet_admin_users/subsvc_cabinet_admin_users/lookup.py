@@ -8,6 +8,7 @@ tries a messenger id first; these do not), and by messenger id only under ``by-m
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -45,6 +46,23 @@ def full_name(user: User) -> str:
     if user.messenger_id is not None:
         return f"ID{user.messenger_id}"
     return user.email or f"User {user.id}"
+
+
+def identity(user: User) -> dict[str, Any]:
+    """The fields every user answer of this plugin starts with."""
+    return {
+        "id": user.id,
+        "messenger_id": user.messenger_id,
+        "username": user.username,
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+        "full_name": full_name(user),
+        "status": user.status,
+        "balance_kopeks": user.balance_kopeks,
+        "balance_rubles": round(user.balance_kopeks / 100, 2),
+        "created_at": user.created_at,
+        "last_activity": user.last_activity,
+    }
 
 
 async def current_summaries(

@@ -17,12 +17,12 @@ DEFAULT_BALANCE_DESCRIPTION = "Admin balance adjustment"
 Reason = Annotated[str | None, Field(default=None, max_length=500)]
 
 
-def _as_utc(value: datetime) -> datetime:
+def as_utc(value: datetime) -> datetime:
     """A date-time without an offset is taken as UTC."""
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-UTCDate = Annotated[datetime, AfterValidator(_as_utc)]
+UTCDate = Annotated[datetime, AfterValidator(as_utc)]
 
 
 class SortBy(StrEnum):

@@ -4,7 +4,7 @@ what differs, and applying the panel's state to the user's subscription (no HTTP
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -17,7 +17,7 @@ from subsvc_users.models import User
 from subsvc.db import utcnow
 from subsvc_cabinet_admin_users.lookup import admin_settings, admin_settings_for_change
 from subsvc_cabinet_admin_users.panel import GIB, PanelGateway, PanelUser
-from subsvc_cabinet_admin_users.schemas import PanelUserInfo, SyncFromPanelRequest
+from subsvc_cabinet_admin_users.schemas import PanelUserInfo, SyncFromPanelRequest, as_utc
 
 END_DATE_TOLERANCE_SECONDS = 3600
 TRAFFIC_USED_TOLERANCE_GB = 0.5
@@ -42,10 +42,6 @@ async def record_link(session: AsyncSession, user_id: int, panel_uuid: str | Non
     return now
 
 
-def _as_utc(value: datetime) -> datetime:
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
 def gigabytes(count: int) -> float:
     return count / GIB if count else 0.0
 
@@ -59,7 +55,7 @@ def differences(subscription: Subscription | None, account: PanelUser) -> list[s
     if account.status and live != (account.status.upper() == "ACTIVE"):
         found.append(f"Status: bot={subscription.status}, panel={account.status}")
     if account.expire_at is not None:
-        seconds = abs((_as_utc(subscription.end_date) - _as_utc(account.expire_at)).total_seconds())
+        seconds = abs((as_utc(subscription.end_date) - as_utc(account.expire_at)).total_seconds())
         if seconds > END_DATE_TOLERANCE_SECONDS:
             found.append(f"End date differs by {seconds / 3600:.1f} hours")
     panel_limit = gigabytes(account.traffic_limit_bytes)
@@ -87,7 +83,7 @@ def account_info(account: PanelUser) -> PanelUserInfo:
         short_uuid=account.short_uuid,
         username=account.username,
         status=account.status,
-        expire_at=_as_utc(account.expire_at) if account.expire_at else None,
+        expire_at=as_utc(account.expire_at) if account.expire_at else None,
         traffic_limit_gb=gigabytes(account.traffic_limit_bytes),
         traffic_used_gb=gigabytes(account.used_traffic_bytes),
         device_limit=account.device_limit,
@@ -97,7 +93,7 @@ def account_info(account: PanelUser) -> PanelUserInfo:
 
 
 def _status_from(account: PanelUser, now: datetime) -> str:
-    expire = _as_utc(account.expire_at) if account.expire_at else None
+    expire = as_utc(account.expire_at) if account.expire_at else None
     if (account.status or "").upper() == "ACTIVE" and expire is not None and expire > now:
         return SubscriptionStatus.ACTIVE
     if expire is not None and expire <= now:
@@ -120,7 +116,7 @@ def apply_account(
     changes: dict[str, Any] = {}
     if options.update_subscription:
         if account.expire_at is not None:
-            _set(changes, subscription, "end_date", _as_utc(account.expire_at))
+            _set(changes, subscription, "end_date", as_utc(account.expire_at))
         _set(changes, subscription, "status", _status_from(account, now))
         _set(changes, subscription, "traffic_limit_gb", int(gigabytes(account.traffic_limit_bytes)))
         if account.device_limit > 0:
@@ -143,7 +139,7 @@ async def create_from_account(
     app: Starlette, session: AsyncSession, user: User, account: PanelUser, now: datetime
 ) -> Subscription:
     """A paid subscription shaped like the panel account (the days it has left, at least one)."""
-    expire = _as_utc(account.expire_at) if account.expire_at else now
+    expire = as_utc(account.expire_at) if account.expire_at else now
     days = max(1, math.ceil((expire - now).total_seconds() / 86400))
     order = subscriptions.Order(
         days=days,

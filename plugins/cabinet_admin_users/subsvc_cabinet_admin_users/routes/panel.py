@@ -12,12 +12,19 @@ from datetime import timedelta
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_subscriptions.models import PANEL_SYNC_SYNCED
+from subsvc_users.models import User
 
 from subsvc.api import HTTPError
 from subsvc.db import utcnow
 from subsvc_cabinet_admin_users import sync
 from subsvc_cabinet_admin_users.lookup import admin_settings, current_subscription
-from subsvc_cabinet_admin_users.panel import NOT_CONFIGURED, PushOptions, require_gateway
+from subsvc_cabinet_admin_users.panel import (
+    NOT_CONFIGURED,
+    PanelGateway,
+    PanelUser,
+    PushOptions,
+    require_gateway,
+)
 from subsvc_cabinet_admin_users.routes.common import (
     EDIT,
     READ,
@@ -49,6 +56,23 @@ NO_ACCOUNT = "User has no panel account"
 PANEL = {404: USER_NOT_FOUND, 502: "The VPN panel failed", 503: NOT_CONFIGURED}
 
 
+async def _account(
+    request: Request, session: AsyncSession, user_id: int, *, for_update: bool = False
+) -> tuple[User, PanelGateway, PanelUser | None]:
+    """The user (404), the panel gateway (503) and the user's panel account, if any (502)."""
+    user = await get_user(session, user_id, for_update=for_update)
+    gateway = await require_gateway(request.app)
+    with panel_errors():
+        account = await sync.find_account(gateway, session, user)
+    return user, gateway, account
+
+
+def _required(account: PanelUser | None) -> PanelUser:
+    if account is None:
+        raise HTTPError(400, NO_ACCOUNT)
+    return account
+
+
 @router.get(
     "/{user_id}/devices",
     response_model=UserDevicesResponse,
@@ -58,13 +82,11 @@ PANEL = {404: USER_NOT_FOUND, 502: "The VPN panel failed", 503: NOT_CONFIGURED}
 )
 async def get_user_devices(request: Request, session: AsyncSession, user_id: int) -> UserDevicesResponse:
     """The devices the panel knows for the user, and the subscription's device limit."""
-    user = await get_user(session, user_id)
-    gateway = await require_gateway(request.app)
+    user, gateway, account = await _account(request, session, user_id)
     assert user.id is not None
     subscription = await current_subscription(session, user.id)
     limit = subscription.device_limit if subscription else 0
     with panel_errors():
-        account = await sync.find_account(gateway, session, user)
         found = await gateway.devices(account.uuid) if account else []
     devices = [DeviceInfo(**vars(device)) for device in found]
     return UserDevicesResponse(devices=devices, total=len(devices), device_limit=limit)
@@ -79,12 +101,9 @@ async def get_user_devices(request: Request, session: AsyncSession, user_id: int
 )
 async def reset_user_devices(request: Request, session: AsyncSession, user_id: int) -> ResetDevicesResponse:
     """Remove every device of the user from the panel."""
-    user = await get_user(session, user_id)
-    gateway = await require_gateway(request.app)
+    _, gateway, found = await _account(request, session, user_id)
+    account = _required(found)
     with panel_errors():
-        account = await sync.find_account(gateway, session, user)
-        if account is None:
-            raise HTTPError(400, NO_ACCOUNT)
         devices = await gateway.devices(account.uuid)
         deleted = 0
         for device in devices:
@@ -110,12 +129,9 @@ async def delete_user_device(
 ) -> DeleteDeviceResponse:
     """Remove one device (by its hardware id) from the user's panel account; 404 when the
     panel has no such device for the user."""
-    user = await get_user(session, user_id)
-    gateway = await require_gateway(request.app)
+    _, gateway, found = await _account(request, session, user_id)
+    account = _required(found)
     with panel_errors():
-        account = await sync.find_account(gateway, session, user)
-        if account is None:
-            raise HTTPError(400, NO_ACCOUNT)
         deleted = await gateway.delete_device(account.uuid, hwid)
     if not deleted:
         raise HTTPError(404, "Device not found")
@@ -132,14 +148,12 @@ async def delete_user_device(
 async def get_user_node_usage(request: Request, session: AsyncSession, user_id: int) -> UserNodeUsageResponse:
     """Traffic per panel node over the last `ADMIN_USER_NODE_USAGE_DAYS` days (30), one figure
     per day, the busiest node first."""
-    user = await get_user(session, user_id)
-    gateway = await require_gateway(request.app)
+    _, gateway, account = await _account(request, session, user_id)
     days = settings(request).ADMIN_USER_NODE_USAGE_DAYS
+    if account is None:
+        return UserNodeUsageResponse(items=[], period_days=days)
     end = utcnow().date()
     with panel_errors():
-        account = await sync.find_account(gateway, session, user)
-        if account is None:
-            return UserNodeUsageResponse(items=[], period_days=days)
         categories, nodes = await gateway.node_usage(account.uuid, end - timedelta(days=days), end)
     items = sorted(
         (
@@ -167,10 +181,7 @@ async def get_user_node_usage(request: Request, session: AsyncSession, user_id: 
 )
 async def get_user_panel_info(request: Request, session: AsyncSession, user_id: int) -> UserPanelInfoResponse:
     """The user's panel account: connection secrets and links, traffic, last connection."""
-    user = await get_user(session, user_id)
-    gateway = await require_gateway(request.app)
-    with panel_errors():
-        account = await sync.find_account(gateway, session, user)
+    _, _, account = await _account(request, session, user_id)
     if account is None:
         return UserPanelInfoResponse(found=False)
     return UserPanelInfoResponse(
@@ -201,13 +212,10 @@ async def get_user_sync_status(
     request: Request, session: AsyncSession, user_id: int
 ) -> PanelSyncStatusResponse:
     """The user's subscription beside the panel account, and what differs between them."""
-    user = await get_user(session, user_id)
-    gateway = await require_gateway(request.app)
+    user, _, account = await _account(request, session, user_id)
     assert user.id is not None
     subscription = await current_subscription(session, user.id)
     link = await admin_settings(session, user.id)
-    with panel_errors():
-        account = await sync.find_account(gateway, session, user)
     status = PanelSyncStatusResponse(
         user_id=user.id,
         messenger_id=user.messenger_id,
@@ -251,11 +259,8 @@ async def sync_user_from_panel(
 ) -> SyncFromPanelResponse:
     """Write the panel account's state (end date, status, traffic, devices, squads, link)
     into the user's subscription; `create_if_missing` creates one from the account."""
-    user = await get_user(session, user_id, for_update=True)
-    gateway = await require_gateway(request.app)
+    user, _, account = await _account(request, session, user_id, for_update=True)
     assert user.id is not None
-    with panel_errors():
-        account = await sync.find_account(gateway, session, user)
     if account is None:
         return SyncFromPanelResponse(
             success=False,
