@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import update
 from subsvc_cabinet_auth.models import CabinetRefreshToken
 from subsvc_cabinet_oauth.models import OAuthIdentity, OAuthState
-from subsvc_cabinet_oauth.testing import account, callback_body, query_of, start_and_authorize
+from subsvc_cabinet_oauth.testing import CLIENTS, account, callback_body, query_of, start_and_authorize
 from subsvc_cabinet_oauth.tokens import digest
 from subsvc_users.models import User
 
@@ -232,9 +232,7 @@ async def test_wrong_pkce_verifier_fails_the_exchange(anon_client, fake, db, pro
 
 
 async def test_wrong_client_secret_fails_the_exchange(anon_client, fake, monkeypatch):
-    monkeypatch.setitem(
-        __import__("subsvc_cabinet_oauth.testing").testing.CLIENTS, "google", ("google-client", "other")
-    )
+    monkeypatch.setitem(CLIENTS, "google", ("google-client", "a-secret-we-do-not-have"))
     _, back = await start_and_authorize(
         anon_client, fake, "/cabinet/auth/oauth/google/authorize", account("google", "g")
     )

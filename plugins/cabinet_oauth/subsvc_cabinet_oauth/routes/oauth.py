@@ -58,10 +58,7 @@ async def get_oauth_authorize_url(request: Request, provider: ProviderName) -> O
     status_code=302,
     public=True,
     summary="Oauth Login Redirect",
-    responses={
-        302: "Redirect to the provider's consent page",
-        400: "Requested OAuth provider is not available",
-    },
+    responses={400: "Requested OAuth provider is not available", 429: "Too many requests"},
 )
 async def oauth_login_redirect(request: Request, provider: ProviderName) -> RedirectResponse:
     """OAuth 2.0 login through an external provider: a redirect to its consent page with a
