@@ -27,7 +27,7 @@ def cabinet_admin_panel(app: Starlette) -> Awaitable[PanelGateway | None] | Pane
 
 
 @hookspec(firstresult=True)
-def cabinet_admin_user_tariffs(  # type: ignore[empty-body]
+def cabinet_admin_user_tariffs(
     session: AsyncSession, user_id: int, promo_group_id: int | None, include_inactive: bool
 ) -> Awaitable[Sequence[dict[str, Any]] | None] | Sequence[dict[str, Any]] | None:
     """Return (an awaitable of) the tariffs for ``GET /cabinet/admin/users/{id}/available-tariffs``:
@@ -36,7 +36,7 @@ def cabinet_admin_user_tariffs(  # type: ignore[empty-body]
 
 
 @hookspec(firstresult=True)
-def cabinet_admin_user_gifts(  # type: ignore[empty-body]
+def cabinet_admin_user_gifts(
     session: AsyncSession, user_id: int
 ) -> Awaitable[dict[str, Any] | None] | dict[str, Any] | None:
     """Return (an awaitable of) ``{"sent": [...], "received": [...], "sent_total": n,

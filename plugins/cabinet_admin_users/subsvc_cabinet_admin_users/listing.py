@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, func
+from sqlalchemy import ColumnElement, func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import SelectOfScalar
 from starlette.applications import Starlette
 from subsvc_billing.models import Transaction
 from subsvc_promo_groups.models import PromoGroup
@@ -62,9 +63,9 @@ def _spending() -> Any:
     )
 
 
-def _page_query(filters: ListFilter, sort_by: SortBy) -> Select[Any]:
+def _page_query(filters: ListFilter, sort_by: SortBy) -> SelectOfScalar[User]:
     """The filter's users in the asked order; ties (and the default) newest first."""
-    query: Select[Any] = select(User).where(*filters.conditions())
+    query = select(User).where(*filters.conditions())
     newest = (col(User.created_at).desc(), col(User.id).desc())
     if sort_by is SortBy.BALANCE:
         return query.order_by(col(User.balance_kopeks).desc(), *newest)

@@ -32,7 +32,7 @@ REFERRAL = "users:referral"
 SYNC = "users:sync"
 
 
-def router() -> Router:
+def new_router() -> Router:
     return Router(area="cabinet-admin", tag=TAG, prefix=PREFIX)
 
 

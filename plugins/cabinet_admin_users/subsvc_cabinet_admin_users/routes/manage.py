@@ -25,7 +25,7 @@ from subsvc_cabinet_admin_users.routes.common import (
     REFERRAL,
     SUBSCRIPTION,
     get_user,
-    router,
+    new_router,
 )
 from subsvc_cabinet_admin_users.schemas import (
     DeleteUserRequest,
@@ -50,7 +50,7 @@ from subsvc_cabinet_admin_users.schemas import (
     UpdateUserStatusResponse,
 )
 
-router = router()
+router = new_router()
 
 USER_IS_DELETED = "User is deleted; restore it with the status endpoint first"
 NOT_FOUND = {404: "User not found"}

@@ -31,8 +31,8 @@ from subsvc_cabinet_admin_users.routes.common import (
     SYNC,
     USER_NOT_FOUND,
     get_user,
+    new_router,
     panel_errors,
-    router,
     settings,
 )
 from subsvc_cabinet_admin_users.schemas import (
@@ -50,7 +50,7 @@ from subsvc_cabinet_admin_users.schemas import (
     UserPanelInfoResponse,
 )
 
-router = router()
+router = new_router()
 
 NO_ACCOUNT = "User has no panel account"
 PANEL = {404: USER_NOT_FOUND, 502: "The VPN panel failed", 503: NOT_CONFIGURED}

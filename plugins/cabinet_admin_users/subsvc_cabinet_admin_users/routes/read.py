@@ -14,7 +14,7 @@ from subsvc_users.schemas import UserStatus
 from subsvc.api import HTTPError, Limit, Offset, Query
 from subsvc_cabinet_admin_users import detail, listing, stats
 from subsvc_cabinet_admin_users.lookup import current_subscription
-from subsvc_cabinet_admin_users.routes.common import READ, USER_NOT_FOUND, get_user, router, settings
+from subsvc_cabinet_admin_users.routes.common import READ, USER_NOT_FOUND, get_user, new_router, settings
 from subsvc_cabinet_admin_users.schemas import (
     AdminUserGiftsResponse,
     SortBy,
@@ -26,7 +26,7 @@ from subsvc_cabinet_admin_users.schemas import (
     UserTransactionsResponse,
 )
 
-router = router()
+router = new_router()
 
 Text255 = Annotated[str | None, Query(max_length=255)]
 

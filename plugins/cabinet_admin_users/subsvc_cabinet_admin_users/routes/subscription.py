@@ -9,10 +9,10 @@ from starlette.requests import Request
 from subsvc.api import HTTPError
 from subsvc_cabinet_admin_users import subscription_actions as actions
 from subsvc_cabinet_admin_users.detail import subscription_info
-from subsvc_cabinet_admin_users.routes.common import SUBSCRIPTION, get_user, router
+from subsvc_cabinet_admin_users.routes.common import SUBSCRIPTION, get_user, new_router
 from subsvc_cabinet_admin_users.schemas import UpdateSubscriptionRequest, UpdateSubscriptionResponse
 
-router = router()
+router = new_router()
 
 
 @router.post(
