@@ -1,4 +1,5 @@
-"""Authentication of cabinet requests: the access JWT, then the user's row (one indexed read).
+"""Authentication of cabinet requests: the access JWT, then the user's row (one primary-key
+read, kept for the request: :func:`authenticated_user`).
 
 Answers as the reference does: no token 401 'Authentication required'; bad, expired or
 wrong-type token 401 'Invalid or expired token'; a ``sub`` that is no id 401 'Invalid token
@@ -23,19 +24,10 @@ from subsvc.default_plugins.cabinet_jwt import BEARER, bearer_token
 from subsvc_cabinet_auth.sessions import is_env_admin
 
 INT32_MAX = 2**31 - 1
+STATE_KEY = "cabinet_user"
 USER_NOT_FOUND = "User not found"
 NOT_ACTIVE = "User account is not active"
 ACCOUNT_DELETED = "Account was deactivated. Open the bot and press /start to restore access."
-
-# the columns a request's authentication needs (a narrow read of the primary key)
-_COLUMNS = (
-    col(User.id),
-    col(User.status),
-    col(User.messenger_id),
-    col(User.email),
-    col(User.email_verified),
-    col(User.email_verification_source),
-)
 
 
 def deleted_detail(connection: HTTPConnection) -> dict[str, Any]:
@@ -71,17 +63,17 @@ async def authenticate(connection: HTTPConnection) -> Principal:
     if not 0 < user_id <= INT32_MAX:
         raise HTTPError(404, USER_NOT_FOUND)
     async with connection.app.state.db.session(read_only=True) as session:
-        row = (await session.exec(select(*_COLUMNS).where(col(User.id) == user_id))).first()
-    if row is None:
+        user = (await session.exec(select(User).where(col(User.id) == user_id))).first()
+    if user is None:
         raise HTTPError(404, USER_NOT_FOUND)
-    user = User(
-        id=row[0],
-        status=row[1],
-        messenger_id=row[2],
-        email=row[3],
-        email_verified=row[4],
-        email_verification_source=row[5],
-    )
     check_status(connection, user.status)
+    connection.scope.setdefault("state", {})[STATE_KEY] = user
     admin = is_env_admin(connection.app.state.settings, user)
     return Principal(kind="user", id=user_id, is_admin=admin, claims=claims)
+
+
+def authenticated_user(connection: HTTPConnection) -> User | None:
+    """The user row read while authenticating this request (detached: for reading; load it
+    in the request's session to change it)."""
+    user: User | None = connection.scope.get("state", {}).get(STATE_KEY)
+    return user

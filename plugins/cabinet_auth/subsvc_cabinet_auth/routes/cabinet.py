@@ -14,7 +14,7 @@ from subsvc.auth.jwt import TokenError
 from subsvc.auth.principal import Principal
 from subsvc.ratelimit import rate_limit
 from subsvc_cabinet_auth import deeplink, replay
-from subsvc_cabinet_auth.guard import USER_NOT_FOUND
+from subsvc_cabinet_auth.guard import USER_NOT_FOUND, authenticated_user
 from subsvc_cabinet_auth.identities import (
     CredentialRefused,
     Reason,
@@ -212,23 +212,25 @@ async def logout(session: AsyncSession, body: RefreshTokenRequest) -> MessageRes
 # --- the caller ----------------------------------------------------------------------------
 
 
-async def _me(session: AsyncSession, principal: Principal) -> User:
-    user = await session.get(User, principal.id)
+async def _me(request: Request, session: AsyncSession, principal: Principal) -> User:
+    user = authenticated_user(request) or await session.get(User, principal.id)
     if user is None:
         raise HTTPError(404, USER_NOT_FOUND)
     return user
 
 
 @router.get("/me", response_model=CabinetUserResponse)
-async def get_current_user(session: AsyncSession, principal: Principal) -> CabinetUserResponse:
+async def get_current_user(
+    request: Request, session: AsyncSession, principal: Principal
+) -> CabinetUserResponse:
     """The logged-in user."""
-    return CabinetUserResponse.model_validate(await _me(session, principal))
+    return CabinetUserResponse.model_validate(await _me(request, session, principal))
 
 
 @router.get("/me/is-admin", response_model=IsAdminResponse)
 async def check_is_admin(request: Request, session: AsyncSession, principal: Principal) -> IsAdminResponse:
     """An administrator by ``ADMIN_IDS``/``ADMIN_EMAILS``, or the holder of a role above level 0."""
-    user = await _me(session, principal)
+    user = await _me(request, session, principal)
     grants = await grants_of(request.app, session, user)
     return IsAdminResponse(is_admin=grants.level > 0)
 
@@ -239,7 +241,7 @@ async def get_my_permissions(
 ) -> PermissionsResponse:
     """The caller's permissions, role names and highest role level (administrators from the
     environment: ``*:*``, ``superadmin``, 1000)."""
-    grants = await grants_of(request.app, session, await _me(session, principal))
+    grants = await grants_of(request.app, session, await _me(request, session, principal))
     return PermissionsResponse(
         permissions=list(grants.permissions), roles=list(grants.roles), role_level=grants.level
     )
