@@ -11,6 +11,7 @@ from the token's claims, so it follows ``ADMIN_IDS``/``ADMIN_EMAILS`` and e-mail
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sqlmodel import col, select
@@ -18,9 +19,8 @@ from starlette.requests import HTTPConnection
 from subsvc_users.models import User
 
 from subsvc.api.errors import HTTPError
-from subsvc.auth.jwt import JWTCodec, TokenError
 from subsvc.auth.principal import Principal
-from subsvc.default_plugins.cabinet_jwt import BEARER, bearer_token
+from subsvc.default_plugins import cabinet_jwt
 from subsvc_cabinet_auth.sessions import is_env_admin
 
 INT32_MAX = 2**31 - 1
@@ -48,28 +48,19 @@ def check_status(connection: HTTPConnection, status: str) -> None:
 
 
 async def authenticate(connection: HTTPConnection) -> Principal:
-    token = bearer_token(connection)
-    if token is None:
-        raise HTTPError(401, "Authentication required", BEARER)
-    codec: JWTCodec = connection.app.state.jwt
-    try:
-        claims = codec.verify(token, "access")
-    except TokenError:
-        raise HTTPError(401, "Invalid or expired token", BEARER) from None
-    try:
-        user_id = int(str(claims["sub"]))
-    except (KeyError, ValueError):
-        raise HTTPError(401, "Invalid token payload", BEARER) from None
-    if not 0 < user_id <= INT32_MAX:
+    # core's check of the token (401s), then the row decides
+    claimed = cabinet_jwt.authenticate(connection, "cabinet")
+    assert claimed is not None
+    if not 0 < claimed.id <= INT32_MAX:
         raise HTTPError(404, USER_NOT_FOUND)
     async with connection.app.state.db.session(read_only=True) as session:
-        user = (await session.exec(select(User).where(col(User.id) == user_id))).first()
+        user = (await session.exec(select(User).where(col(User.id) == claimed.id))).first()
     if user is None:
         raise HTTPError(404, USER_NOT_FOUND)
     check_status(connection, user.status)
     connection.scope.setdefault("state", {})[STATE_KEY] = user
     admin = is_env_admin(connection.app.state.settings, user)
-    return Principal(kind="user", id=user_id, is_admin=admin, claims=claims)
+    return replace(claimed, is_admin=admin)
 
 
 def authenticated_user(connection: HTTPConnection) -> User | None:
