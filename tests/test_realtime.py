@@ -330,3 +330,16 @@ async def test_fan_out_across_two_instances_on_one_redis(redis_url, subsvc_setti
         assert (message["type"], message["payload"]["text"]) == ("probe.note_created", "from one")
         await one.state.realtime.send_to_user(2, {"type": "balance.change", "amount_kopeks": -100})
         assert await receive(user) == {"type": "balance.change", "amount_kopeks": -100}
+
+
+async def test_a_token_that_cannot_be_checked_is_closed_with_1011(subsvc_settings, app, api_key, tmp_path):
+    down = f"sqlite+aiosqlite:///{tmp_path}/missing/db.sqlite"  # a folder that does not exist
+    other = create_app(
+        subsvc_settings.model_copy(update={"DATABASE_URL": down, "DATABASE_TIMEOUT": 1.0}), plugins=[]
+    )
+    async with (
+        other.router.lifespan_context(other),
+        serving(other) as url,
+        connect(f"{url}/ws?token={api_key}") as ws,
+    ):
+        assert await closed_with(ws) == (1011, "Service temporarily unavailable")

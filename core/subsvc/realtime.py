@@ -203,35 +203,33 @@ class Hub:
         await websocket.accept()
         query = websocket.query_params
         credential = query.get("token") or query.get("api_key") or presented_token(websocket)
-        if not credential:
-            await _close(websocket, POLICY_VIOLATION, ADMIN_NO_TOKEN)
-            return
-        principal = await self._admit(websocket, "web", credential)
-        if principal is None:
-            return
-        connection = Connection(websocket, principal, credential, self.queue_size)
-        connection.push(ADMIN_GREETING)
-        self.admins.add(connection)
-        await self._serve(connection)
+        connection = await self._admit(websocket, "web", credential, ADMIN_NO_TOKEN)
+        if connection is not None:
+            connection.push(ADMIN_GREETING)
+            self.admins.add(connection)
+            await self._serve(connection)
 
     async def serve_cabinet(self, websocket: WebSocket) -> None:
         """``/cabinet/ws``: an access JWT in ``token`` (or ``Authorization: Bearer``)."""
         await websocket.accept()
         credential = websocket.query_params.get("token") or bearer_token(websocket)
-        if not credential:
-            await _close(websocket, POLICY_VIOLATION, CABINET_NO_TOKEN)
-            return
-        principal = await self._admit(websocket, "cabinet", credential)
-        if principal is None:
-            return
-        connection = Connection(websocket, principal, credential, self.queue_size)
-        greeting = {"type": "connected", "user_id": principal.id, "is_admin": principal.is_admin}
-        connection.push(json.dumps(greeting))
-        self.users.setdefault(principal.id, set()).add(connection)
-        await self._serve(connection)
+        connection = await self._admit(websocket, "cabinet", credential, CABINET_NO_TOKEN)
+        if connection is not None:
+            principal = connection.principal
+            connection.push(
+                json.dumps({"type": "connected", "user_id": principal.id, "is_admin": principal.is_admin})
+            )
+            self.users.setdefault(principal.id, set()).add(connection)
+            await self._serve(connection)
 
-    async def _admit(self, websocket: WebSocket, area: Area, credential: str) -> Principal | None:
-        """The principal of the credential, or ``None`` after closing the socket."""
+    async def _admit(
+        self, websocket: WebSocket, area: Area, credential: str | None, no_token: str
+    ) -> Connection | None:
+        """A connection for a valid credential; otherwise the socket is closed (1008 for a
+        missing or refused credential, 1011 when it cannot be checked) and ``None``."""
+        if not credential:
+            await _close(websocket, POLICY_VIOLATION, no_token)
+            return None
         try:
             principal = await self._authenticate(websocket, area, credential)
         except Exception as exc:
@@ -243,7 +241,8 @@ class Hub:
             return None
         if principal is None:
             await _close(websocket, POLICY_VIOLATION, INVALID_TOKEN)
-        return principal
+            return None
+        return Connection(websocket, principal, credential, self.queue_size)
 
     async def _authenticate(self, websocket: WebSocket, area: Area, credential: str) -> Principal | None:
         """Ask the ``authenticate`` hook, as for an HTTP request of ``area`` carrying the

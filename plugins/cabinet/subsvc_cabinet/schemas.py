@@ -1,0 +1,99 @@
+"""The cabinet's wire contract for subscriptions and the balance (the reference's shapes)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ServerInfo(BaseModel):
+    """A server (squad) the subscription connects to."""
+
+    uuid: str
+    name: str
+    country_code: str | None = None
+
+
+class TrafficPurchaseInfo(BaseModel):
+    """Traffic bought on top of the limit, counting until ``expires_at``."""
+
+    id: int
+    traffic_gb: int
+    expires_at: datetime
+    created_at: datetime
+    days_remaining: int
+    progress_percent: float
+
+
+class SubscriptionData(BaseModel):
+    """A subscription as the cabinet shows it."""
+
+    id: int
+    status: str
+    is_trial: bool
+    start_date: datetime
+    end_date: datetime
+    days_left: int
+    hours_left: int = 0
+    minutes_left: int = 0
+    time_left_display: str = ""
+    traffic_limit_gb: int
+    traffic_used_gb: float
+    traffic_used_percent: float
+    device_limit: int
+    connected_squads: list[str] = Field(default_factory=list)
+    servers: list[ServerInfo] = Field(default_factory=list)
+    autopay_enabled: bool
+    autopay_days_before: int
+    subscription_url: str | None = None
+    hide_subscription_link: bool = False
+    is_active: bool
+    is_expired: bool
+    is_limited: bool = False
+    traffic_purchases: list[TrafficPurchaseInfo] = Field(default_factory=list)
+    is_daily: bool = False
+    is_daily_paused: bool = False
+    daily_price_kopeks: int | None = None
+    next_daily_charge_at: datetime | None = None
+    tariff_id: int | None = None
+    tariff_name: str | None = None
+    traffic_reset_mode: str | None = None
+
+
+class SubscriptionStatusResponse(BaseModel):
+    """``GET /cabinet/subscription``: always 200; ``subscription`` is null without one."""
+
+    has_subscription: bool
+    subscription: SubscriptionData | None = None
+
+
+class BalanceResponse(BaseModel):
+    balance_kopeks: int
+    balance_rubles: float
+
+
+class CabinetTransaction(BaseModel):
+    """A transaction in the cabinet's history."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    type: str
+    amount_kopeks: int
+    amount_rubles: float
+    description: str | None = None
+    payment_method: str | None = None
+    is_completed: bool
+    created_at: datetime
+    completed_at: datetime | None = None
+
+
+class CabinetTransactionList(BaseModel):
+    """A page of the history: ``pages`` is how many pages of ``per_page`` there are."""
+
+    items: list[CabinetTransaction]
+    total: int
+    page: int
+    per_page: int
+    pages: int

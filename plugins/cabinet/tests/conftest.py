@@ -1,0 +1,84 @@
+"""Run the cabinet with the plugins it needs; give tests users (made through the API), their
+cabinet clients, and a loopback server for the WebSocket tests."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from itertools import count
+from typing import Any
+
+import httpx2
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+
+PLUGINS = [
+    "subsvc_promo_groups.plugin",
+    "subsvc_users.plugin",
+    "subsvc_billing.plugin",
+    "subsvc_subscriptions.plugin",
+    "subsvc_cabinet.plugin",
+]
+MakeUser = Callable[..., Awaitable[dict[str, Any]]]
+
+
+@pytest.fixture
+def subsvc_plugins() -> list[str]:
+    return PLUGINS
+
+
+@pytest.fixture
+def make_user(client: httpx2.AsyncClient) -> MakeUser:
+    """``await make_user()``: a user created through `POST /users`; its record."""
+    numbers = count(1)
+
+    async def make(**fields: Any) -> dict[str, Any]:
+        fields.setdefault("messenger_id", 710_000_000 + next(numbers))
+        response = await client.post("/users", json=fields)
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+    return make
+
+
+@pytest.fixture
+def cabinet(app: Starlette) -> Callable[[int], httpx2.AsyncClient]:
+    """``cabinet(user_id)``: a client carrying that user's access JWT (close it with ``async with``)."""
+
+    def make(user_id: int) -> httpx2.AsyncClient:
+        token = app.state.jwt.access_token(user_id)
+        return httpx2.AsyncClient(
+            transport=httpx2.ASGITransport(app=app, client=("127.0.0.1", 50001)),
+            base_url="http://testserver",
+            headers={"Authorization": f"Bearer {token}"},
+        )
+
+    return make
+
+
+@asynccontextmanager
+async def serving(app: Starlette) -> AsyncIterator[str]:
+    """Serve a started app with uvicorn on a free loopback port; yields its ws:// base."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, lifespan="off", log_level="warning", ws_ping_interval=None))
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    try:
+        yield f"ws://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        await task
+        sock.close()
+
+
+@pytest.fixture
+def serve() -> Callable[[Starlette], Any]:
+    """``async with serve(app) as base``: the app on a loopback uvicorn (``base`` = ws://host:port)."""
+    return serving
