@@ -9,7 +9,7 @@ from typing import Annotated, cast
 from pydantic import AfterValidator
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_users.records import get_user, user_record
+from subsvc_users.records import PathId, get_user, record_rows, records_from_rows
 from subsvc_users.schemas import UserResponse
 
 from subsvc.api import HTTPError, Query, Router
@@ -67,20 +67,20 @@ async def update_balance(
     """
     if payload.amount_kopeks == 0:
         raise HTTPError(400, "Amount must be non-zero")
-    user = await get_user(session, user_id)
     description = DEFAULT_ADJUSTMENT_DESCRIPTION if payload.description is None else payload.description
     try:
         change = await service.adjust_balance(
             session,
             _events(request),
-            user,
+            PathId(user_id),  # resolved inside the UPDATE: no read of the user before it
             payload.amount_kopeks,
             description=description,
             create_transaction=payload.create_transaction,
         )
     except service.InsufficientBalance:
+        await get_user(session, user_id)  # 404 when the id names nobody
         raise HTTPError(400, "Insufficient balance") from None
-    return await user_record(request, session, change.user)
+    return (await records_from_rows(request, session, await record_rows(session, [change.user_id])))[0]
 
 
 @users.post(
@@ -124,12 +124,12 @@ async def deposit_balance(
         )
     except service.IdempotencyConflict as conflict:
         raise HTTPError(409, str(conflict)) from None
-    assert change.user.id is not None and change.transaction is not None and change.transaction.id is not None
+    assert change.transaction is not None and change.transaction.id is not None
     return DepositResponse(
         success=True,
         duplicate=change.duplicate,
-        user_id=change.user.id,
-        messenger_id=change.user.messenger_id,
+        user_id=change.user_id,
+        messenger_id=user.messenger_id,
         transaction_id=change.transaction.id,
         amount_kopeks=change.transaction.amount_kopeks,
         old_balance_kopeks=change.old_balance_kopeks,

@@ -8,22 +8,26 @@ caller's session: they are committed together with the balance change, or not at
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import BigInteger, Insert, Integer, Update, bindparam, func, insert, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_users.models import User
+from subsvc_users.records import USERS, PathId, path_id_subquery
 
 from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc_billing.models import DEPOSIT, MANUAL, WITHDRAWAL, Transaction
 from subsvc_billing.schemas import TransactionEvent, rubles
 
+TRANSACTIONS = Transaction.__table__
 PAYMENT_COMPLETED = "payment.completed"
 TRANSACTION_CREATED = "transaction.created"
 
@@ -36,38 +40,75 @@ class IdempotencyConflict(Exception):
     """An idempotency key already used for a different deposit (the message says how)."""
 
 
+UserTarget = User | int | PathId
+"""A user whose balance changes: the row object, its internal id, or an id from a URL path
+(resolved inside the UPDATE, with no read before it)."""
+
+
 @dataclass(frozen=True)
 class BalanceChange:
-    """The user after a change, the balance before and after, and the transaction recorded."""
+    """The user changed, the balance before and after, and the transaction recorded."""
 
-    user: User
+    user_id: int
     old_balance_kopeks: int
     new_balance_kopeks: int
     transaction: Transaction | None
     duplicate: bool = False
 
 
-async def change_balance(session: AsyncSession, user_id: int, delta: int) -> User:
-    """Add ``delta`` kopeks to a user's balance in one conditional UPDATE and return the user
-    as updated. A credit also marks ``has_made_first_topup``.
-
-    Raises :class:`InsufficientBalance` when the balance would go below zero.
-    """
-    values: dict[str, Any] = {"balance_kopeks": col(User.balance_kopeks) + delta, "updated_at": utcnow()}
-    if delta > 0:
+@functools.cache
+def _balance_update(credit: bool, by_path_id: bool) -> Update:
+    """``UPDATE users SET balance_kopeks = balance_kopeks + :delta ... WHERE id = <target> AND
+    balance_kopeks + :delta >= 0 RETURNING id, balance_kopeks``, built once per variant."""
+    delta = bindparam("delta", type_=BigInteger)
+    values: dict[str, Any] = {
+        "balance_kopeks": USERS.c.balance_kopeks + delta,
+        "updated_at": bindparam("now"),
+    }
+    if credit:
         values["has_made_first_topup"] = True
-    statement = (
-        update(User)
-        .where(col(User.id) == user_id, col(User.balance_kopeks) + delta >= 0)
-        .values(**values)
-        .returning(User)
-        .execution_options(synchronize_session=False)
+    target = path_id_subquery() if by_path_id else bindparam("user_id", type_=Integer)
+    return (
+        update(USERS)
+        .where(USERS.c.id == target, USERS.c.balance_kopeks + delta >= 0)
+        .values(values)
+        .returning(USERS.c.id, USERS.c.balance_kopeks)
     )
-    result = await session.exec(statement, execution_options={"populate_existing": True})
-    user: User | None = result.scalars().first()
-    if user is None:
+
+
+async def change_balance(session: AsyncSession, user: UserTarget, delta: int) -> tuple[int, int]:
+    """Add ``delta`` kopeks to a user's balance in one conditional UPDATE; returns the user's
+    id and new balance. A credit also marks ``has_made_first_topup``. A ``User`` object passed
+    in is brought up to date.
+
+    Raises :class:`InsufficientBalance` when the balance would go below zero (or, for a
+    :class:`PathId`, when it names no user: the caller tells the two apart).
+    """
+    now = utcnow()
+    parameters: dict[str, Any] | None = {"delta": delta, "now": now}
+    if isinstance(user, PathId):
+        found = user.parameters()
+        parameters = None if found is None else {**parameters, **found}
+    else:
+        parameters["user_id"] = user.id if isinstance(user, User) else user
+    row = None
+    if parameters is not None:
+        statement = _balance_update(delta > 0, isinstance(user, PathId))
+        row = (await session.exec(statement, params=parameters)).first()  # type: ignore[call-overload]
+    if row is None:
         raise InsufficientBalance
-    return user
+    user_id, balance = row
+    if isinstance(user, User):
+        set_committed_value(user, "balance_kopeks", balance)
+        set_committed_value(user, "updated_at", now)
+        if delta > 0:
+            set_committed_value(user, "has_made_first_topup", True)
+    return user_id, balance
+
+
+@functools.cache
+def _transaction_insert() -> Insert:
+    return insert(TRANSACTIONS).returning(TRANSACTIONS.c.id)
 
 
 async def record_transaction(
@@ -100,9 +141,8 @@ async def record_transaction(
         created_at=now,
         completed_at=now,
     )
-    session.add(transaction)
-    await session.flush()
-    assert transaction.id is not None
+    values = transaction.model_dump(exclude={"id"})
+    transaction.id = (await session.exec(_transaction_insert(), params=values)).scalar_one()  # type: ignore[call-overload]
     payload = TransactionEvent(
         transaction_id=transaction.id,
         user_id=user_id,
@@ -127,7 +167,7 @@ async def record_transaction(
 async def adjust_balance(
     session: AsyncSession,
     events: EventBus,
-    user: User,
+    user: UserTarget,
     amount_kopeks: int,
     *,
     description: str | None,
@@ -141,21 +181,20 @@ async def adjust_balance(
     """
     if amount_kopeks == 0:
         raise ValueError("amount_kopeks must be non-zero")
-    assert user.id is not None
-    updated = await change_balance(session, user.id, amount_kopeks)
+    user_id, balance = await change_balance(session, user, amount_kopeks)
     transaction = None
     if create_transaction:
         transaction = await record_transaction(
             session,
             events,
-            user_id=user.id,
+            user_id=user_id,
             type=DEPOSIT if amount_kopeks > 0 else WITHDRAWAL,
             amount_kopeks=abs(amount_kopeks),
-            new_balance_kopeks=updated.balance_kopeks,
+            new_balance_kopeks=balance,
             description=description,
             payment_method=MANUAL,
         )
-    return BalanceChange(updated, updated.balance_kopeks - amount_kopeks, updated.balance_kopeks, transaction)
+    return BalanceChange(user_id, balance - amount_kopeks, balance, transaction)
 
 
 async def find_manual_payment(session: AsyncSession, external_id: str) -> Transaction | None:
@@ -181,7 +220,8 @@ def _replay(user: User, transaction: Transaction, amount_kopeks: int) -> Balance
         new_balance = old_balance = user.balance_kopeks
     else:
         old_balance = new_balance - transaction.amount_kopeks
-    return BalanceChange(user, old_balance, new_balance, transaction, duplicate=True)
+    assert user.id is not None
+    return BalanceChange(user.id, old_balance, new_balance, transaction, duplicate=True)
 
 
 async def deposit(
@@ -211,7 +251,7 @@ async def deposit(
         existing = await find_manual_payment(session, idempotency_key)
         if existing is not None:
             return _replay(user, existing, amount_kopeks)
-    updated = await change_balance(session, user_id, amount_kopeks)
+    _, balance = await change_balance(session, user, amount_kopeks)
     try:
         transaction = await record_transaction(
             session,
@@ -219,7 +259,7 @@ async def deposit(
             user_id=user_id,
             type=DEPOSIT,
             amount_kopeks=amount_kopeks,
-            new_balance_kopeks=updated.balance_kopeks,
+            new_balance_kopeks=balance,
             description=description,
             payment_method=MANUAL,
             external_id=idempotency_key,
@@ -236,7 +276,7 @@ async def deposit(
         current = await session.get(User, user_id, populate_existing=True)
         assert current is not None
         return _replay(current, existing, amount_kopeks)
-    return BalanceChange(updated, updated.balance_kopeks - amount_kopeks, updated.balance_kopeks, transaction)
+    return BalanceChange(user_id, balance - amount_kopeks, balance, transaction)
 
 
 @dataclass(frozen=True)

@@ -8,20 +8,22 @@ one subscription or one user's subscriptions apply one after the other.
 
 from __future__ import annotations
 
+import functools
 import secrets
 import string
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import case, delete, true
+import sqlalchemy as sa
+from sqlalchemy import Select, case, delete, true
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_users.models import User
 from subsvc_users.schemas import SubscriptionSummary
 
-from subsvc.db import utcnow
+from subsvc.db import in_list, utcnow
 from subsvc.events import EventBus
 from subsvc_subscriptions.models import PANEL_SYNC_PENDING, SHORT_ID_LENGTH, Subscription, TrafficPurchase
 from subsvc_subscriptions.schemas import (
@@ -35,6 +37,7 @@ from subsvc_subscriptions.settings import SubscriptionSettings
 EVENT_CHANGED = "subscription.changed"
 INT32 = range(-(2**31), 2**31)
 LIVE = (SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIAL)
+PENDING = SubscriptionStatus.PENDING
 REACTIVATED_BY_EXTEND = (
     SubscriptionStatus.EXPIRED,
     SubscriptionStatus.DISABLED,
@@ -89,9 +92,7 @@ def response(subscription: Subscription, now: datetime | None = None) -> Subscri
 
 def summary(subscription: Subscription, now: datetime) -> SubscriptionSummary:
     """The subscription as the user record shows it."""
-    values = subscription.model_dump()
-    values["actual_status"] = actual_status(subscription.status, subscription.end_date, now)
-    return SubscriptionSummary.model_validate(values)
+    return SubscriptionSummary.model_validate(_summary_values(subscription.model_dump(), now))
 
 
 def fits_int32(value: int) -> bool:
@@ -152,9 +153,24 @@ async def primary_of(session: AsyncSession, user_id: int, *, for_update: bool = 
     return (await session.exec(query)).first()
 
 
+@functools.cache
+def _subscriptions_of_users(dialect: str) -> Select[Any]:
+    table = Subscription.__table__
+    return (
+        sa.select(table)
+        .where(in_list(table.c.user_id, "ids", dialect))
+        .order_by(table.c.created_at.desc(), table.c.id.desc())
+    )
+
+
+def _summary_values(values: Mapping[str, Any], now: datetime) -> dict[str, Any]:
+    """A subscription row as the user record's summary fields (validated with the record)."""
+    return {**values, "actual_status": actual_status(values["status"], values["end_date"], now)}
+
+
 async def record_extras(session: AsyncSession, user_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
     """The user record's ``subscription`` (the primary one) and ``subscriptions`` (newest
-    first) for every user of a page, in one query.
+    first) for every user of a page, in one query (plain rows, validated with the records).
 
     Primary: the newest whose stored status is ``active`` or ``trial``; else the newest that
     is not an unpaid pending trial; else none.
@@ -165,26 +181,23 @@ async def record_extras(session: AsyncSession, user_ids: Sequence[int]) -> dict[
     }
     if not ids:
         return extras
-    query = (
-        select(Subscription)
-        .where(col(Subscription.user_id).in_(ids))
-        .order_by(col(Subscription.created_at).desc(), col(Subscription.id).desc())
-    )
+    query = _subscriptions_of_users(session.get_bind().dialect.name)
     now = utcnow()
-    grouped: dict[int, list[Subscription]] = {}
-    for subscription in (await session.exec(query)).all():
-        grouped.setdefault(subscription.user_id, []).append(subscription)
+    grouped: dict[int, list[dict[str, Any]]] = {}
+    for row in (await session.exec(query, params={"ids": ids})).mappings():
+        grouped.setdefault(row["user_id"], []).append(_summary_values(row, now))
     for user_id, subscriptions in grouped.items():
-        primary = next((s for s in subscriptions if s.status in LIVE), None)
+        primary = next((s for s in subscriptions if s["status"] in LIVE), None)
         if primary is None:
             primary = next(
-                (s for s in subscriptions if not (s.is_trial and s.status == SubscriptionStatus.PENDING)),
+                (
+                    s
+                    for s in subscriptions
+                    if not (s["is_trial"] and s["status"] == SubscriptionStatus.PENDING)
+                ),
                 None,
             )
-        extras[user_id] = {
-            "subscription": summary(primary, now) if primary is not None else None,
-            "subscriptions": [summary(s, now) for s in subscriptions],
-        }
+        extras[user_id] = {"subscription": primary, "subscriptions": subscriptions}
     return extras
 
 

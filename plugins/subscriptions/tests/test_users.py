@@ -138,16 +138,16 @@ async def test_primary_subscription_of_the_record(db, make_user, make_subscripti
 
     def primary(user: User) -> int | None:
         chosen = extras[user.id]["subscription"]
-        return None if chosen is None else chosen.id
+        return None if chosen is None else chosen["id"]
 
     assert primary(live_first) == old_active.id
     assert primary(pending_skipped) == disabled.id
     assert primary(paid_pending) == pending.id
     assert primary(only_unpaid_trial) is None
     assert primary(trial_stored) == trial.id
-    assert extras[trial_stored.id]["subscription"].actual_status == "expired"
+    assert extras[trial_stored.id]["subscription"]["actual_status"] == "expired"
     assert primary(nothing) is None and extras[nothing.id]["subscriptions"] == []
-    assert [s.status for s in extras[live_first.id]["subscriptions"]] == ["expired", "active"]
+    assert [s["status"] for s in extras[live_first.id]["subscriptions"]] == ["expired", "active"]
     assert len(extras[only_unpaid_trial.id]["subscriptions"]) == 1
 
 

@@ -1,39 +1,105 @@
-"""Finding users and building their records: used by every plugin that answers with a user."""
+"""Finding users and building their records: used by every plugin that answers with a user.
+
+A record is read with one statement (:func:`record_select`: the user's columns and its promo
+group's, joined) plus one query per ``user_record_extras`` implementation for a whole page,
+and validated once per page. Rows are read as plain rows, not ORM objects: building ORM
+instances for a page of 50 cost more than the queries themselves.
+"""
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, case, or_
+import sqlalchemy as sa
+from pydantic import TypeAdapter
+from sqlalchemy import BigInteger, ColumnElement, Integer, Row, ScalarSelect, Select, bindparam, case, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_promo_groups.models import PromoGroup
 
 from subsvc.api import HTTPError
+from subsvc.db import in_list
 from subsvc_users.models import User
 from subsvc_users.schemas import INT32_MAX, INT64_MAX, PromoGroupSummary, UserResponse
 
+USERS = User.__table__
+GROUPS = PromoGroup.__table__
 _ROW_FIELDS = tuple(name for name in UserResponse.model_fields if name in User.model_fields)
+_GROUP_FIELDS = tuple(PromoGroupSummary.model_fields)
+_GROUP_PREFIX = "promo_group__"
+_RECORDS = TypeAdapter(list[UserResponse])
+
+
+def record_select() -> Select[Any]:
+    """The columns a user record is built from: the user's, then its promo group's (prefixed
+    ``promo_group__``; null when the user has none). Add WHERE, ORDER and LIMIT to taste."""
+    return sa.select(
+        *(USERS.c[name] for name in _ROW_FIELDS),
+        USERS.c.promo_group_id,
+        *(GROUPS.c[name].label(_GROUP_PREFIX + name) for name in _GROUP_FIELDS),
+    ).select_from(USERS.outerjoin(GROUPS, USERS.c.promo_group_id == GROUPS.c.id))
+
+
+@functools.cache
+def _records_by_id(dialect: str) -> Select[Any]:
+    return record_select().where(in_list(USERS.c.id, "ids", dialect))
+
+
+def _path_match(user_id: int) -> tuple[list[ColumnElement[bool]], ColumnElement[int]]:
+    """The conditions a path id matches (a messenger id, an internal id where it fits 32 bits)
+    and the order that puts the messenger match first."""
+    conditions: list[ColumnElement[bool]] = []
+    if -INT64_MAX - 1 <= user_id <= INT64_MAX:
+        conditions.append(USERS.c.messenger_id == user_id)
+    if -INT32_MAX - 1 <= user_id <= INT32_MAX:
+        conditions.append(USERS.c.id == user_id)
+    return conditions, case((USERS.c.messenger_id == user_id, 0), else_=1)
 
 
 async def find_user(session: AsyncSession, user_id: int, *, for_update: bool = False) -> User | None:
     """Resolve a path id as the reference does: a messenger id first, then an internal id
     (only when it fits a 32-bit integer). One query: both matches, the messenger one first."""
-    conditions: list[ColumnElement[bool]] = []
-    if -INT64_MAX - 1 <= user_id <= INT64_MAX:
-        conditions.append(col(User.messenger_id) == user_id)
-    if -INT32_MAX - 1 <= user_id <= INT32_MAX:
-        conditions.append(col(User.id) == user_id)
+    conditions, messenger_first = _path_match(user_id)
     if not conditions:  # beyond BIGINT: no row has it
         return None
-    messenger_first = case((col(User.messenger_id) == user_id, 0), else_=1)
     query = select(User).where(or_(*conditions)).order_by(messenger_first).limit(1)
     if for_update:
         query = query.with_for_update()
     return (await session.exec(query)).first()
+
+
+@dataclass(frozen=True)
+class PathId:
+    """A user id as it comes in a URL path: a messenger id first, else an internal id."""
+
+    value: int
+
+    def parameters(self) -> dict[str, int | None] | None:
+        """The parameters of :func:`path_id_subquery`; ``None`` when no user can have the id."""
+        if not -INT64_MAX - 1 <= self.value <= INT64_MAX:
+            return None
+        fits_int32 = -INT32_MAX - 1 <= self.value <= INT32_MAX
+        return {"path_id": self.value, "path_id32": self.value if fits_int32 else None}
+
+
+@functools.cache
+def path_id_subquery() -> ScalarSelect[int]:
+    """:func:`find_user`'s resolution as a scalar subquery with parameters ``path_id`` and
+    ``path_id32`` (:meth:`PathId.parameters`), for use inside another statement
+    (``UPDATE users ... WHERE id = (<this>)``); built once."""
+    path_id = bindparam("path_id", type_=BigInteger)
+    return (
+        sa.select(USERS.c.id)
+        .where(or_(USERS.c.messenger_id == path_id, USERS.c.id == bindparam("path_id32", type_=Integer)))
+        .order_by(case((USERS.c.messenger_id == path_id, 0), else_=1))
+        .limit(1)
+        .scalar_subquery()
+    )
 
 
 async def find_user_by_messenger_id(session: AsyncSession, messenger_id: int) -> User | None:
@@ -51,17 +117,23 @@ async def get_user(session: AsyncSession, user_id: int, *, for_update: bool = Fa
     return user
 
 
-async def user_records(request: Request, session: AsyncSession, users: Sequence[User]) -> list[UserResponse]:
-    """The records of ``users`` (one query for their promo groups, one call per
-    ``user_record_extras`` implementation for the whole page)."""
-    if not users:
+async def record_rows(session: AsyncSession, user_ids: Sequence[int]) -> list[Row[Any]]:
+    """The :func:`record_select` rows of these users (in no particular order), changes still
+    pending in the session included."""
+    if session.new or session.dirty:
+        await session.flush()
+    dialect = session.get_bind().dialect.name
+    return list((await session.exec(_records_by_id(dialect), params={"ids": list(user_ids)})).all())
+
+
+async def records_from_rows(
+    request: Request, session: AsyncSession, rows: Sequence[Row[Any]]
+) -> list[UserResponse]:
+    """The records of :func:`record_select` rows, in their order (one call per
+    ``user_record_extras`` implementation for all of them)."""
+    if not rows:
         return []
-    ids = [user.id for user in users if user.id is not None]
-    group_ids = {user.promo_group_id for user in users if user.promo_group_id is not None}
-    groups: dict[int, PromoGroupSummary] = {}
-    if group_ids:
-        rows = await session.exec(select(PromoGroup).where(col(PromoGroup.id).in_(group_ids)))
-        groups = {group.id: PromoGroupSummary.model_validate(group) for group in rows.all() if group.id}
+    ids = [row.id for row in rows]
     extras: dict[int, dict[str, Any]] = {}
     for part in request.app.state.plugins.hook.user_record_extras(session=session, user_ids=ids):
         if inspect.isawaitable(part):
@@ -69,12 +141,26 @@ async def user_records(request: Request, session: AsyncSession, users: Sequence[
         for user_id, fields in (part or {}).items():
             extras.setdefault(user_id, {}).update(fields)
     records = []
-    for user in users:
-        data: dict[str, Any] = {name: getattr(user, name) for name in _ROW_FIELDS}
-        data["promo_group"] = groups.get(user.promo_group_id) if user.promo_group_id is not None else None
-        data.update(extras.get(user.id or 0, {}))
-        records.append(UserResponse.model_validate(data))
-    return records
+    for row in rows:
+        values = row._mapping
+        data: dict[str, Any] = {name: values[name] for name in _ROW_FIELDS}
+        data["promo_group"] = (
+            {name: values[_GROUP_PREFIX + name] for name in _GROUP_FIELDS}
+            if values["promo_group_id"] is not None
+            else None
+        )
+        data.update(extras.get(row.id, ()))
+        records.append(data)
+    return _RECORDS.validate_python(records)
+
+
+async def user_records(request: Request, session: AsyncSession, users: Sequence[User]) -> list[UserResponse]:
+    """The records of ``users``, in their order (read again with their promo groups in one query)."""
+    ids = [user.id for user in users if user.id is not None]
+    if not ids:
+        return []
+    by_id = {row.id: row for row in await record_rows(session, ids)}
+    return await records_from_rows(request, session, [by_id[user_id] for user_id in ids if user_id in by_id])
 
 
 async def user_record(request: Request, session: AsyncSession, user: User) -> UserResponse:

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from subsvc.api import HTTPError, Limit, Offset, Query, Router
 from subsvc_users import service
 from subsvc_users.counts import count_cache
-from subsvc_users.records import find_user_by_messenger_id, get_user, user_record, user_records
+from subsvc_users.records import find_user_by_messenger_id, get_user, records_from_rows, user_record
 from subsvc_users.schemas import (
     INT32_MAX,
     UserCreateRequest,
@@ -68,7 +68,7 @@ async def list_users(
         limit=limit,
         offset=offset,
     )
-    items = await user_records(request, session, users)
+    items = await records_from_rows(request, session, users)
     return UserListResponse(items=items, total=total, limit=limit, offset=offset)
 
 

@@ -9,12 +9,13 @@ PostgreSQL), or, when it is all digits, a messenger id or an internal id exactly
 
 from __future__ import annotations
 
+import functools
 import secrets
 import string
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, bindparam, func, or_, update
+from sqlalchemy import ColumnElement, Row, Select, bindparam, func, or_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
@@ -26,6 +27,7 @@ from subsvc_promo_groups.service import ensure_default_group, find_group
 from subsvc.db import utcnow
 from subsvc_users.counts import CountCache, count_cache
 from subsvc_users.models import USER_STATUSES, User
+from subsvc_users.records import USERS, record_select
 from subsvc_users.schemas import (
     INT32_MAX,
     INT64_MAX,
@@ -39,6 +41,7 @@ REFERRAL_ALPHABET = string.ascii_letters + string.digits
 REFERRAL_LENGTH = 8
 REFERRAL_ATTEMPTS = 10
 SEARCHED_COLUMNS = ("username", "first_name", "last_name", "referral_code")
+NEWEST_FIRST = (USERS.c.created_at.desc(), USERS.c.id.desc())
 
 DUPLICATE_MESSENGER_ID = "User with this messenger_id already exists"
 PROMO_GROUP_NOT_FOUND = "Promo group not found"
@@ -108,15 +111,22 @@ def count_query(conditions: Sequence[ColumnElement[bool]]) -> SelectOfScalar[int
     return select(func.count()).select_from(User).where(*conditions)
 
 
-def page_query(conditions: Sequence[ColumnElement[bool]], limit: int, offset: int) -> SelectOfScalar[User]:
-    """Newest first; the ``(…, created_at, id)`` indexes give this order with a LIMIT."""
-    return (
-        select(User)
-        .where(*conditions)
-        .order_by(col(User.created_at).desc(), col(User.id).desc())
-        .offset(offset)
-        .limit(limit)
-    )
+def page_query(conditions: Sequence[ColumnElement[bool]], limit: Any, offset: Any) -> Select[Any]:
+    """Record rows (:func:`~subsvc_users.records.record_select`), newest first; the
+    ``(…, created_at, id)`` indexes give this order with a LIMIT."""
+    return record_select().where(*conditions).order_by(*NEWEST_FIRST).offset(offset).limit(limit)
+
+
+@functools.cache
+def _listing(by_status: bool, by_promo_group: bool) -> Select[Any]:
+    """The page statement of a filter without search text, its values as parameters: built
+    (and its cache key computed) once, not per request."""
+    conditions = []
+    if by_status:
+        conditions.append(USERS.c.status == bindparam("status"))
+    if by_promo_group:
+        conditions.append(USERS.c.promo_group_id == bindparam("promo_group_id"))
+    return page_query(conditions, bindparam("limit"), bindparam("offset"))
 
 
 async def list_users(
@@ -128,8 +138,9 @@ async def list_users(
     search: str | None = None,
     limit: int = 50,
     offset: int = 0,
-) -> tuple[int, list[User]]:
-    """The total of the filter (exact; see :mod:`subsvc_users.counts`) and one page of it."""
+) -> tuple[int, list[Row[Any]]]:
+    """The total of the filter (exact; see :mod:`subsvc_users.counts`) and one page of it as
+    record rows (for :func:`~subsvc_users.records.records_from_rows`)."""
     search = (search or "").strip() or None
     conditions = filters(status, promo_group_id, search)
     key = _filter_key(status, promo_group_id, search)
@@ -140,7 +151,12 @@ async def list_users(
         counts.put(key, total, generation)
     if offset > INT64_MAX - limit:  # no row is that far; the database would refuse the number
         return total, []
-    return total, list((await session.exec(page_query(conditions, limit, offset))).all())
+    if search:
+        page = await session.exec(page_query(conditions, limit, offset))
+    else:
+        parameters = {"status": status, "promo_group_id": promo_group_id, "limit": limit, "offset": offset}
+        page = await session.exec(_listing(status is not None, promo_group_id is not None), params=parameters)
+    return total, list(page.all())
 
 
 # --- creation and changes ----------------------------------------------------------------------
