@@ -170,7 +170,9 @@ async def subscription_views(
 ) -> list[SubscriptionData]:
     """The cabinet's view of several subscriptions (one query for their traffic purchases)."""
     now = utcnow()
-    purchases = await live_traffic_purchases(session, [item["id"] for item in items], now)
+    # a subscription with nothing purchased (the record says 0) has no purchases to look up
+    buyers = [item["id"] for item in items if item.get("purchased_traffic_gb", 1) != 0]
+    purchases = await live_traffic_purchases(session, buyers, now)
     return [subscription_data(item, purchases.get(item["id"], []), settings, now) for item in items]
 
 
