@@ -175,14 +175,14 @@ async def _move_balance(app: Starlette, session: AsyncSession, primary: User, se
 
         await change_balance(session, secondary.id, -amount)
         await change_balance(session, primary.id, amount)
-        return amount
-    for user_id, delta in ((secondary.id, -amount), (primary.id, amount)):
-        await session.exec(
-            update(User)  # type: ignore[call-overload]
-            .where(col(User.id) == user_id, col(User.balance_kopeks) + delta >= 0)
-            .values(balance_kopeks=col(User.balance_kopeks) + delta, updated_at=utcnow())
-            .execution_options(synchronize_session=False)
-        )
+    else:
+        for user_id, delta in ((secondary.id, -amount), (primary.id, amount)):
+            await session.exec(
+                update(User)  # type: ignore[call-overload]
+                .where(col(User.id) == user_id, col(User.balance_kopeks) + delta >= 0)
+                .values(balance_kopeks=col(User.balance_kopeks) + delta, updated_at=utcnow())
+                .execution_options(synchronize_session=False)
+            )
     await session.refresh(primary)
     await session.refresh(secondary)
     return amount
