@@ -157,7 +157,7 @@ async def seed(db: Database, settings: Settings) -> list[auditing.Row]:
             async with db.session() as session:
                 if db.dialect == "postgresql":
                     lock = text("SELECT pg_advisory_xact_lock(:key)").bindparams(key=ADVISORY_LOCK)
-                    await session.execute(lock)
+                    await session.exec(lock)  # type: ignore[call-overload]
                 roles = await ensure_system_roles(session)
                 audit = await sync_superadmins(session, settings, roles[SUPERADMIN_LEVEL])
                 await session.commit()
