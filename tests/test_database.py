@@ -175,3 +175,21 @@ def test_schema_differences_reports_a_model_the_migration_does_not_match(tmp_pat
             assert schema_differences(connection, {"web_api_tokens_elsewhere"}) == []
     finally:
         engine.dispose()
+
+
+def test_an_error_raised_from_none_while_handling_an_outage_is_not_an_outage():
+    from subsvc.db import is_database_unavailable
+
+    def failing(suppress: bool) -> BaseException:
+        try:
+            try:
+                raise ConnectionRefusedError("database")
+            except OSError:
+                if suppress:
+                    raise ValueError("a bug of ours") from None
+                raise ValueError("a bug of ours")
+        except ValueError as error:
+            return error
+
+    assert is_database_unavailable(failing(suppress=False))
+    assert not is_database_unavailable(failing(suppress=True))

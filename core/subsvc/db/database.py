@@ -27,7 +27,8 @@ def is_database_unavailable(error: BaseException) -> bool:
         return True
     if isinstance(error, OSError | asyncio.TimeoutError):
         return True
-    cause = error.__cause__ or error.__context__
+    # an explicit cause, else the exception being handled, unless ``raise ... from None`` hid it
+    cause = error.__cause__ or (None if error.__suppress_context__ else error.__context__)
     module = type(error).__module__
     if module.startswith("asyncpg") and "Connection" in type(error).__name__:
         return True
