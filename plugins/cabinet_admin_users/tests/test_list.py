@@ -143,3 +143,10 @@ async def test_referrals_are_the_users_this_user_referred(admin, make_user):
     assert _ids(await admin.get(f"{BASE}/{referrer.id}/referrals", params={"offset": 1})) == [first.id]
     assert (await admin.get(f"{BASE}/{first.id}/referrals")).json()["total"] == 0
     assert (await admin.get(f"{BASE}/{referrer.id}/referrals", params={"limit": 201})).status_code == 422
+
+
+async def test_an_offset_beyond_any_row_is_an_empty_page(admin, make_user):
+    await make_user()
+    response = await admin.get(BASE, params={"offset": 10**30})
+    assert response.status_code == 200
+    assert (response.json()["users"], response.json()["total"]) == ([], 1)
