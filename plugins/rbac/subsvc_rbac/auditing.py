@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import Table, insert
+from starlette.applications import Starlette
 from starlette.requests import Request
 
 from subsvc.auth.principal import Principal
@@ -35,10 +36,11 @@ MASK = "***"
 _LIMITS = {"action": 255, "resource_type": 100, "resource_id": 255, "ip_address": 45, "user_agent": 500,
            "request_path": 500}  # fmt: skip
 
-try:  # helper for the client address behind trusted proxies, when core offers it
-    from subsvc.ratelimit import client_ip as _core_client_ip  # type: ignore[import-not-found,unused-ignore]
+try:  # the client address behind trusted proxies (TRUSTED_PROXIES), when core offers it
+    from subsvc.ratelimit import client_ip as _core_client_ip
+    from subsvc.ratelimit import close_rate_limiter as _close_core_helper
 except ImportError:  # pragma: no cover - depends on the core version
-    _core_client_ip = None
+    _core_client_ip = _close_core_helper = None  # type: ignore[assignment]
 
 
 def client_ip(request: Request) -> str | None:
@@ -49,6 +51,12 @@ def client_ip(request: Request) -> str | None:
             if found:
                 return str(found)
     return request.client.host if request.client else None
+
+
+async def close_client_ip_helper(app: Starlette) -> None:
+    """Release what core made to answer :func:`client_ip` (its rate limiter) at shutdown."""
+    if _close_core_helper is not None:
+        await _close_core_helper(app)
 
 
 def _clip(value: str | None, limit: int) -> str | None:

@@ -17,7 +17,7 @@ from subsvc.api import Endpoint
 from subsvc.auth.principal import Grants, Principal
 from subsvc.db import is_database_unavailable
 from subsvc.hookspecs import hookimpl
-from subsvc_rbac import __version__, gate, seed
+from subsvc_rbac import __version__, auditing, gate, seed
 from subsvc_rbac.auditing import AuditWriter
 from subsvc_rbac.grants import GrantsCache, read_standing
 from subsvc_rbac.models import AccessPolicy, AdminRole, AuditLogEntry, UserRole
@@ -103,6 +103,7 @@ async def shutdown(app: Starlette) -> None:
     rbac = gate.rbac_of(app)
     await rbac.grants.drain()
     await rbac.audit.stop()
+    await auditing.close_client_ip_helper(app)
 
 
 @hookimpl

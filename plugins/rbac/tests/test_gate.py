@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import httpx2
 import pytest
+from subsvc_rbac.grants import INVALIDATE_CHANNEL
+
+from subsvc.testing import recorded_statements
 
 RBAC = "/cabinet/admin/rbac"
 
@@ -110,8 +114,7 @@ async def test_expired_assignment_grants_nothing(admin, make_user, token_for, as
     async with as_user(token_for(user)) as http:
         assert (await http.get(f"{RBAC}/roles")).status_code == 200
         # the cached standing must not outlive the assignment
-        while datetime.now(UTC) <= soon:
-            await _sleep(0.05)
+        await asyncio.sleep(max(0.0, (soon - datetime.now(UTC)).total_seconds()) + 0.05)
         response = await http.get(f"{RBAC}/roles")
     assert response.status_code == 403
     assert response.json()["detail"] == "Permission denied: No active roles assigned"
@@ -140,12 +143,6 @@ async def test_revoked_assignment_grants_nothing_at_once(admin, holder):
         (assignment,) = (await admin.get(f"{RBAC}/roles/{role_id}/users")).json()
         assert (await admin.delete(f"{RBAC}/assignments/{assignment['id']}")).status_code == 200
         assert (await http.get(f"{RBAC}/roles")).status_code == 403
-
-
-async def _sleep(seconds: float) -> None:
-    import asyncio
-
-    await asyncio.sleep(seconds)
 
 
 # --- policies --------------------------------------------------------------------------------------
@@ -246,3 +243,30 @@ async def test_web_api_keys_keep_core_rules(client: httpx2.AsyncClient):
     """The hook abstains for API tokens: Web API routes with permissions still pass."""
     response = await client.get("/users")
     assert response.status_code == 200
+
+
+# --- cost and invalidation -------------------------------------------------------------------------
+
+
+async def test_grants_cost_one_query_then_none_until_a_change(app, admin, holder, db):
+    _, http = await holder(level=10, permissions=["roles:read"])
+    app.state.rbac.grants.invalidate()
+    async with http:
+        with recorded_statements(db) as cold:
+            assert (await http.get(f"{RBAC}/permissions")).status_code == 200
+        with recorded_statements(db) as warm:
+            assert (await http.get(f"{RBAC}/permissions")).status_code == 200
+    rbac_reads = [s for s in cold if "user_roles" in s or "access_policies" in s]
+    assert len([s for s in rbac_reads if "user_roles" in s]) == 1  # the standing: one query
+    assert len([s for s in rbac_reads if "access_policies" in s]) == 1  # the policies, kept too
+    assert [s for s in warm if "admin_audit_log" not in s] == []  # nothing on the request's path
+
+
+async def test_a_change_announced_on_the_bus_drops_the_cache(app, holder):
+    user, http = await holder(level=10, permissions=["roles:read"])
+    async with http:
+        await http.get(f"{RBAC}/permissions")
+    grants = app.state.rbac.grants
+    assert user.id in grants._standings
+    await app.state.bus.publish(INVALIDATE_CHANNEL, "*")  # as another instance's change arrives
+    assert grants._standings == {} and grants._policies is None
