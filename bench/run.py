@@ -467,6 +467,7 @@ def benchmark(args: argparse.Namespace, workdir: Path) -> int:
                 "PORT": str(port),
                 "DATABASE_URL": db_url,
                 "WEB_API_DEFAULT_TOKEN": args.token,
+                **scenario_set.env,
                 **dict(kv.split("=", 1) for kv in args.env),
             }
             if scenario_set.seed:

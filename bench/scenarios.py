@@ -6,10 +6,16 @@ service's environment (DATABASE_URL, WEB_API_DEFAULT_TOKEN, ...) and a
 scratch directory; use it to create rows the scenarios need.
 """
 
+import hashlib
+import hmac
+import json
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlencode
 
+import jwt
 from seed import FIRST_MESSENGER_ID, USERS, seed_users, username
 
 API_KEY_HEADER = "X-API-Key"
@@ -54,6 +60,34 @@ class ScenarioSet:
     scenarios: tuple[Scenario, ...]
     seed: Seed | None = None
     description: str = ""
+    env: Mapping[str, str] = field(default_factory=dict)  # extra environment for the service
+
+
+# The cabinet set's credentials: a bot token that signs mini-app init data, and the secret
+# that signs cabinet JWTs (both given to the service through ScenarioSet.env).
+BOT_TOKEN = "4242:bench-bot-token"
+CABINET_JWT_SECRET = "bench-cabinet-jwt-secret-" + "0" * 32
+
+
+def messenger_init_data(messenger_id: int) -> str:
+    """Mini-app init data for a messenger user, signed as the messenger signs it (HMAC-SHA256
+    with the key HMAC("WebAppData", bot token) over the sorted ``key=value`` lines)."""
+    fields = {
+        "auth_date": str(int(time.time())),
+        "query_id": "bench",
+        "user": json.dumps({"id": messenger_id, "first_name": "Bench", "username": "bench_user"}),
+    }
+    secret = hmac.new(b"WebAppData", BOT_TOKEN.encode(), hashlib.sha256).digest()
+    check = "\n".join(f"{key}={fields[key]}" for key in sorted(fields))
+    fields["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
+    return urlencode(fields)
+
+
+def cabinet_access_token(user_id: int, hours: int = 4) -> str:
+    """An access JWT for a cabinet user, valid for ``hours``."""
+    now = int(time.time())
+    claims = {"sub": str(user_id), "type": "access", "iat": now, "exp": now + hours * 3600}
+    return jwt.encode(claims, CABINET_JWT_SECRET, algorithm="HS256")
 
 
 SCENARIO_SETS: dict[str, ScenarioSet] = {
@@ -78,6 +112,38 @@ SCENARIO_SETS: dict[str, ScenarioSet] = {
                     random_id=(FIRST_MESSENGER_ID + 1, FIRST_MESSENGER_ID + USERS),
                 ),
                 Scenario("GET /stats/overview", "GET", "/stats/overview", auth=True),
+            ),
+        ),
+        ScenarioSet(
+            name="cabinet",
+            description="PostgreSQL with 100,000 users: messenger login and authenticated cabinet reads",
+            seed=seed_users,
+            env={
+                "BOT_TOKEN": BOT_TOKEN,
+                "CABINET_JWT_SECRET": CABINET_JWT_SECRET,
+                # every request comes from 127.0.0.1: keep the limiter counting, but never refusing
+                "RATE_LIMITS": "messenger_login=1000000000/minute",
+            },
+            scenarios=(
+                Scenario("GET /health", "GET", "/health"),
+                Scenario(
+                    "POST /cabinet/auth/messenger",
+                    "POST",
+                    "/cabinet/auth/messenger",
+                    body=json.dumps({"init_data": messenger_init_data(FIRST_MESSENGER_ID + 42)}),
+                ),
+                Scenario(
+                    "GET /cabinet/auth/me",
+                    "GET",
+                    "/cabinet/auth/me",
+                    headers={"Authorization": f"Bearer {cabinet_access_token(42)}"},
+                ),
+                Scenario(
+                    "GET /cabinet/subscription",
+                    "GET",
+                    "/cabinet/subscription",
+                    headers={"Authorization": f"Bearer {cabinet_access_token(42)}"},
+                ),
             ),
         ),
         ScenarioSet(
