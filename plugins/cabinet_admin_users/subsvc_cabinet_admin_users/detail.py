@@ -14,6 +14,7 @@ from subsvc_promo_groups.service import find_group
 from subsvc_subscriptions.models import Subscription, TrafficPurchase
 from subsvc_subscriptions.schemas import SubscriptionStatus
 from subsvc_users.models import User
+from subsvc_users.schemas import INT64_MAX
 
 from subsvc.db import utcnow
 from subsvc_cabinet_admin_users import listing
@@ -102,6 +103,9 @@ async def transactions(
 ) -> tuple[int, list[UserTransactionItem]]:
     """The user's transactions, newest first (billing's list)."""
     filters = billing.TransactionFilter(user_id=user_id, type=transaction_type)
+    if offset > INT64_MAX - limit:  # no row is that far; the database would refuse the number
+        count = select(func.count()).select_from(Transaction).where(*filters.conditions())
+        return (await session.exec(count)).one(), []
     total, rows = await billing.list_transactions(session, filters, limit, offset)
     return total, [transaction_item(row) for row in rows]
 

@@ -117,7 +117,10 @@ async def _extend(context: Context, subscription: Subscription) -> Outcome:
 
 async def _shorten(context: Context, subscription: Subscription) -> Outcome:
     days = _required(context.request.days, "days")
-    subscription.end_date = subscription.end_date - timedelta(days=days)
+    try:
+        subscription.end_date = subscription.end_date - timedelta(days=days)
+    except OverflowError:
+        raise ActionRefused(subscriptions.END_OUT_OF_RANGE) from None
     if subscription.end_date <= utcnow():
         subscription.status = SubscriptionStatus.EXPIRED
     _changed(context, subscription, "extended")

@@ -162,3 +162,10 @@ async def test_reads_change_nothing(admin, make_user, reload):
     for path in ("", "/transactions", "/referrals", "/gifts", "/available-tariffs"):
         assert (await admin.get(f"{BASE}/{user.id}{path}")).status_code == 200
     assert await reload(UserAdminSettings, user.id) is None
+
+
+async def test_a_transactions_offset_beyond_any_row_is_an_empty_page(admin, make_user, make_transaction):
+    user = await make_user()
+    await make_transaction(user, "deposit", 100)
+    body = (await admin.get(f"{BASE}/{user.id}/transactions", params={"offset": 10**30})).json()
+    assert (body["transactions"], body["total"]) == ([], 1)

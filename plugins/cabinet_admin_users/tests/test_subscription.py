@@ -171,3 +171,20 @@ async def test_bounds_are_422(admin, make_user, body, loc):
     response = await _act(admin, user, **body)
     assert response.status_code == 422
     assert [error["loc"] for error in response.json()["detail"]] == [loc]
+
+
+async def test_dates_out_of_range_are_400_not_errors(admin, make_user, make_subscription):
+    user = await make_user()
+    await make_subscription(user)
+    assert (
+        await _act(admin, user, action="set_end_date", end_date="0001-01-02T00:00:00Z")
+    ).status_code == 200
+    response = await _act(admin, user, action="shorten", days=10)
+    assert (response.status_code, response.json()) == (
+        400,
+        {"detail": "The subscription's end date would be out of range"},
+    )
+    assert (
+        await _act(admin, user, action="set_end_date", end_date="9999-12-30T00:00:00Z")
+    ).status_code == 200
+    assert (await _act(admin, user, action="extend", days=10)).status_code == 400
