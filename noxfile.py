@@ -23,9 +23,11 @@ nox.options.reuse_existing_virtualenvs = True
 
 
 def install(session: nox.Session, *extras: str) -> None:
-    """Core (editable, with extras) and every plugin under plugins/."""
+    """Core (editable, with extras) and every plugin under plugins/ (with its own ``test``
+    extra when the session installs core's)."""
     core = f".[{','.join(extras)}]" if extras else "."
-    session.install("-e", core, *[arg for plugin in PLUGINS for arg in ("-e", plugin)])
+    suffix = "[test]" if "test" in extras else ""
+    session.install("-e", core, *[arg for plugin in PLUGINS for arg in ("-e", plugin + suffix)])
 
 
 @nox.session

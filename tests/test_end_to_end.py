@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 import httpx2
 import pytest
+import websockets.sync.client
 
 
 def free_port() -> int:
@@ -40,7 +44,9 @@ def subsvc(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_serve_migrates_answers_health_and_accepts_a_cli_token(env):
+@contextlib.contextmanager
+def serving(env: dict[str, str]) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+    """`subsvc serve` on a free loopback port, answering /health; stopped at the end."""
     port = free_port()
     env = {**env, "PORT": str(port), "HOST": "127.0.0.1"}
     server = subprocess.Popen(
@@ -61,6 +67,14 @@ def test_serve_migrates_answers_health_and_accepts_a_cli_token(env):
                 assert time.monotonic() - started < 20, "server did not answer within 20 s"
                 time.sleep(0.1)
         assert r.status_code == 200 and r.json()["status"] == "ok"
+        yield port, server
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_serve_migrates_answers_health_and_accepts_a_cli_token(env):
+    with serving(env) as (port, _):
         created = subsvc("tokens", "create", "from-cli", env=env)
         assert created.returncode == 0, created.stderr
         token = created.stdout.strip().splitlines()[-1]
@@ -68,9 +82,18 @@ def test_serve_migrates_answers_health_and_accepts_a_cli_token(env):
         assert r.status_code == 200
         assert [t["name"] for t in r.json()] == ["from-cli"]
         assert r.json()[0]["created_by"] == "cli"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+
+
+def test_websocket_credentials_in_the_query_never_reach_the_log(env):
+    secret = "e2e-api-key-" + "s" * 20
+    settings = {**env, "LOG_LEVEL": "INFO", "WEB_API_DEFAULT_TOKEN": secret}
+    with serving(settings) as (port, server):
+        url = f"ws://127.0.0.1:{port}/ws?token={secret}"
+        with websockets.sync.client.connect(url) as socket_:
+            assert json.loads(socket_.recv(timeout=5))["type"] == "connection"
+    output = server.stdout.read()
+    assert "WebSocket /ws?token=***" in output
+    assert secret not in output
 
 
 def test_invalid_setting_stops_with_the_variable_named(env):

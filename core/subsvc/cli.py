@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import logging
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -21,6 +22,24 @@ def _configure_logging(settings: Settings) -> None:
     logging.basicConfig(level=settings.LOG_LEVEL, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
+_CREDENTIAL_IN_QUERY = re.compile(r"([?&](?:token|api_key)=)[^&\s\"]*")
+
+
+class RedactCredentials(logging.Filter):
+    """Hide ``token=`` and ``api_key=`` query values (WebSocket credentials) in log lines;
+    uvicorn logs every WebSocket's path with its query string."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args and isinstance(record.args, tuple):
+            record.args = tuple(
+                _CREDENTIAL_IN_QUERY.sub(r"\1***", arg) if isinstance(arg, str) else arg
+                for arg in record.args
+            )
+        elif isinstance(record.msg, str):
+            record.msg = _CREDENTIAL_IN_QUERY.sub(r"\1***", record.msg)
+        return True
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the HTTP server (migrating first when ``MIGRATE_ON_START`` is true)."""
     import uvicorn
@@ -30,7 +49,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = _settings()
     _configure_logging(settings)
     app = create_app(settings, migrate=settings.MIGRATE_ON_START)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=args.host or settings.HOST,
         port=args.port or settings.PORT,
@@ -39,6 +58,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         proxy_headers=False,
         server_header=False,
     )
+    for name in ("uvicorn.error", "uvicorn.access"):  # after uvicorn configured its loggers
+        logging.getLogger(name).addFilter(RedactCredentials())
+    uvicorn.Server(config).run()
     return 0
 
 

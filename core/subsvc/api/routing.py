@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from starlette.routing import BaseRoute, Match, Route, Router
+from starlette.routing import BaseRoute, Match, Route, Router, WebSocketRoute
 from starlette.types import Receive, Scope, Send
 
 
@@ -30,7 +30,7 @@ class IndexedRouter(Router):
         self.anywhere: list[BaseRoute] = []
         for route in routes:
             path = getattr(route, "path", None)
-            if not isinstance(route, Route) or path is None or ":path}" in path:
+            if not isinstance(route, Route | WebSocketRoute) or path is None or ":path}" in path:
                 self.anywhere.append(route)
             elif "{" not in path:
                 self.exact[path].append(route)
