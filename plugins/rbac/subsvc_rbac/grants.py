@@ -81,7 +81,13 @@ async def read_standing(session: AsyncSession, user_id: int) -> Standing:
     """One query: the user's effective roles, highest level first."""
     now = utcnow()
     query = (
-        select(AdminRole.id, AdminRole.name, AdminRole.level, AdminRole.permissions, UserRole.expires_at)
+        select(  # type: ignore[call-overload]
+            col(AdminRole.id),
+            col(AdminRole.name),
+            col(AdminRole.level),
+            col(AdminRole.permissions),
+            col(UserRole.expires_at),
+        )
         .join(UserRole, col(UserRole.role_id) == col(AdminRole.id))
         .where(col(UserRole.user_id) == user_id, effective_assignment(now))
         .order_by(col(AdminRole.level).desc(), col(AdminRole.id))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from sqlalchemy import func, or_, text
+from sqlalchemy import ColumnElement, func, or_, text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -85,7 +85,7 @@ def is_settings_admin(settings: Settings, user: User) -> bool:
 
 
 async def settings_admins(session: AsyncSession, settings: Settings) -> list[User]:
-    conditions = []
+    conditions: list[ColumnElement[bool]] = []
     if settings.ADMIN_IDS:
         conditions.append(col(User.messenger_id).in_(settings.ADMIN_IDS))
     if settings.ADMIN_EMAILS:

@@ -246,8 +246,8 @@ async def delete_role(session: AsyncSession, actor: Actor, role_id: int) -> None
         raise Forbidden("Cannot delete a system role")
     if role.level >= actor.level:
         raise Forbidden("Cannot delete a role at or above your own level")
-    await session.exec(delete(AccessPolicy).where(col(AccessPolicy.role_id) == role_id))  # type: ignore[call-overload]
-    await session.exec(delete(UserRole).where(col(UserRole.role_id) == role_id))  # type: ignore[call-overload]
+    await session.exec(delete(AccessPolicy).where(col(AccessPolicy.role_id) == role_id))
+    await session.exec(delete(UserRole).where(col(UserRole.role_id) == role_id))
     await session.delete(role)
     await session.flush()
 
@@ -257,7 +257,9 @@ async def delete_role(session: AsyncSession, actor: Actor, role_id: int) -> None
 
 def _assignment_query() -> Any:
     return (
-        select(UserRole, AdminRole.name, User.messenger_id, User.username, User.first_name, User.email)
+        select(  # type: ignore[call-overload]
+            UserRole, AdminRole.name, User.messenger_id, User.username, User.first_name, User.email
+        )
         .join(AdminRole, col(AdminRole.id) == col(UserRole.role_id))
         .join(User, col(User.id) == col(UserRole.user_id))
     )
@@ -336,7 +338,7 @@ async def assign_role(session: AsyncSession, actor: Actor, data: RoleAssignReque
         .returning(col(UserRole.id))
     )
     try:
-        assignment_id = (await session.exec(statement)).scalar_one()  # type: ignore[call-overload]
+        assignment_id = (await session.exec(statement)).scalar_one()
     except IntegrityError:  # the user was deleted meanwhile
         raise NotFound(TARGET_USER_NOT_FOUND) from None
     (answer,) = await assignments(session, col(UserRole.id) == assignment_id)
@@ -423,7 +425,7 @@ async def policy_responses(session: AsyncSession, policies: Sequence[AccessPolic
     names: dict[int, str] = {}
     if role_ids:
         query = select(col(AdminRole.id), col(AdminRole.name)).where(col(AdminRole.id).in_(role_ids))
-        names = {role_id: name for role_id, name in (await session.exec(query)).all()}
+        names = {int(role_id or 0): name for role_id, name in (await session.exec(query)).all()}
     return [
         PolicyResponse(
             id=policy.id or 0,

@@ -24,7 +24,7 @@ AUDIT_INDEXES = {
 }
 
 
-def _user_fk(name: str) -> sa.Column:
+def _user_fk(name: str) -> sa.Column[int]:
     return sa.Column(name, sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False)
 
 
