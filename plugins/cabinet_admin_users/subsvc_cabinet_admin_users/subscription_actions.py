@@ -73,7 +73,7 @@ class Context:
 def _changed(context: Context, subscription: Subscription, kind: ChangeKind) -> None:
     """Mark for the panel and publish ``subscription.changed`` (the service's own helper)."""
     subscription.updated_at = utcnow()
-    subscriptions._changed(context.session, context.events, subscription, kind)
+    subscriptions.publish_change(context.session, context.events, subscription, kind)
 
 
 def _required(value: T | None, name: str) -> T:

@@ -209,7 +209,9 @@ def new_short_id() -> str:
     return "".join(secrets.choice(_SHORT_ID_ALPHABET) for _ in range(SHORT_ID_LENGTH))
 
 
-def _changed(session: AsyncSession, events: EventBus, subscription: Subscription, change: ChangeKind) -> None:
+def publish_change(
+    session: AsyncSession, events: EventBus, subscription: Subscription, change: ChangeKind
+) -> None:
     """Mark the subscription for the panel and publish the change in this transaction."""
     assert subscription.id is not None
     subscription.panel_sync_state = PANEL_SYNC_PENDING
@@ -322,7 +324,7 @@ async def create_or_replace(
         )
         change = "replaced"
     await session.flush()
-    _changed(session, events, subscription, change)
+    publish_change(session, events, subscription, change)
     if not order.is_trial:
         await _disable_other_trials(session, events, subscription, now)
         if not user.has_had_paid_subscription:
@@ -348,7 +350,7 @@ async def _disable_other_trials(
     for trial in (await session.exec(query)).all():
         trial.status = SubscriptionStatus.DISABLED
         trial.updated_at = now
-        _changed(session, events, trial, "disabled")
+        publish_change(session, events, trial, "disabled")
 
 
 async def extend(
@@ -365,7 +367,7 @@ async def extend(
     if subscription.status in REACTIVATED_BY_EXTEND:
         subscription.status = SubscriptionStatus.ACTIVE
     subscription.updated_at = now
-    _changed(session, events, subscription, "extended")
+    publish_change(session, events, subscription, "extended")
     await session.flush()
     return subscription
 
@@ -402,7 +404,7 @@ async def add_traffic(
             created_at=now,
         )
     )
-    _changed(session, events, subscription, "traffic")
+    publish_change(session, events, subscription, "traffic")
     await session.flush()
     return subscription
 
@@ -426,7 +428,7 @@ async def add_devices(
     _reactivate_if_current(subscription, now)
     if (subscription.device_limit, subscription.status) != before:
         subscription.updated_at = now
-        _changed(session, events, subscription, "devices")
+        publish_change(session, events, subscription, "devices")
         await session.flush()
     return subscription
 
@@ -441,7 +443,7 @@ async def add_squad(
     if squad not in subscription.connected_squads:
         subscription.connected_squads = [*subscription.connected_squads, squad]
         subscription.updated_at = utcnow()
-        _changed(session, events, subscription, "squads")
+        publish_change(session, events, subscription, "squads")
         await session.flush()
     return subscription
 
@@ -453,7 +455,7 @@ async def remove_squad(
     if squad_uuid in subscription.connected_squads:
         subscription.connected_squads = [s for s in subscription.connected_squads if s != squad_uuid]
         subscription.updated_at = utcnow()
-        _changed(session, events, subscription, "squads")
+        publish_change(session, events, subscription, "squads")
         await session.flush()
     return subscription
 
@@ -463,6 +465,6 @@ async def disable(session: AsyncSession, events: EventBus, subscription: Subscri
     if subscription.status != SubscriptionStatus.DISABLED:
         subscription.status = SubscriptionStatus.DISABLED
         subscription.updated_at = utcnow()
-        _changed(session, events, subscription, "disabled")
+        publish_change(session, events, subscription, "disabled")
         await session.flush()
     return subscription
