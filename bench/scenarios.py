@@ -63,6 +63,10 @@ class ScenarioSet:
     env: Mapping[str, str] = field(default_factory=dict)  # extra environment for the service
 
 
+# PostgreSQL sets: a pool as large as wrk's 32 connections, so no request opens a connection
+# of its own (above the pool size every checkout would open and close one).
+POOL_FOR_THE_LOAD = {"DATABASE_POOL_SIZE": "32", "DATABASE_MAX_OVERFLOW": "0"}
+
 # The cabinet set's credentials: a bot token that signs mini-app init data, and the secret
 # that signs cabinet JWTs (both given to the service through ScenarioSet.env).
 BOT_TOKEN = "4242:bench-bot-token"
@@ -97,6 +101,7 @@ SCENARIO_SETS: dict[str, ScenarioSet] = {
             name="users",
             description="PostgreSQL with 100,000 users (BENCH_USERS): list, search, balance, stats",
             seed=seed_users,
+            env=POOL_FOR_THE_LOAD,
             scenarios=(
                 Scenario("GET /health", "GET", "/health"),
                 Scenario("GET /users?limit=50", "GET", "/users?limit=50", auth=True),
@@ -119,6 +124,7 @@ SCENARIO_SETS: dict[str, ScenarioSet] = {
             description="PostgreSQL with 100,000 users: messenger login and authenticated cabinet reads",
             seed=seed_users,
             env={
+                **POOL_FOR_THE_LOAD,
                 "BOT_TOKEN": BOT_TOKEN,
                 "CABINET_JWT_SECRET": CABINET_JWT_SECRET,
                 # every request comes from 127.0.0.1: keep the limiter counting, but never refusing

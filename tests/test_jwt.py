@@ -65,6 +65,19 @@ def test_access_token_is_refused_where_a_refresh_token_is_expected():
         codec.verify(codec.access_token(1), "refresh")
 
 
+def test_a_remembered_access_token_is_still_refused_once_expired():
+    codec = JWTCodec(JWT_SECRET)
+    expires = int(time.time()) + 1
+    token = pyjwt.encode({"sub": "3", "type": "access", "exp": expires}, JWT_SECRET, algorithm="HS256")
+    assert codec.verify(token, "access")["sub"] == "3"
+    assert codec.verify(token, "access")["sub"] == "3"  # from memory
+    with pytest.raises(TokenError, match="expected a refresh token"):
+        codec.verify(token, "refresh")  # memory answers for access tokens only
+    time.sleep(max(0.0, expires - time.time()) + 0.05)
+    with pytest.raises(TokenError):
+        codec.verify(token, "access")
+
+
 def test_short_secret_is_refused_outside_development():
     with pytest.raises(WeakSecretError, match="CABINET_JWT_SECRET must be at least 32 bytes"):
         JWTCodec.from_settings(Settings(_env_file=None, CABINET_JWT_SECRET="short", ENVIRONMENT="production"))

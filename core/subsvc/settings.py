@@ -37,9 +37,16 @@ class Settings(BaseSettings):
         "sqlite+aiosqlite:///./subsvc.db",
         description="SQLAlchemy async URL: `sqlite+aiosqlite:///path` or `postgresql+asyncpg://user:pw@host/db`.",
     )
-    DATABASE_POOL_SIZE: int = Field(10, ge=1, description="PostgreSQL connection pool size per process.")
+    DATABASE_POOL_SIZE: int = Field(
+        20,
+        ge=1,
+        description="PostgreSQL connections kept open per process; size it to the requests served at once.",
+    )
     DATABASE_MAX_OVERFLOW: int = Field(
-        10, ge=0, description="Extra PostgreSQL connections above the pool size."
+        10,
+        ge=0,
+        description="Extra PostgreSQL connections above the pool size, opened and closed per use "
+        "(under steady load above the pool size each request pays a new connection).",
     )
     DATABASE_TIMEOUT: float = Field(
         5.0, gt=0, description="Seconds to wait for a database connection before answering 503."

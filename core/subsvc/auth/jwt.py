@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 import uuid
+from collections import OrderedDict
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
@@ -14,6 +16,7 @@ from subsvc.settings import Settings
 
 ALGORITHM = "HS256"
 MIN_SECRET_BYTES = 32
+VERIFIED_CACHE_SIZE = 10_000
 TokenType = Literal["access", "refresh"]
 log = logging.getLogger("subsvc.auth")
 
@@ -33,6 +36,9 @@ class JWTCodec:
         self.secret = secret
         self.access_lifetime = timedelta(minutes=access_minutes)
         self.refresh_lifetime = timedelta(days=refresh_days)
+        # Verified access tokens, by token: a client sends the same token with every request
+        # until it expires, and checking the signature again costs more than the lookup.
+        self._verified: OrderedDict[str, dict[str, Any]] = OrderedDict()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> JWTCodec:
@@ -71,7 +77,25 @@ class JWTCodec:
         return self.issue(subject, "refresh", **claims)
 
     def verify(self, token: str, expected_type: TokenType) -> dict[str, Any]:
-        """The claims of a valid token of ``expected_type``; :class:`TokenError` otherwise."""
+        """The claims of a valid token of ``expected_type``; :class:`TokenError` otherwise.
+
+        A verified access token is remembered (at most ``VERIFIED_CACHE_SIZE``, least recently
+        used dropped first) until its ``exp``: access tokens cannot be revoked, so nothing but
+        time changes the answer. Other types are checked every time.
+        """
+        if expected_type == "access":
+            known = self._verified.get(token)
+            if known is not None and known["exp"] > time.time():
+                self._verified.move_to_end(token)
+                return dict(known)
+        claims = self._decode(token, expected_type)
+        if expected_type == "access" and isinstance(claims.get("exp"), int | float):
+            self._verified[token] = claims
+            if len(self._verified) > VERIFIED_CACHE_SIZE:
+                self._verified.popitem(last=False)
+        return dict(claims)
+
+    def _decode(self, token: str, expected_type: TokenType) -> dict[str, Any]:
         try:
             claims: dict[str, Any] = jwt.decode(
                 token,

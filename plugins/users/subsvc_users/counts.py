@@ -1,4 +1,4 @@
-"""Exact totals of user lists, remembered for a few seconds per filter.
+"""Exact totals of user lists, remembered for a few seconds per filter, counted once at a time.
 
 Counting a million rows costs tens of milliseconds on PostgreSQL; a list page costs well
 under one. The total of each filter (status, promo group, search text) is therefore kept for
@@ -10,9 +10,10 @@ it (a generation number guards the store).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Awaitable, Callable, Hashable
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session
@@ -31,6 +32,31 @@ class CountCache:
         self.max_entries = max_entries
         self.generation = 0
         self._entries: OrderedDict[Hashable, tuple[float, int]] = OrderedDict()
+        self._counting: dict[Hashable, asyncio.Future[int | None]] = {}
+
+    async def total(self, key: Hashable, count: Callable[[], Awaitable[int]]) -> int:
+        """The kept total of ``key``, or ``count()``'s. Requests that miss while a count of the
+        same key is running wait for that count instead of starting their own: when a total
+        expires under load, the database counts once, not once per waiting request."""
+        kept = self.get(key)
+        if kept is not None:
+            return kept
+        running = self._counting.get(key)
+        if running is not None:
+            shared = await asyncio.shield(running)
+            if shared is not None:
+                return shared  # else the count failed: try our own
+        future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self._counting[key] = future
+        generation = self.generation
+        result: int | None = None
+        try:
+            result = await count()
+        finally:
+            del self._counting[key]
+            future.set_result(result)
+        self.put(key, result, generation)
+        return result
 
     def get(self, key: Hashable) -> int | None:
         entry = self._entries.get(key)

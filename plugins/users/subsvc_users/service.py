@@ -144,11 +144,11 @@ async def list_users(
     search = (search or "").strip() or None
     conditions = filters(status, promo_group_id, search)
     key = _filter_key(status, promo_group_id, search)
-    total = counts.get(key)
-    if total is None:
-        generation = counts.generation
-        total = (await session.exec(count_query(conditions))).one()
-        counts.put(key, total, generation)
+
+    async def count() -> int:
+        return (await session.exec(count_query(conditions))).one()
+
+    total = await counts.total(key, count)
     if offset > INT64_MAX - limit:  # no row is that far; the database would refuse the number
         return total, []
     if search:

@@ -3,6 +3,8 @@ changes users (USERS_COUNT_CACHE_SECONDS; 0 = always count)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from subsvc_users import counts as counts_module
 from subsvc_users.counts import CountCache
@@ -94,3 +96,47 @@ def test_zero_seconds_keeps_nothing():
     cache = CountCache(0)
     cache.put("k", 7, cache.generation)
     assert cache.get("k") is None
+
+
+async def test_concurrent_misses_share_one_count():
+    cache = CountCache(5)
+    calls = 0
+    release = asyncio.Event()
+
+    async def count() -> int:
+        nonlocal calls
+        calls += 1
+        await release.wait()
+        return 42
+
+    waiting = [asyncio.create_task(cache.total("all", count)) for _ in range(10)]
+    await asyncio.sleep(0)
+    release.set()
+    assert await asyncio.gather(*waiting) == [42] * 10
+    assert calls == 1
+    assert await cache.total("all", count) == 42 and calls == 1  # kept
+
+
+async def test_when_the_shared_count_fails_the_waiters_count_themselves():
+    cache = CountCache(5)
+    release = asyncio.Event()
+    attempts: list[str] = []
+
+    async def failing() -> int:
+        attempts.append("failing")
+        await release.wait()
+        raise RuntimeError("database went away")
+
+    async def working() -> int:
+        attempts.append("working")
+        return 7
+
+    first = asyncio.create_task(cache.total("all", failing))
+    await asyncio.sleep(0)
+    second = asyncio.create_task(cache.total("all", working))
+    await asyncio.sleep(0)
+    release.set()
+    with pytest.raises(RuntimeError):
+        await first
+    assert await second == 7
+    assert attempts == ["failing", "working"]
