@@ -132,16 +132,25 @@ def write_wrk_script(scenario: Scenario, token: str, directory: Path) -> Path:
         lines.append(f"wrk.headers[{lua_string(name)}] = {lua_string(value)}")
     if scenario.body is not None:
         lines.append(f"wrk.body = {lua_string(scenario.body)}")
-    if scenario.random_id is not None:
-        low, high = scenario.random_id
+    if scenario.bodies:
+        lines.append("bodies = {" + ", ".join(lua_string(body) for body in scenario.bodies) + "}")
+        lines.append("sent = 0")
+    if scenario.random_id is not None or scenario.bodies:
         lines += [
             f"math.randomseed({os.getpid()})",
             "request = function()",
-            f"  local id = tostring(math.random({low}, {high}))",
-            f'  local path = string.gsub({lua_string(scenario.path)}, "{{id}}", id)',
-            "  return wrk.format(nil, path)",
-            "end",
+            "  local path = nil",
+            "  local body = nil",
         ]
+        if scenario.random_id is not None:
+            low, high = scenario.random_id
+            lines += [
+                f"  local id = tostring(math.random({low}, {high}))",
+                f'  path = string.gsub({lua_string(scenario.path)}, "{{id}}", id)',
+            ]
+        if scenario.bodies:
+            lines += ["  sent = sent + 1", "  body = bodies[(sent % #bodies) + 1]"]
+        lines += ["  return wrk.format(nil, path, nil, body)", "end"]
     fd, name = tempfile.mkstemp(suffix=".lua", dir=directory)
     with os.fdopen(fd, "w") as fh:
         fh.write("\n".join(lines) + "\n")

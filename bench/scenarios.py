@@ -33,6 +33,7 @@ class Scenario:
     auth: bool = False  # add "X-API-Key: <token>" to the headers
     expect_status: int = 200  # checked once before measuring
     random_id: tuple[int, int] | None = None  # "{id}" in the path: a random id in this range per request
+    bodies: tuple[str, ...] = ()  # when given, each request sends the next of these bodies in turn
 
     @property
     def first_path(self) -> str:
@@ -94,6 +95,10 @@ def cabinet_access_token(user_id: int, hours: int = 4) -> str:
     return jwt.encode(claims, CABINET_JWT_SECRET, algorithm="HS256")
 
 
+LOGIN_BODIES = tuple(
+    json.dumps({"init_data": messenger_init_data(FIRST_MESSENGER_ID + n)}) for n in range(1, 1001)
+)
+
 SCENARIO_SETS: dict[str, ScenarioSet] = {
     s.name: s
     for s in (
@@ -136,7 +141,9 @@ SCENARIO_SETS: dict[str, ScenarioSet] = {
                     "POST /cabinet/auth/messenger",
                     "POST",
                     "/cabinet/auth/messenger",
-                    body=json.dumps({"init_data": messenger_init_data(FIRST_MESSENGER_ID + 42)}),
+                    # 1,000 users logging in, each with their own signed init data
+                    body=LOGIN_BODIES[0],
+                    bodies=LOGIN_BODIES,
                 ),
                 Scenario(
                     "GET /cabinet/auth/me",
