@@ -9,7 +9,7 @@ from typing import Any
 
 from subsvc.api import Endpoint
 from subsvc.hookspecs import hookimpl
-from subsvc_promo_groups import __version__, hookspecs
+from subsvc_promo_groups import __version__, admin_routes, hookspecs
 from subsvc_promo_groups.models import PromoGroup
 from subsvc_promo_groups.routes import router
 
@@ -36,7 +36,7 @@ def register_migrations() -> Path:
 
 @hookimpl
 def register_routes() -> Sequence[Endpoint]:
-    return router.endpoints
+    return [*router.endpoints, *admin_routes.router.endpoints]
 
 
 @hookimpl

@@ -1,0 +1,49 @@
+"""`/cabinet/admin/promo-groups` (Cabinet Admin, tag "Admin Promo Groups"): the promo group
+operations for the cabinet's administrators, each gated by its `promo_groups:*` permission.
+
+The handlers are the Web API's (:mod:`subsvc_promo_groups.routes`), declared again under the
+cabinet admin paths: one implementation of the rules, answers and error texts for both areas.
+"""
+
+from __future__ import annotations
+
+from subsvc.api import Router
+from subsvc_promo_groups import routes
+from subsvc_promo_groups.schemas import PromoGroupListResponse, PromoGroupResponse
+
+router = Router(area="cabinet-admin", tag="Admin Promo Groups")
+BASE = "/cabinet/admin/promo-groups"
+NOT_FOUND = {404: routes.NOT_FOUND}
+
+router.get(BASE, response_model=PromoGroupListResponse, summary="List Promo Groups", permission=routes.READ)(
+    routes.list_promo_groups
+)
+router.get(
+    BASE + "/{group_id}",
+    response_model=PromoGroupResponse,
+    summary="Get Promo Group",
+    permission=routes.READ,
+    responses=NOT_FOUND,
+)(routes.get_promo_group)
+router.post(
+    BASE,
+    response_model=PromoGroupResponse,
+    status_code=201,
+    summary="Create Promo Group Endpoint",
+    permission=routes.CREATE,
+    responses={400: routes.DUPLICATE_NAME},
+)(routes.create_promo_group_endpoint)
+router.patch(
+    BASE + "/{group_id}",
+    response_model=PromoGroupResponse,
+    summary="Update Promo Group Endpoint",
+    permission=routes.EDIT,
+    responses={**NOT_FOUND, 400: routes.DUPLICATE_NAME},
+)(routes.update_promo_group_endpoint)
+router.delete(
+    BASE + "/{group_id}",
+    status_code=204,
+    summary="Delete Promo Group Endpoint",
+    permission=routes.DELETE,
+    responses={**NOT_FOUND, 400: "Cannot delete default promo group", 409: "Promo group is still in use"},
+)(routes.delete_promo_group_endpoint)
