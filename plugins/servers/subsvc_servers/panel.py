@@ -1,0 +1,112 @@
+"""The port to the VPN panel for server syncs, and the sync rules.
+
+The panel plugin implements the ``servers_panel`` hook and returns an object with a
+``squads()`` method (a :class:`ServersPanel`). This plugin keeps the rules of a sync:
+
+- a squad the panel has and we do not becomes a server named after it, **unavailable** and
+  priced 0, so nothing is sold before an administrator sets it up;
+- a server whose squad the panel still has gets the panel's name as ``original_name`` (and
+  its country code when ours is empty); the administrator's ``display_name`` stays;
+- a server whose squad the panel no longer has is removed (with its promo-group links).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from sqlmodel import func, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.applications import Starlette
+
+from subsvc.api import HTTPError
+from subsvc.db import utcnow
+from subsvc_servers.models import Server
+
+NOT_CONFIGURED = "VPN panel is not configured"
+
+
+class PanelError(Exception):
+    """The panel refused a request or did not answer; the message says what happened."""
+
+
+@dataclass(frozen=True)
+class PanelSquad:
+    """A squad as the panel lists it."""
+
+    uuid: str
+    name: str
+    country_code: str | None = None
+
+
+class ServersPanel(Protocol):
+    """The panel's squads (failures raise :class:`PanelError`)."""
+
+    async def squads(self) -> Sequence[PanelSquad]: ...
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    created: int
+    updated: int
+    removed: int
+    total: int
+
+
+async def require_panel(app: Starlette) -> ServersPanel:
+    """The installed panel, or 503 ``VPN panel is not configured``."""
+    found: ServersPanel | None = await app.state.plugins.first_result("servers_panel", app=app)
+    if found is None:
+        raise HTTPError(503, NOT_CONFIGURED)
+    return found
+
+
+async def fetch_squads(panel: ServersPanel) -> list[PanelSquad]:
+    """The panel's squads; a panel failure is a 502 that says what the panel answered."""
+    try:
+        squads = list(await panel.squads())
+    except PanelError as exc:
+        raise HTTPError(502, f"VPN panel error: {exc}") from None
+    return list({squad.uuid: squad for squad in squads if 0 < len(squad.uuid) <= 255}.values())
+
+
+def _clip(text: str | None, size: int) -> str | None:
+    return text.strip()[:size] or None if text else None
+
+
+async def sync(session: AsyncSession, squads: Sequence[PanelSquad]) -> SyncResult:
+    """Make the servers follow the panel's squads (rules in the module docstring)."""
+    servers = {s.squad_uuid: s for s in (await session.exec(select(Server).with_for_update())).all()}
+    now = utcnow()
+    created = updated = 0
+    for squad in squads:
+        name = _clip(squad.name, 255) or squad.uuid[:255]
+        country = _clip(squad.country_code, 5)
+        server = servers.pop(squad.uuid, None)
+        if server is None:
+            session.add(
+                Server(
+                    squad_uuid=squad.uuid,
+                    display_name=name,
+                    original_name=name,
+                    country_code=country,
+                    is_available=False,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            created += 1
+            continue
+        changed = server.original_name != name or (country is not None and server.country_code is None)
+        if changed:
+            server.original_name = name
+            server.country_code = server.country_code or country
+            server.updated_at = now
+            session.add(server)
+            updated += 1
+    for gone in servers.values():
+        await session.delete(gone)
+    await session.flush()
+    total = (await session.exec(select(func.count()).select_from(Server))).one()
+    return SyncResult(created, updated, len(servers), total)
