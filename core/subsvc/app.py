@@ -28,6 +28,7 @@ from subsvc.bus import create_bus
 from subsvc.db import Database
 from subsvc.db import migrate as migrations
 from subsvc.events import EventBus
+from subsvc.jobs import Jobs
 from subsvc.middleware import CoreMiddleware
 from subsvc.realtime import Hub, websocket_routes
 from subsvc.settings import Settings, load_settings
@@ -61,6 +62,7 @@ def create_app(
     permissions = build_registry(sections for _, sections in manager.each("register_permissions"))
     migration_dirs = manager.migration_dirs()
     catalogue = _event_catalogue(manager)
+    jobs = [job for _, declared in manager.each("register_jobs") for job in declared]
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -69,6 +71,7 @@ def create_app(
         await app.state.bus.start()
         await manager.each_async("startup", app=app)
         await app.state.events.start()
+        await app.state.jobs.start(worker=settings.JOBS_WORKER)
         # Everything built so far lives as long as the app: keep it out of the garbage
         # collector's scans, which otherwise grow with the size of the app.
         gc.collect()
@@ -77,6 +80,7 @@ def create_app(
             yield
         finally:
             gc.unfreeze()
+            await app.state.jobs.stop()
             await app.state.events.stop()
             await manager.each_async("shutdown", reverse=True, app=app)
             await app.state.realtime.close()
@@ -108,6 +112,7 @@ def create_app(
     state.bus = create_bus(settings.REDIS_URL)
     state.events = EventBus(state.db, state.bus, catalogue)
     state.realtime = Hub(state.bus, manager)
+    state.jobs = Jobs(app, jobs, settings)
     state.jwt = JWTCodec.from_settings(settings)
     return app
 

@@ -1,4 +1,4 @@
-"""The ``subsvc`` command: serve, migrate, tokens create, plugins, openapi, settings."""
+"""The ``subsvc`` command: serve, worker, migrate, tokens create, plugins, openapi, settings."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ def _settings() -> Settings:
 
 def _configure_logging(settings: Settings) -> None:
     logging.basicConfig(level=settings.LOG_LEVEL, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings.LOG_LEVEL != "DEBUG":  # taskiq logs every job it runs at INFO
+        logging.getLogger("taskiq").setLevel(logging.WARNING)
 
 
 _CREDENTIAL_IN_QUERY = re.compile(r"([?&](?:token|api_key)=)[^&\s\"]*")
@@ -61,6 +63,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
     for name in ("uvicorn.error", "uvicorn.access"):  # after uvicorn configured its loggers
         logging.getLogger(name).addFilter(RedactCredentials())
     uvicorn.Server(config).run()
+    return 0
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    """Run background work without serving HTTP: the job worker (with ``REDIS_URL`` it takes
+    jobs from Redis), periodic jobs and the event dispatcher. Stops on SIGINT/SIGTERM."""
+    import signal
+
+    from subsvc.app import create_app
+
+    settings = _settings().model_copy(update={"JOBS_WORKER": True})
+    _configure_logging(settings)
+    app = create_app(settings)
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        async with app.router.lifespan_context(app):
+            logging.getLogger("subsvc").info("worker running (jobs: %s)", ", ".join(app.state.jobs.declared))
+            await stop.wait()
+
+    asyncio.run(run())
     return 0
 
 
@@ -156,6 +182,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     serve.add_argument("--host")
     serve.add_argument("--port", type=int)
     serve.set_defaults(handler=cmd_serve)
+    commands.add_parser("worker", help=cmd_worker.__doc__).set_defaults(handler=cmd_worker)
     commands.add_parser("migrate", help=cmd_migrate.__doc__).set_defaults(handler=cmd_migrate)
     tokens = commands.add_parser("tokens", help="manage API tokens").add_subparsers(
         dest="action", required=True

@@ -7,6 +7,11 @@ rows to the subscribers of this process (and, through the bus, to other instance
 listeners) and marks them dispatched; rows left behind by a crash are dispatched at the
 next start. Delivery to subscribers is therefore at least once.
 
+Plugins that must record something *with* the event (the webhooks plugin's pending
+deliveries) subscribe in the transaction (``subscribe_in_transaction``): they are called
+inside the publishing transaction, just before it commits, so their rows are committed or
+rolled back together with the change and its event.
+
 Plugins declare their event types and payload models with the ``register_events`` hook.
 """
 
@@ -25,7 +30,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from pydantic import BaseModel
-from sqlalchemy import JSON, Column, Select, Update, bindparam, event, update
+from sqlalchemy import JSON, Column, Select, Update, bindparam, event, inspect, update
 from sqlalchemy.orm import Session
 from sqlmodel import Field, SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -36,6 +41,7 @@ from subsvc.db import Database, UTCDateTime, in_list, is_database_unavailable, u
 log = logging.getLogger("subsvc.events")
 BUS_CHANNEL = "events"
 _PENDING_KEY = "subsvc.events.pending"
+_LISTENING_KEY = "subsvc.events.listening"
 STOP_SECONDS = 5.0
 
 
@@ -72,6 +78,7 @@ class Event:
 
 
 Subscriber = Callable[[Event], Awaitable[None] | None]
+TransactionSubscriber = Callable[[Session, list[Event]], None]
 
 
 @functools.cache
@@ -102,6 +109,7 @@ class EventBus:
         self.bus = bus
         self.catalogue = dict(catalogue)
         self.subscribers: dict[str, list[Subscriber]] = defaultdict(list)
+        self.transaction_subscribers: list[TransactionSubscriber] = []
         self._wake = asyncio.Event()
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
@@ -116,6 +124,18 @@ class EventBus:
             raise UnknownEventType(event_type)
         self.subscribers[event_type].append(subscriber)
 
+    def subscribe_in_transaction(self, subscriber: TransactionSubscriber) -> None:
+        """Call ``subscriber(session, events)`` inside every transaction that published events,
+        just before it commits, with those events (flushed: their ids are set).
+
+        ``session`` is the synchronous :class:`~sqlalchemy.orm.Session` behind the caller's
+        ``AsyncSession``; statements run on it (``session.execute(...)``) join the transaction,
+        so what the subscriber writes is committed with the change or not at all. An
+        exception aborts the commit. Keep it to a statement or two: every publishing request
+        pays for it.
+        """
+        self.transaction_subscribers.append(subscriber)
+
     def publish(self, session: AsyncSession, event_type: str, payload: BaseModel | Mapping[str, Any]) -> None:
         """Add the event to the session's transaction; it is dispatched after the commit.
 
@@ -125,15 +145,36 @@ class EventBus:
         if model is None:
             raise UnknownEventType(f"event type {event_type!r} is not declared by any plugin")
         validated = payload if isinstance(payload, model) else model.model_validate(payload)
-        session.add(OutboxEvent(event_type=event_type, payload=validated.model_dump(mode="json")))
+        row = OutboxEvent(event_type=event_type, payload=validated.model_dump(mode="json"))
+        session.add(row)
         sync_session = session.sync_session
-        if not sync_session.info.get(_PENDING_KEY):
-            sync_session.info[_PENDING_KEY] = True
-            event.listen(sync_session, "after_commit", self._after_commit, once=True)
+        info = sync_session.info
+        if _LISTENING_KEY not in info:
+            # For the session's life (a request's): a commit that fails keeps the listeners.
+            info[_LISTENING_KEY] = True
+            if self.transaction_subscribers:
+                event.listen(sync_session, "before_commit", self._before_commit)
+            event.listen(sync_session, "after_commit", self._after_commit)
+        info.setdefault(_PENDING_KEY, []).append(row)
+
+    def _before_commit(self, session: Session) -> None:
+        pending: list[OutboxEvent] | None = session.info.get(_PENDING_KEY)
+        if not pending:
+            return
+        session.flush()
+        # Rows of a rolled-back attempt are no longer persistent: their events never happened.
+        events = [
+            Event(row.id, row.event_type, row.payload, row.created_at)  # type: ignore[arg-type]
+            for row in pending
+            if inspect(row).persistent
+        ]
+        if events:
+            for subscriber in self.transaction_subscribers:
+                subscriber(session, events)
 
     def _after_commit(self, session: Session) -> None:
-        session.info.pop(_PENDING_KEY, None)
-        self._wake.set()
+        if session.info.pop(_PENDING_KEY, None):
+            self._wake.set()
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="subsvc-outbox")

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from subsvc.api import Endpoint
     from subsvc.auth.principal import Grants, Principal
+    from subsvc.jobs import Job
 
 hookspec = pluggy.HookspecMarker("subsvc")
 hookimpl = pluggy.HookimplMarker("subsvc")
@@ -96,6 +97,19 @@ def register_events() -> Mapping[str, type[BaseModel]]:  # type: ignore[empty-bo
 
     Only declared types can be published (:meth:`subsvc.events.EventBus.publish` validates
     the payload against its model); the catalogue is ``app.state.events.catalogue``.
+    """
+
+
+@hookspec
+def register_jobs() -> Sequence[Job]:  # type: ignore[empty-body]
+    """Return the plugin's background jobs (:class:`subsvc.jobs.Job`: a unique name such as
+    ``"webhooks.deliver"``, an ``async def run(app, **kwargs)``, and optionally ``every``
+    seconds to also run it periodically in every worker).
+
+    Enqueue one with ``app.state.jobs.enqueue(name, **kwargs)`` or, to run after a
+    transaction commits, ``app.state.jobs.enqueue_after_commit(session, name, **kwargs)``.
+    A job is a nudge: the work it does must be recorded in the database, so that a lost
+    message or a restart loses nothing (a periodic job picks it up).
     """
 
 

@@ -95,7 +95,22 @@ class Settings(BaseSettings):
         default_factory=list, description="Comma list of verified e-mails that are administrators."
     )
     REDIS_URL: str | None = Field(
-        None, description="Redis for cross-instance cache invalidation and fan-out; unset = in-process."
+        None,
+        description="Redis for cross-instance cache invalidation, fan-out and the job broker; "
+        "unset = in-process.",
+    )
+    JOBS_WORKER: bool = Field(
+        True,
+        description="`subsvc serve` also runs the background-job worker; false when separate "
+        "`subsvc worker` processes do the work (with Redis).",
+    )
+    JOBS_CONCURRENCY: int = Field(
+        50, ge=1, description="Background jobs one worker process runs at once (Redis broker)."
+    )
+    JOBS_QUEUE: str = Field(
+        "subsvc:jobs",
+        min_length=1,
+        description="Redis list the job broker uses (with `REDIS_URL`); one per deployment.",
     )
     TRUSTED_PROXIES: CommaList = Field(
         default_factory=list,

@@ -4,6 +4,7 @@ exercise the endpoint layer (inputs in every location, cabinet and admin areas, 
 from __future__ import annotations
 
 import argparse
+import asyncio
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -24,10 +25,12 @@ from subsvc.api import Endpoint, Header, HTTPError, Query, Router
 from subsvc.auth.principal import Grants, Principal
 from subsvc.db import UTCDateTime, utcnow
 from subsvc.hookspecs import hookimpl
+from subsvc.jobs import Job
 
 PLUGIN_NAME = "probe"
 __version__ = "9.9.9"
 CALLS: list[str] = []
+JOB_RUNS: list[tuple[str, dict[str, Any]]] = []  # (job name, keyword arguments)
 
 
 class ProbeSettings(BaseSettings):
@@ -191,6 +194,31 @@ def register_permissions() -> dict[str, list[str]]:
 def register_events() -> dict[str, type[BaseModel]]:
     CALLS.append("register_events")
     return {"probe.note_created": NoteCreated}
+
+
+async def probe_ping(app: Starlette, **kwargs: Any) -> None:
+    """A job: records that it ran, with its arguments (after ``sleep`` seconds if given)."""
+    await asyncio.sleep(kwargs.get("sleep", 0))
+    JOB_RUNS.append(("probe.ping", kwargs))
+
+
+async def probe_tick(app: Starlette) -> None:
+    """A periodic job (every ``app.state.probe_tick_seconds``, when a test sets it)."""
+    JOB_RUNS.append(("probe.tick", {}))
+
+
+async def probe_fail(app: Starlette) -> None:
+    raise RuntimeError("job bug")
+
+
+@hookimpl
+def register_jobs() -> list[Job]:
+    CALLS.append("register_jobs")
+    return [
+        Job("probe.ping", probe_ping),
+        Job("probe.tick", probe_tick, every=lambda app: getattr(app.state, "probe_tick_seconds", None)),
+        Job("probe.fail", probe_fail),
+    ]
 
 
 @hookimpl

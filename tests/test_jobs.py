@@ -1,0 +1,162 @@
+"""Background jobs (taskiq): enqueued, after a commit only, periodic, across processes via Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import uuid
+
+import pytest
+import subsvc_probe
+from subsvc_probe import ProbeNote
+
+from subsvc.app import create_app
+from subsvc.jobs import UnknownJob
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+async def wait_for(predicate, seconds: float = 5.0) -> None:
+    for _ in range(int(seconds / 0.01)):
+        if predicate():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("condition not met in time")
+
+
+def runs(name: str) -> list[dict]:
+    return [kwargs for job, kwargs in subsvc_probe.JOB_RUNS if job == name]
+
+
+@pytest.fixture(autouse=True)
+def clear_runs():
+    subsvc_probe.JOB_RUNS.clear()
+    yield
+    subsvc_probe.JOB_RUNS.clear()
+
+
+async def test_an_enqueued_job_runs_with_its_arguments(app):
+    assert "register_jobs" in subsvc_probe.CALLS
+    assert set(app.state.jobs.declared) == {"probe.ping", "probe.tick", "probe.fail"}
+    await app.state.jobs.enqueue("probe.ping", note_id=7, text="héllo")
+    await wait_for(lambda: runs("probe.ping"))
+    assert runs("probe.ping") == [{"note_id": 7, "text": "héllo"}]
+
+
+async def test_unknown_jobs_are_refused(app, db):
+    with pytest.raises(UnknownJob):
+        await app.state.jobs.enqueue("nobody.declared")
+    async with db.session() as session:
+        with pytest.raises(UnknownJob):
+            app.state.jobs.enqueue_after_commit(session, "nobody.declared")
+
+
+async def test_a_job_asked_for_in_a_transaction_runs_after_the_commit_and_once(app, db):
+    seen_rows: list[int] = []
+
+    async with db.session() as session:
+        session.add(ProbeNote(text="first"))
+        await session.flush()
+        for _ in range(3):  # asked three times with the same arguments: runs once
+            app.state.jobs.enqueue_after_commit(session, "probe.ping", reason="note")
+        app.state.jobs.enqueue_after_commit(session, "probe.ping", reason="other")
+        await asyncio.sleep(0.05)
+        assert runs("probe.ping") == []  # not before the commit
+        await session.commit()
+    await wait_for(lambda: len(runs("probe.ping")) == 2)
+    await asyncio.sleep(0.05)
+    assert sorted(r["reason"] for r in runs("probe.ping")) == ["note", "other"]
+    async with db.session() as session:
+        seen_rows = [note.id for note in (await session.exec(ProbeNote.__table__.select())).all()]
+    assert len(seen_rows) == 1
+
+
+async def test_a_job_asked_for_in_a_rolled_back_transaction_never_runs(app, db):
+    async with db.session() as session:
+        session.add(ProbeNote(text="gone"))
+        app.state.jobs.enqueue_after_commit(session, "probe.ping", reason="rolled back")
+        await session.rollback()
+        # the same session commits something else later: the abandoned job stays abandoned
+        session.add(ProbeNote(text="kept"))
+        await session.commit()
+    await asyncio.sleep(0.1)
+    assert runs("probe.ping") == []
+
+
+async def test_a_failing_job_is_logged_and_the_worker_goes_on(app, caplog):
+    with caplog.at_level(logging.ERROR, logger="subsvc.jobs"):
+        await app.state.jobs.enqueue("probe.fail")
+        await wait_for(lambda: any("probe.fail failed" in r.getMessage() for r in caplog.records))
+    await app.state.jobs.enqueue("probe.ping", after="failure")
+    await wait_for(lambda: runs("probe.ping"))
+
+
+async def test_a_periodic_job_runs_at_start_and_then_every_interval(subsvc_settings, app):
+    fresh = create_app(subsvc_settings, plugins=["subsvc_probe"])
+    fresh.state.probe_tick_seconds = 0.05
+    async with fresh.router.lifespan_context(fresh):
+        await wait_for(lambda: len(runs("probe.tick")) >= 1, seconds=0.04)  # at start, before the interval
+        await wait_for(lambda: len(runs("probe.tick")) >= 4)
+    stopped_at = len(runs("probe.tick"))
+    await asyncio.sleep(0.15)
+    assert len(runs("probe.tick")) == stopped_at  # stopping the app stops its loops
+
+
+async def test_a_periodic_job_without_an_interval_does_not_run(subsvc_settings, app):
+    await asyncio.sleep(0.1)  # the shared app has no probe_tick_seconds
+    assert runs("probe.tick") == []
+
+
+async def test_without_the_worker_no_periodic_job_runs(subsvc_settings, app):
+    settings = subsvc_settings.model_copy(update={"JOBS_WORKER": False})
+    fresh = create_app(settings, plugins=["subsvc_probe"])
+    fresh.state.probe_tick_seconds = 0.02
+    async with fresh.router.lifespan_context(fresh):
+        await asyncio.sleep(0.1)
+    assert runs("probe.tick") == []
+
+
+async def test_stopping_the_app_waits_for_a_running_job(subsvc_settings, app):
+    fresh = create_app(subsvc_settings, plugins=["subsvc_probe"])
+    async with fresh.router.lifespan_context(fresh):
+        await fresh.state.jobs.enqueue("probe.ping", sleep=0.2)
+        await asyncio.sleep(0.02)
+        assert runs("probe.ping") == []
+    assert runs("probe.ping") == [{"sleep": 0.2}]
+
+
+@pytest.fixture
+async def redis_available():
+    import redis.asyncio as redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    try:
+        await client.ping()
+    except Exception:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"no Redis at {REDIS_URL}")
+    finally:
+        await client.aclose()
+
+
+async def test_with_redis_a_job_enqueued_by_one_instance_runs_in_a_worker_instance(
+    redis_available, subsvc_settings, app
+):
+    queue = f"subsvc:test-jobs:{uuid.uuid4().hex}"
+    base = subsvc_settings.model_copy(update={"REDIS_URL": REDIS_URL, "JOBS_QUEUE": queue})
+    web = create_app(base.model_copy(update={"JOBS_WORKER": False}), plugins=["subsvc_probe"])
+    worker = create_app(base, plugins=["subsvc_probe"])
+    async with web.router.lifespan_context(web):
+        await web.state.jobs.enqueue("probe.ping", sent_by="web")
+        await asyncio.sleep(0.2)
+        assert runs("probe.ping") == []  # nobody takes jobs yet: the message waits in Redis
+        async with worker.router.lifespan_context(worker):
+            await wait_for(lambda: runs("probe.ping"))
+            async with web.state.db.session() as session:
+                session.add(ProbeNote(text="x"))
+                web.state.jobs.enqueue_after_commit(session, "probe.ping", sent_by="commit")
+                await session.commit()
+            await wait_for(lambda: len(runs("probe.ping")) == 2)
+    assert [r["sent_by"] for r in runs("probe.ping")] == ["web", "commit"]

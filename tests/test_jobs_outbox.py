@@ -1,0 +1,89 @@
+"""Subscribers inside the publishing transaction (what the webhooks plugin writes its pending
+deliveries with): their rows are committed with the change and its event, or not at all."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import insert, select
+from sqlalchemy.orm import Session
+from subsvc_probe import NoteCreated, ProbeNote
+
+from subsvc.events import Event, OutboxEvent
+
+NOTE = {"text": "hello", "amount": 1}
+
+
+async def notes(db) -> list[str]:
+    async with db.session() as session:
+        return [n.text for n in (await session.exec(select(ProbeNote).order_by(ProbeNote.id))).scalars()]
+
+
+async def outbox_ids(db) -> list[int]:
+    async with db.session() as session:
+        return list((await session.exec(select(OutboxEvent.id).order_by(OutboxEvent.id))).scalars())
+
+
+@pytest.fixture
+def seen(app) -> list[list[Event]]:
+    """Subscribes a recorder that also writes a note per event, in the transaction."""
+    calls: list[list[Event]] = []
+
+    def record(session: Session, events: list[Event]) -> None:
+        assert session.in_transaction()
+        calls.append(events)
+        for item in events:
+            session.execute(insert(ProbeNote).values(text=f"seen {item.type} {item.id}"))
+
+    app.state.events.subscribe_in_transaction(record)
+    return calls
+
+
+async def test_the_subscriber_writes_in_the_same_transaction_as_the_change(app, client, db, seen):
+    r = await client.post("/probe/events", json=NOTE)
+    assert r.status_code == 201
+    (event_id,) = await outbox_ids(db)
+    assert [[(e.id, e.type, e.payload) for e in call] for call in seen] == [
+        [(event_id, "probe.note_created", {"note_id": r.json()["id"], "text": "hello"})]
+    ]
+    assert await notes(db) == ["hello", f"seen probe.note_created {event_id}"]
+
+
+async def test_a_rolled_back_change_leaves_no_subscriber_rows(app, client, db, seen):
+    r = await client.post("/probe/events?fail=true", json=NOTE)
+    assert r.status_code == 409
+    assert seen == []
+    assert await notes(db) == []
+    assert await outbox_ids(db) == []
+
+
+async def test_a_failing_subscriber_aborts_the_commit(app, client, db, seen):
+    def broken(session: Session, events: list[Event]) -> None:
+        raise RuntimeError("subscriber bug")
+
+    app.state.events.subscribe_in_transaction(broken)
+    r = await client.post("/probe/events", json=NOTE)
+    assert r.status_code == 500
+    assert await notes(db) == []  # neither the change, nor the event, nor the first subscriber's row
+    assert await outbox_ids(db) == []
+
+
+async def test_a_session_that_rolled_back_then_commits_reports_only_the_committed_events(app, db, seen):
+    events = app.state.events
+    async with db.session() as session:
+        events.publish(session, "probe.note_created", NoteCreated(note_id=1, text="abandoned"))
+        await session.flush()
+        await session.rollback()
+        events.publish(session, "probe.note_created", NoteCreated(note_id=2, text="kept"))
+        await session.commit()
+        events.publish(session, "probe.note_created", NoteCreated(note_id=3, text="second commit"))
+        await session.commit()
+    assert [[e.payload["text"] for e in call] for call in seen] == [["kept"], ["second commit"]]
+    assert len(await outbox_ids(db)) == 2
+
+
+async def test_no_subscriber_means_no_extra_statement(app, client, db):
+    from subsvc.testing import recorded_statements
+
+    with recorded_statements(db) as statements:
+        assert (await client.post("/probe/events", json=NOTE)).status_code == 201
+    assert [s.split()[0] for s in statements] == ["INSERT"]  # the note (the outbox row is core's)
