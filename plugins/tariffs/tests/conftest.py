@@ -1,0 +1,157 @@
+"""Run tariffs with the plugins it needs; give tests an administrator's client, users,
+servers, promo groups, subscriptions and a look at the rows."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import timedelta
+from typing import Any
+
+import httpx2
+import pytest
+from starlette.applications import Starlette
+from subsvc_promo_groups.models import PromoGroup
+from subsvc_servers.models import Server
+from subsvc_subscriptions.models import Subscription
+from subsvc_users.models import User
+from subsvc_users.schemas import UserCreateRequest
+from subsvc_users.service import create_user
+
+from subsvc.db import Database, utcnow
+from subsvc.events import OutboxEvent
+from subsvc.testing import Rows
+
+PLUGINS = [
+    "subsvc_promo_groups.plugin",
+    "subsvc_users.plugin",
+    "subsvc_subscriptions.plugin",
+    "subsvc_servers.plugin",
+    "subsvc_tariffs.plugin",
+]
+BASE = "/cabinet/admin/tariffs"
+
+Make = Callable[..., Awaitable[Any]]
+
+
+@pytest.fixture
+def subsvc_plugins() -> list[Any]:
+    return list(PLUGINS)
+
+
+def bearer_client(app: Starlette, token: str) -> httpx2.AsyncClient:
+    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
+    return httpx2.AsyncClient(
+        transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {token}"}
+    )
+
+
+@pytest.fixture
+def as_bearer(app: Starlette) -> Callable[[str], httpx2.AsyncClient]:
+    """``async with as_bearer(token) as http``: a client sending that access JWT."""
+    return lambda token: bearer_client(app, token)
+
+
+@pytest.fixture
+async def admin(app: Starlette, admin_token: str) -> AsyncIterator[httpx2.AsyncClient]:
+    """A client with an administrator's access JWT."""
+    async with bearer_client(app, admin_token) as http:
+        yield http
+
+
+@pytest.fixture
+async def member(app: Starlette, user_token: str) -> AsyncIterator[httpx2.AsyncClient]:
+    """A client with an ordinary cabinet user's access JWT (no admin, no role)."""
+    async with bearer_client(app, user_token) as http:
+        yield http
+
+
+@pytest.fixture
+def make_tariff(admin: httpx2.AsyncClient) -> Make:
+    """``await make_tariff(name="Pro", period_prices=[...])``: POST /cabinet/admin/tariffs (200)."""
+    counter = iter(range(1, 1_000_000))
+
+    async def create(**fields: Any) -> dict[str, Any]:
+        fields.setdefault("name", f"Tariff {next(counter)}")
+        response = await admin.post(BASE, json=fields)
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    return create
+
+
+async def _add(db: Database, row: Any) -> Any:
+    async with db.session() as session:
+        session.add(row)
+        await session.commit()
+        await session.refresh(row)
+    return row
+
+
+@pytest.fixture
+def make_server(db: Database) -> Make:
+    """``await make_server(display_name="NL", sort_order=1)``: a server row (servers plugin)."""
+    counter = iter(range(1, 1_000_000))
+
+    async def create(**fields: Any) -> Server:
+        number = next(counter)
+        fields.setdefault("squad_uuid", f"00000000-0000-4000-8000-{number:012d}")
+        fields.setdefault("display_name", f"Server {number}")
+        return await _add(db, Server(**fields))
+
+    return create
+
+
+@pytest.fixture
+def make_group(db: Database) -> Make:
+    """``await make_group(name="VIP", period_discounts={"30": 10})``: a promo group row."""
+    counter = iter(range(1, 1_000_000))
+
+    async def create(**fields: Any) -> PromoGroup:
+        fields.setdefault("name", f"Group {next(counter)}")
+        return await _add(db, PromoGroup(**fields))
+
+    return create
+
+
+@pytest.fixture
+def make_user(app: Starlette, db: Database) -> Make:
+    """``await make_user(promo_group_id=3)``: a user made by the users plugin's ``create_user``."""
+    counter = iter(range(1, 1_000_000))
+
+    async def create(**fields: Any) -> User:
+        fields.setdefault("messenger_id", 700_000_000 + next(counter))
+        async with db.session() as session:
+            user = await create_user(app, session, UserCreateRequest(**fields))
+            await session.commit()
+            await session.refresh(user)
+        return user
+
+    return create
+
+
+@pytest.fixture
+def make_subscription(db: Database, make_user: Make) -> Make:
+    """``await make_subscription(tariff_id=1, status="active", days=30)``: a subscription row
+    (of a new user unless ``user`` is given)."""
+    counter = iter(range(1, 1_000_000))
+
+    async def create(*, user: User | None = None, days: float = 30, **fields: Any) -> Subscription:
+        owner = user or await make_user()
+        now = utcnow()
+        fields.setdefault("start_date", now)
+        fields.setdefault("end_date", now + timedelta(days=days))
+        fields.setdefault("short_id", f"t{next(counter):07d}")
+        return await _add(db, Subscription(user_id=owner.id, **fields))
+
+    return create
+
+
+@pytest.fixture
+def outbox(rows: Rows) -> Callable[[], Awaitable[list[tuple[str, dict[str, Any]]]]]:
+    """The outbox rows as ``(event_type, payload)``, oldest first."""
+
+    async def read() -> list[tuple[str, dict[str, Any]]]:
+        return [(row.event_type, row.payload) for row in await rows(OutboxEvent)]
+
+    return read
