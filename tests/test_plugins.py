@@ -137,7 +137,15 @@ async def test_a_subset_runs_and_lists_the_rest_as_disabled(client):
 async def test_get_plugins_lists_name_version_enabled_requires(client, anon_client):
     assert (await anon_client.get("/plugins")).status_code == 401
     names = [p["name"] for p in (await client.get("/plugins")).json()]
-    assert names == ["core.tokens", "core.cabinet_jwt", "core.health", "core.plugins", "core.docs", "probe"]
+    assert names == [
+        "core.tokens",
+        "core.cabinet_jwt",
+        "core.health",
+        "core.plugins",
+        "core.events",
+        "core.docs",
+        "probe",
+    ]
 
 
 def test_installed_plugins_are_discovered_through_entry_points():

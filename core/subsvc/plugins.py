@@ -27,6 +27,7 @@ INTERNAL_PLUGINS = (
     "subsvc.default_plugins.cabinet_jwt",
     "subsvc.default_plugins.health",
     "subsvc.default_plugins.plugins",
+    "subsvc.default_plugins.events",
     "subsvc.default_plugins.docs",
 )
 
