@@ -1,0 +1,143 @@
+"""Broadcasting an offer: offers for every recipient (upserted), and, when asked, one messenger
+message per recipient with a claim button, queued in the database and sent by a background
+job (:mod:`.sender`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import insert, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.applications import Starlette
+from subsvc_users.models import User
+
+from subsvc.db import in_list, utcnow
+from subsvc_promo_offers import recipients
+from subsvc_promo_offers.models import OfferBroadcast, OfferBroadcastRecipient
+from subsvc_promo_offers.offers import OfferTerms, upsert_offers
+from subsvc_promo_offers.schemas import PromoOfferBroadcastRequest, PromoOfferBroadcastResponse
+from subsvc_promo_offers.settings import PromoOffersSettings
+
+USERS = User.__table__
+RECIPIENTS = OfferBroadcastRecipient.__table__
+SEND_JOB = "promo_offers.send_broadcast"
+DIRECT_TARGET = "promo_offer_direct"
+CHUNK = 1000
+
+
+def default_message(discount_percent: int, bonus_amount_kopeks: int, valid_hours: int) -> str:
+    """The reference's text when the broadcast brings none."""
+    lines = ["🎁 <b>Специальное предложение для вас!</b>\n"]
+    if discount_percent > 0:
+        lines.append(f"🔥 Скидка <b>{discount_percent}%</b> на подписку")
+    if bonus_amount_kopeks > 0:
+        lines.append(f"💰 Бонус <b>{bonus_amount_kopeks / 100:.0f}₽</b> на баланс")
+    lines.append(f"\n⏰ Предложение действует <b>{valid_hours} ч.</b>")
+    lines.append("\nНажмите кнопку ниже, чтобы активировать!")
+    return "\n".join(lines)
+
+
+def render_message(payload: PromoOfferBroadcastRequest) -> str:
+    """The custom text with its placeholders filled (``{discount_percent}``, ``{valid_hours}``,
+    ``{active_discount_hours}``, ``{test_duration_hours}``, ``{server_name}``; a text that does
+    not render is sent as it is), else the default text."""
+    if not payload.message_text:
+        return default_message(payload.discount_percent, payload.bonus_amount_kopeks, payload.valid_hours)
+    extra = payload.extra_data
+    try:
+        return payload.message_text.format(
+            discount_percent=payload.discount_percent,
+            valid_hours=payload.valid_hours,
+            active_discount_hours=extra.get("active_discount_hours") or payload.valid_hours,
+            test_duration_hours=extra.get("test_duration_hours") or 0,
+            server_name=extra.get("server_name", ""),
+        )
+    except (KeyError, ValueError, IndexError, AttributeError):
+        return payload.message_text
+
+
+async def messenger_ids(session: AsyncSession, user_ids: Sequence[int]) -> dict[int, int]:
+    """``{user_id: messenger_id}`` of the users who can get a message (they have a messenger id
+    and have not blocked the bot)."""
+    dialect = session.get_bind().dialect.name
+    conditions = [USERS.c.messenger_id.is_not(None)]
+    if "messenger_blocked_at" in USERS.c:
+        conditions.append(USERS.c.messenger_blocked_at.is_(None))
+    query = select(USERS.c.id, USERS.c.messenger_id).where(in_list(USERS.c.id, "ids", dialect), *conditions)
+    found: dict[int, int] = {}
+    for start in range(0, len(user_ids), CHUNK):
+        ids = list(user_ids[start : start + CHUNK])
+        found.update((row[0], row[1]) for row in await session.exec(query, params={"ids": ids}))
+    return found
+
+
+async def queue_notifications(
+    session: AsyncSession,
+    payload: PromoOfferBroadcastRequest,
+    offers: Mapping[int, int],
+    settings: PromoOffersSettings,
+    created_by: int | None,
+) -> OfferBroadcast:
+    """Record the broadcast and one pending message per recipient that has a messenger chat."""
+    chats = await messenger_ids(session, list(offers))
+    broadcast = OfferBroadcast(
+        target=payload.target or DIRECT_TARGET,
+        notification_type=payload.notification_type.strip(),
+        message_text=render_message(payload),
+        button_text=payload.button_text or settings.PROMO_OFFERS_BUTTON_TEXT,
+        status="queued",
+        total_count=len(chats),
+        created_by=created_by,
+        created_at=utcnow(),
+    )
+    session.add(broadcast)
+    await session.flush()
+    rows: list[dict[str, Any]] = [
+        {"broadcast_id": broadcast.id, "offer_id": offers[user_id], "user_id": user_id, "messenger_id": chat}
+        for user_id, chat in chats.items()
+    ]
+    for start in range(0, len(rows), CHUNK):
+        await session.exec(insert(RECIPIENTS).values(rows[start : start + CHUNK]))
+    return broadcast
+
+
+async def broadcast_offer(
+    app: Starlette,
+    session: AsyncSession,
+    payload: PromoOfferBroadcastRequest,
+    created_by: int | None,
+) -> PromoOfferBroadcastResponse:
+    """Offer to every recipient; with ``send_notification``, queue the messages and have the
+    background job send them once this transaction commits. Raises
+    :class:`~.recipients.RecipientError`."""
+    user_ids = await recipients.resolve(
+        session,
+        recipients.ADMIN_TEXTS,
+        target=payload.target,
+        user_id=payload.user_id,
+        messenger_id=payload.messenger_id,
+        email=payload.email,
+    )
+    terms = OfferTerms(
+        notification_type=payload.notification_type.strip(),
+        valid_hours=payload.valid_hours,
+        discount_percent=payload.discount_percent,
+        bonus_amount_kopeks=payload.bonus_amount_kopeks,
+        effect_type=payload.effect_type.strip(),
+        extra_data=payload.extra_data,
+    )
+    offers = await upsert_offers(session, user_ids, terms)
+    answer = PromoOfferBroadcastResponse(created_offers=len(offers), user_ids=user_ids, target=payload.target)
+    if payload.send_notification and offers:
+        settings: PromoOffersSettings = app.state.settings_of["promo_offers"]
+        broadcast = await queue_notifications(session, payload, offers, settings, created_by)
+        assert broadcast.id is not None
+        answer.broadcast_id = broadcast.id
+        answer.messenger_recipients = broadcast.total_count
+        if broadcast.total_count:
+            app.state.jobs.enqueue_after_commit(session, SEND_JOB, broadcast_id=broadcast.id)
+        else:
+            broadcast.status = "completed"
+            broadcast.completed_at = utcnow()
+    return answer

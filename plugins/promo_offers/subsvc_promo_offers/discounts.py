@@ -1,0 +1,134 @@
+"""The personal discount a claimed offer activates: one per user, read by the cabinet, cleared
+by the user, and consumed once by a purchase (:func:`consume_active_discount`, the API for the
+plugins that sell)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, or_, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from subsvc.db import utcnow
+from subsvc_promo_offers.common import dialect_insert
+from subsvc_promo_offers.logs import CONSUMED, DISABLED, add_log
+from subsvc_promo_offers.models import ActiveDiscount
+from subsvc_promo_offers.schemas import ActiveDiscountInfo
+
+DISCOUNTS = ActiveDiscount.__table__
+
+
+@dataclass(frozen=True)
+class Discount:
+    """A user's discount as stored."""
+
+    percent: int
+    source: str | None
+    offer_id: int | None
+    expires_at: datetime | None
+
+    def is_active(self, now: datetime) -> bool:
+        return self.percent > 0 and (self.expires_at is None or self.expires_at > now)
+
+
+async def set_active_discount(
+    session: AsyncSession,
+    user_id: int,
+    *,
+    percent: int,
+    source: str | None,
+    offer_id: int | None,
+    expires_at: datetime | None,
+) -> None:
+    """Give the user this discount, replacing the one they had."""
+    now = utcnow()
+    values = {
+        "user_id": user_id,
+        "discount_percent": percent,
+        "source": source,
+        "offer_id": offer_id,
+        "expires_at": expires_at,
+        "created_at": now,
+        "updated_at": now,
+    }
+    insert = dialect_insert(session, DISCOUNTS).values(values)
+    changed = ("discount_percent", "source", "offer_id", "expires_at", "updated_at")
+    await session.exec(
+        insert.on_conflict_do_update(
+            index_elements=["user_id"], set_={name: insert.excluded[name] for name in changed}
+        )
+    )
+
+
+async def get_discount(session: AsyncSession, user_id: int) -> Discount | None:
+    row = (await session.exec(select(DISCOUNTS).where(DISCOUNTS.c.user_id == user_id))).mappings().first()
+    if row is None:
+        return None
+    return Discount(row["discount_percent"], row["source"], row["offer_id"], row["expires_at"])
+
+
+def discount_info(discount: Discount | None, now: datetime) -> ActiveDiscountInfo:
+    """The cabinet's view: the percent while the discount is active, else 0."""
+    if discount is None:
+        return ActiveDiscountInfo(discount_percent=0, is_active=False)
+    active = discount.is_active(now)
+    return ActiveDiscountInfo(
+        discount_percent=discount.percent if active else 0,
+        source=discount.source,
+        expires_at=discount.expires_at,
+        is_active=active,
+    )
+
+
+async def clear_active_discount(session: AsyncSession, user_id: int) -> bool:
+    """Remove the user's discount (logged as ``disabled``); ``False`` when there was none."""
+    statement = (
+        delete(DISCOUNTS)
+        .where(DISCOUNTS.c.user_id == user_id)
+        .returning(DISCOUNTS.c.discount_percent, DISCOUNTS.c.source, DISCOUNTS.c.offer_id)
+    )
+    row = (await session.exec(statement)).first()
+    if row is None:
+        return False
+    percent, source, offer_id = row
+    add_log(
+        session,
+        action=DISABLED,
+        user_id=user_id,
+        offer_id=offer_id,
+        source=source,
+        percent=percent,
+        details={"context": "cabinet_clear"},
+    )
+    return True
+
+
+async def consume_active_discount(session: AsyncSession, user_id: int, *, context: str) -> int:
+    """Use the user's active discount for a purchase: it is removed (logged as ``consumed``
+    with ``context``) and its percent returned; 0 when the user has none. Atomic: two
+    purchases at once cannot both use it."""
+    now = utcnow()
+    statement = (
+        delete(DISCOUNTS)
+        .where(
+            DISCOUNTS.c.user_id == user_id,
+            DISCOUNTS.c.discount_percent > 0,
+            or_(DISCOUNTS.c.expires_at.is_(None), DISCOUNTS.c.expires_at > now),
+        )
+        .returning(DISCOUNTS.c.discount_percent, DISCOUNTS.c.source, DISCOUNTS.c.offer_id)
+    )
+    row = (await session.exec(statement)).first()
+    if row is None:
+        return 0
+    percent, source, offer_id = row
+    add_log(
+        session,
+        action=CONSUMED,
+        user_id=user_id,
+        offer_id=offer_id,
+        source=source,
+        percent=percent,
+        details={"context": context},
+    )
+    return int(percent)

@@ -1,0 +1,193 @@
+"""Offers: the upsert (one open offer per user and notification type), reading and listing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Select, select, text
+from sqlmodel import col
+from sqlmodel.ext.asyncio.session import AsyncSession
+from subsvc_subscriptions.models import Subscription
+
+from subsvc.db import utcnow
+from subsvc_promo_offers.common import (
+    USER_COLUMNS,
+    USERS,
+    counted_page,
+    dialect_insert,
+    fits_int32,
+    user_info,
+)
+from subsvc_promo_offers.models import DiscountOffer
+from subsvc_promo_offers.schemas import OfferSubscriptionInfo, PromoOfferResponse
+
+OFFERS = DiscountOffer.__table__
+SUBSCRIPTIONS = Subscription.__table__
+OPEN = text("is_active AND claimed_at IS NULL")
+UPSERT_CHUNK = 1000
+_REFRESHED = (
+    "subscription_id",
+    "discount_percent",
+    "bonus_amount_kopeks",
+    "expires_at",
+    "effect_type",
+    "extra_data",
+    "updated_at",
+)
+
+
+@dataclass(frozen=True)
+class OfferTerms:
+    """What an offer gives and for how long."""
+
+    notification_type: str
+    valid_hours: int
+    discount_percent: int = 0
+    bonus_amount_kopeks: int = 0
+    effect_type: str = "percent_discount"
+    extra_data: Mapping[str, Any] = field(default_factory=dict)
+    subscription_id: int | None = None
+
+
+async def upsert_offers(session: AsyncSession, user_ids: Sequence[int], terms: OfferTerms) -> dict[int, int]:
+    """Offer ``terms`` to every user: a user's open offer of the same notification type is
+    refreshed (terms, expiry now + ``valid_hours``), else a new offer is inserted. One
+    statement per thousand users (``INSERT ... ON CONFLICT`` on the partial unique index), so
+    concurrent offers to one user never make two open offers. Returns ``{user_id: offer_id}``.
+    """
+    now = utcnow()
+    values = {
+        "subscription_id": terms.subscription_id,
+        "notification_type": terms.notification_type,
+        "discount_percent": terms.discount_percent,
+        "bonus_amount_kopeks": terms.bonus_amount_kopeks,
+        "expires_at": now + timedelta(hours=terms.valid_hours),
+        "claimed_at": None,
+        "is_active": True,
+        "effect_type": terms.effect_type,
+        "extra_data": dict(terms.extra_data),
+        "created_at": now,
+        "updated_at": now,
+    }
+    offers: dict[int, int] = {}
+    for start in range(0, len(user_ids), UPSERT_CHUNK):
+        chunk = user_ids[start : start + UPSERT_CHUNK]
+        insert = dialect_insert(session, OFFERS).values([{**values, "user_id": user_id} for user_id in chunk])
+        statement = insert.on_conflict_do_update(
+            index_elements=["user_id", "notification_type"],
+            index_where=OPEN,
+            set_={name: insert.excluded[name] for name in _REFRESHED},
+        ).returning(OFFERS.c.id, OFFERS.c.user_id)
+        for offer_id, user_id in (await session.exec(statement)).all():
+            offers[user_id] = offer_id
+    return offers
+
+
+def _offer_query() -> Select[Any]:
+    subscription = [
+        SUBSCRIPTIONS.c.id.label("s_id"),
+        SUBSCRIPTIONS.c.status.label("s_status"),
+        SUBSCRIPTIONS.c.is_trial.label("s_is_trial"),
+        SUBSCRIPTIONS.c.start_date.label("s_start_date"),
+        SUBSCRIPTIONS.c.end_date.label("s_end_date"),
+        SUBSCRIPTIONS.c.autopay_enabled.label("s_autopay_enabled"),
+    ]
+    return (
+        select(OFFERS, *USER_COLUMNS, *subscription)
+        .select_from(OFFERS)
+        .outerjoin(USERS, USERS.c.id == OFFERS.c.user_id)
+        .outerjoin(SUBSCRIPTIONS, SUBSCRIPTIONS.c.id == OFFERS.c.subscription_id)
+    )
+
+
+def offer_response(row: Mapping[str, Any]) -> PromoOfferResponse:
+    """An offer row of :func:`_offer_query` as the wire record."""
+    subscription = None
+    if row["s_id"] is not None:
+        subscription = OfferSubscriptionInfo(
+            id=row["s_id"],
+            status=row["s_status"],
+            is_trial=row["s_is_trial"],
+            start_date=row["s_start_date"],
+            end_date=row["s_end_date"],
+            autopay_enabled=row["s_autopay_enabled"],
+        )
+    return PromoOfferResponse(
+        id=row["id"],
+        user_id=row["user_id"],
+        subscription_id=row["subscription_id"],
+        notification_type=row["notification_type"],
+        discount_percent=row["discount_percent"],
+        bonus_amount_kopeks=row["bonus_amount_kopeks"],
+        expires_at=row["expires_at"],
+        claimed_at=row["claimed_at"],
+        is_active=row["is_active"],
+        effect_type=row["effect_type"],
+        extra_data=row["extra_data"] or {},
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        user=user_info(row),
+        subscription=subscription,
+    )
+
+
+async def get_offer(session: AsyncSession, offer_id: int) -> PromoOfferResponse | None:
+    if not fits_int32(offer_id):
+        return None
+    row = (await session.exec(_offer_query().where(OFFERS.c.id == offer_id))).mappings().first()
+    return None if row is None else offer_response(row)
+
+
+async def offers_of(session: AsyncSession, offer_ids: Sequence[int]) -> list[PromoOfferResponse]:
+    """The offers with these ids, in that order."""
+    if not offer_ids:
+        return []
+    rows = (await session.exec(_offer_query().where(OFFERS.c.id.in_(offer_ids)))).mappings().all()
+    by_id = {row["id"]: offer_response(row) for row in rows}
+    return [by_id[offer_id] for offer_id in offer_ids if offer_id in by_id]
+
+
+@dataclass(frozen=True)
+class OfferFilter:
+    user_id: int | None = None
+    notification_type: str | None = None
+    is_active: bool | None = None
+
+    def conditions(self) -> list[Any] | None:
+        """The WHERE conditions; ``None`` when no row can match (an id beyond the id range)."""
+        found: list[Any] = []
+        if self.user_id is not None:
+            if not fits_int32(self.user_id):
+                return None
+            found.append(OFFERS.c.user_id == self.user_id)
+        if self.notification_type is not None:
+            found.append(OFFERS.c.notification_type == self.notification_type)
+        if self.is_active is not None:
+            found.append(OFFERS.c.is_active == self.is_active)
+        return found
+
+
+async def list_offers(
+    session: AsyncSession, filters: OfferFilter, limit: int, offset: int
+) -> tuple[int, list[PromoOfferResponse]]:
+    """Offers, newest first, and how many match."""
+    conditions = filters.conditions()
+    if conditions is None:
+        return 0, []
+    query = _offer_query().where(*conditions).order_by(OFFERS.c.created_at.desc(), OFFERS.c.id.desc())
+    total, rows = await counted_page(session, query, conditions, OFFERS, limit, offset)
+    return total, [offer_response(row) for row in rows]
+
+
+async def user_offers(session: AsyncSession, user_id: int, now: datetime, limit: int) -> list[DiscountOffer]:
+    """A user's offers that have not expired, newest first (the cabinet's list)."""
+    query = (
+        select(DiscountOffer)
+        .where(col(DiscountOffer.user_id) == user_id, col(DiscountOffer.expires_at) > now)
+        .order_by(col(DiscountOffer.created_at).desc(), col(DiscountOffer.id).desc())
+        .limit(limit)
+    )
+    return list((await session.exec(query)).scalars().all())

@@ -1,0 +1,1 @@
+"""The plugin's endpoints: Web API (`web`), Cabinet Admin (`admin`), cabinet (`cabinet`)."""

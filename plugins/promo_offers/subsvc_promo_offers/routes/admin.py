@@ -1,0 +1,150 @@
+"""Cabinet Admin (access JWT with `promo_offers:*`), tag "Admin Promo Offers": templates, offers,
+the broadcast with messenger notifications and its progress, the log."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+
+from subsvc.api import HTTPError, Limit, Offset, Page, Query, Router
+from subsvc.auth.principal import Principal
+from subsvc_promo_offers import offers, templates
+from subsvc_promo_offers.broadcast import broadcast_offer
+from subsvc_promo_offers.common import fits_int32
+from subsvc_promo_offers.logs import LogFilter, list_logs
+from subsvc_promo_offers.models import OfferBroadcast
+from subsvc_promo_offers.routes.common import EDIT, READ, SEND, answers, check_terms, template_response
+from subsvc_promo_offers.schemas import (
+    BroadcastProgress,
+    PromoOfferBroadcastRequest,
+    PromoOfferBroadcastResponse,
+    PromoOfferLogResponse,
+    PromoOfferResponse,
+    PromoOfferTemplateListResponse,
+    PromoOfferTemplateResponse,
+    PromoOfferTemplateUpdateRequest,
+)
+
+router = Router(area="cabinet-admin", tag="Admin Promo Offers", prefix="/cabinet/admin/promo-offers")
+
+TEMPLATE_NOT_FOUND = "Template not found"
+BROADCAST_NOT_FOUND = "Broadcast not found"
+PositiveId = Annotated[int | None, Query(ge=1)]
+
+
+@router.get(
+    "/templates", response_model=PromoOfferTemplateListResponse, summary="List Templates", permission=READ
+)
+async def list_templates(session: AsyncSession) -> PromoOfferTemplateListResponse:
+    """Every template, by offer type (the reference's three defaults exist from the start)."""
+    items = [template_response(template) for template in await templates.list_templates(session)]
+    return PromoOfferTemplateListResponse(items=items)
+
+
+@router.get(
+    "/templates/{template_id}",
+    response_model=PromoOfferTemplateResponse,
+    summary="Get Template",
+    permission=READ,
+    responses={404: TEMPLATE_NOT_FOUND},
+)
+async def get_template(session: AsyncSession, template_id: int) -> PromoOfferTemplateResponse:
+    template = await templates.find_template(session, template_id)
+    if template is None:
+        raise HTTPError(404, TEMPLATE_NOT_FOUND)
+    return template_response(template)
+
+
+@router.patch(
+    "/templates/{template_id}",
+    response_model=PromoOfferTemplateResponse,
+    summary="Update Template",
+    permission=EDIT,
+    responses={400: "A blank name or text", 404: TEMPLATE_NOT_FOUND},
+)
+async def update_template(
+    session: AsyncSession, template_id: int, payload: PromoOfferTemplateUpdateRequest
+) -> PromoOfferTemplateResponse:
+    """Change the given fields (absent or null: unchanged)."""
+    template = await templates.find_template(session, template_id)
+    if template is None:
+        raise HTTPError(404, TEMPLATE_NOT_FOUND)
+    with answers():
+        await templates.update_template(session, template, payload)
+    return template_response(template)
+
+
+@router.get("", response_model=Page[PromoOfferResponse], summary="List Offers", permission=READ)
+async def list_offers(
+    session: AsyncSession,
+    limit: Limit = 50,
+    offset: Offset = 0,
+    user_id: PositiveId = None,
+    is_active: bool | None = None,
+) -> Page[PromoOfferResponse]:
+    """Offers, newest first, optionally of one user and by whether they are active."""
+    filters = offers.OfferFilter(user_id=user_id, is_active=is_active)
+    total, items = await offers.list_offers(session, filters, limit, offset)
+    return Page[PromoOfferResponse](items=items, total=total, limit=limit, offset=offset)
+
+
+@router.post(
+    "/broadcast",
+    response_model=PromoOfferBroadcastResponse,
+    status_code=201,
+    summary="Broadcast Offer",
+    permission=SEND,
+    responses={400: "Nobody to offer to, ids that disagree, blank texts", 404: "The named user not found"},
+)
+async def broadcast(
+    request: Request, session: AsyncSession, principal: Principal, payload: PromoOfferBroadcastRequest
+) -> PromoOfferBroadcastResponse:
+    """Broadcast promo offer to users with optional Telegram notification.
+
+    Recipients: the members of the `target` segment (trimmed, lower-cased; `no_sub`,
+    `all_users`, `active_subscribers`, `trial_users` are aliases) and the user named by
+    `messenger_id`, else `email`, else `user_id`. Each gets one offer per notification type
+    (an open one is refreshed). With `send_notification`, every recipient with a messenger chat
+    gets a message with a claim button; the messages are sent in the background after the
+    answer: `broadcast_id` names the broadcast whose progress
+    `GET /cabinet/admin/promo-offers/broadcasts/{broadcast_id}` reports.
+    """
+    check_terms(payload.notification_type, payload.effect_type)
+    created_by = principal.id if principal.kind == "user" else None
+    with answers():
+        return await broadcast_offer(request.app, session, payload, created_by)
+
+
+@router.get(
+    "/broadcasts/{broadcast_id}",
+    response_model=BroadcastProgress,
+    summary="Get Broadcast Progress",
+    permission=READ,
+    responses={404: BROADCAST_NOT_FOUND},
+)
+async def get_broadcast(session: AsyncSession, broadcast_id: int) -> BroadcastProgress:
+    """How far a broadcast's notifications got: `status` (`queued`, `running`, `completed`),
+    the messages to send, sent and failed (`blocked`: the user blocked the bot; counted in
+    failed too)."""
+    found = await session.get(OfferBroadcast, broadcast_id) if fits_int32(broadcast_id) else None
+    if found is None:
+        raise HTTPError(404, BROADCAST_NOT_FOUND)
+    return BroadcastProgress.model_validate(found)
+
+
+@router.get("/logs", response_model=Page[PromoOfferLogResponse], summary="Get Logs", permission=READ)
+async def get_logs(
+    session: AsyncSession,
+    limit: Limit = 50,
+    offset: Offset = 0,
+    user_id: PositiveId = None,
+    action: Annotated[str | None, Query(min_length=1)] = None,
+) -> Page[PromoOfferLogResponse]:
+    """The log (`claimed`, `consumed`, `disabled`), newest first."""
+    total, items = await list_logs(session, LogFilter(user_id=user_id, action=action), limit, offset)
+    return Page[PromoOfferLogResponse](items=items, total=total, limit=limit, offset=offset)
+
+
+endpoints = router.endpoints

@@ -1,0 +1,230 @@
+"""Web API (X-API-Key), tag `promo-offers`: offers, their broadcast (no notifications), the log
+and the templates."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from subsvc_subscriptions import service as subscriptions
+
+from subsvc.api import HTTPError, Limit, Offset, Page, Query, Router
+from subsvc_promo_offers import offers, recipients, templates
+from subsvc_promo_offers.logs import LogFilter, list_logs
+from subsvc_promo_offers.routes.common import (
+    CREATE,
+    EDIT,
+    READ,
+    SEND,
+    answers,
+    check_terms,
+    template_response,
+)
+from subsvc_promo_offers.schemas import (
+    PromoOfferCreateRequest,
+    PromoOfferLogResponse,
+    PromoOfferResponse,
+    PromoOfferTemplateListResponse,
+    PromoOfferTemplateResponse,
+    PromoOfferTemplateUpdateRequest,
+    WebPromoOfferBroadcastRequest,
+    WebPromoOfferBroadcastResponse,
+)
+
+router = Router(area="web", tag="promo-offers", prefix="/promo-offers")
+
+OFFER_NOT_FOUND = "Promo offer not found"
+TEMPLATE_NOT_FOUND = "Promo offer template not found"
+USER_REQUIRED = "user_id or messenger_id is required"
+SUBSCRIPTION_NOT_FOUND = "Subscription not found"
+SUBSCRIPTION_NOT_USERS = "Subscription does not belong to the user"
+SUBSCRIPTION_SINGLE_USER = "subscription_id можно использовать только при отправке одному пользователю"
+
+PositiveId = Annotated[int | None, Query(ge=1)]
+Text = Annotated[str | None, Query(min_length=1)]
+
+
+async def _check_subscription(session: AsyncSession, subscription_id: int | None, user_id: int) -> None:
+    if subscription_id is None:
+        return
+    subscription = await subscriptions.get(session, subscription_id)
+    if subscription is None:
+        raise HTTPError(404, SUBSCRIPTION_NOT_FOUND)
+    if subscription.user_id != user_id:
+        raise HTTPError(400, SUBSCRIPTION_NOT_USERS)
+
+
+def _terms(payload: PromoOfferCreateRequest) -> offers.OfferTerms:
+    return offers.OfferTerms(
+        notification_type=payload.notification_type.strip(),
+        valid_hours=payload.valid_hours,
+        discount_percent=payload.discount_percent,
+        bonus_amount_kopeks=payload.bonus_amount_kopeks,
+        effect_type=payload.effect_type.strip(),
+        extra_data=payload.extra_data,
+        subscription_id=payload.subscription_id,
+    )
+
+
+@router.get("", response_model=Page[PromoOfferResponse], summary="List Promo Offers", permission=READ)
+async def list_promo_offers(
+    session: AsyncSession,
+    limit: Limit = 50,
+    offset: Offset = 0,
+    user_id: PositiveId = None,
+    messenger_id: PositiveId = None,
+    notification_type: Text = None,
+    is_active: bool | None = None,
+) -> Page[PromoOfferResponse]:
+    """Offers, newest first, filtered by user (internal or messenger id), notification type and
+    whether they are active."""
+    if messenger_id is not None:
+        found = await recipients.user_id_by_messenger_id(session, messenger_id)
+        if found is None:
+            raise HTTPError(404, "User not found")
+        if user_id and user_id != found:
+            raise HTTPError(400, "messenger_id does not match the provided user_id")
+        user_id = found
+    filters = offers.OfferFilter(user_id=user_id, notification_type=notification_type, is_active=is_active)
+    total, items = await offers.list_offers(session, filters, limit, offset)
+    return Page[PromoOfferResponse](items=items, total=total, limit=limit, offset=offset)
+
+
+@router.post(
+    "",
+    response_model=PromoOfferResponse,
+    status_code=201,
+    summary="Create Promo Offer",
+    permission=CREATE,
+    responses={400: "No user named, ids that disagree, blank texts", 404: "User or subscription not found"},
+)
+async def create_promo_offer(session: AsyncSession, payload: PromoOfferCreateRequest) -> PromoOfferResponse:
+    """Offer to one user. The user's open offer of the same notification type is refreshed
+    (new terms, expiry now + `valid_hours`) instead of a second one being made."""
+    check_terms(payload.notification_type, payload.effect_type)
+    with answers():
+        user_id = await recipients.named_user(
+            session, recipients.WEB_TEXTS, user_id=payload.user_id, messenger_id=payload.messenger_id
+        )
+    if user_id is None:
+        raise HTTPError(400, USER_REQUIRED)
+    await _check_subscription(session, payload.subscription_id, user_id)
+    made = await offers.upsert_offers(session, [user_id], _terms(payload))
+    offer = await offers.get_offer(session, made[user_id])
+    assert offer is not None
+    return offer
+
+
+@router.post(
+    "/broadcast",
+    response_model=WebPromoOfferBroadcastResponse,
+    status_code=201,
+    summary="Broadcast Promo Offers",
+    permission=SEND,
+    responses={
+        400: "Nobody to offer to, ids that disagree, blank texts",
+        404: "User or subscription not found",
+    },
+)
+async def broadcast_promo_offers(
+    session: AsyncSession, payload: WebPromoOfferBroadcastRequest
+) -> WebPromoOfferBroadcastResponse:
+    """Offer to the members of the `target` segment and/or one user (one offer per user and
+    notification type, refreshed when open). No messages are sent from here."""
+    check_terms(payload.notification_type, payload.effect_type)
+    with answers():
+        user_ids = await recipients.resolve(
+            session,
+            recipients.WEB_TEXTS,
+            target=payload.target,
+            user_id=payload.user_id,
+            messenger_id=payload.messenger_id,
+        )
+    if payload.subscription_id is not None:
+        if len(user_ids) > 1:
+            raise HTTPError(400, SUBSCRIPTION_SINGLE_USER)
+        await _check_subscription(session, payload.subscription_id, user_ids[0])
+    made = await offers.upsert_offers(session, user_ids, _terms(payload))
+    return WebPromoOfferBroadcastResponse(created_offers=len(made), user_ids=user_ids, target=payload.target)
+
+
+@router.get(
+    "/logs", response_model=Page[PromoOfferLogResponse], summary="Get Promo Offer Logs", permission=READ
+)
+async def get_promo_offer_logs(
+    session: AsyncSession,
+    limit: Limit = 50,
+    offset: Offset = 0,
+    user_id: PositiveId = None,
+    offer_id: PositiveId = None,
+    action: Text = None,
+    source: Text = None,
+) -> Page[PromoOfferLogResponse]:
+    """The log (`claimed`, `consumed`, `disabled`), newest first."""
+    filters = LogFilter(user_id=user_id, offer_id=offer_id, action=action, source=source)
+    total, items = await list_logs(session, filters, limit, offset)
+    return Page[PromoOfferLogResponse](items=items, total=total, limit=limit, offset=offset)
+
+
+@router.get(
+    "/templates",
+    response_model=PromoOfferTemplateListResponse,
+    summary="List Promo Offer Templates Endpoint",
+    permission=READ,
+)
+async def list_promo_offer_templates_endpoint(session: AsyncSession) -> PromoOfferTemplateListResponse:
+    """Every template, by offer type."""
+    items = [template_response(template) for template in await templates.list_templates(session)]
+    return PromoOfferTemplateListResponse(items=items)
+
+
+@router.get(
+    "/templates/{template_id}",
+    response_model=PromoOfferTemplateResponse,
+    summary="Get Promo Offer Template Endpoint",
+    permission=READ,
+    responses={404: TEMPLATE_NOT_FOUND},
+)
+async def get_promo_offer_template_endpoint(
+    session: AsyncSession, template_id: int
+) -> PromoOfferTemplateResponse:
+    template = await templates.find_template(session, template_id)
+    if template is None:
+        raise HTTPError(404, TEMPLATE_NOT_FOUND)
+    return template_response(template)
+
+
+@router.patch(
+    "/templates/{template_id}",
+    response_model=PromoOfferTemplateResponse,
+    summary="Update Promo Offer Template Endpoint",
+    permission=EDIT,
+    responses={400: "A blank name or text", 404: TEMPLATE_NOT_FOUND},
+)
+async def update_promo_offer_template_endpoint(
+    session: AsyncSession, template_id: int, payload: PromoOfferTemplateUpdateRequest
+) -> PromoOfferTemplateResponse:
+    """Change the given fields (absent or null: unchanged)."""
+    template = await templates.find_template(session, template_id)
+    if template is None:
+        raise HTTPError(404, TEMPLATE_NOT_FOUND)
+    with answers():
+        await templates.update_template(session, template, payload)
+    return template_response(template)
+
+
+@router.get(
+    "/{offer_id}",
+    response_model=PromoOfferResponse,
+    summary="Get Promo Offer Endpoint",
+    permission=READ,
+    responses={404: OFFER_NOT_FOUND},
+)
+async def get_promo_offer_endpoint(session: AsyncSession, offer_id: int) -> PromoOfferResponse:
+    offer = await offers.get_offer(session, offer_id)
+    if offer is None:
+        raise HTTPError(404, OFFER_NOT_FOUND)
+    return offer
+
+
+endpoints = router.endpoints

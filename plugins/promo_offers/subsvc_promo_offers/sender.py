@@ -1,0 +1,204 @@
+"""The background work of the plugin (core jobs, :mod:`subsvc.jobs`).
+
+``promo_offers.send_broadcast(broadcast_id)`` sends a broadcast's pending messages through the
+messenger client, a batch at a time, saving each batch's outcome and the counters in the
+database. It first takes the broadcast's lease (one sender per broadcast across instances);
+a sender that dies leaves the lease to run out, and the upkeep job starts another, which
+resumes with the messages still pending (those of the interrupted batch may go twice).
+
+``promo_offers.upkeep`` (periodic): resumes broadcasts nobody is sending, ends test server
+access that ran out, deactivates expired offers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import bindparam, func, or_, select, update
+from starlette.applications import Starlette
+
+from subsvc.db import utcnow
+from subsvc.jobs import Job
+from subsvc.messenger import Delivery, InlineButton, Messenger
+from subsvc_promo_offers import server_access
+from subsvc_promo_offers.broadcast import SEND_JOB
+from subsvc_promo_offers.models import DiscountOffer, OfferBroadcast, OfferBroadcastRecipient
+from subsvc_promo_offers.settings import PromoOffersSettings
+
+log = logging.getLogger("subsvc.promo_offers")
+BROADCASTS = OfferBroadcast.__table__
+RECIPIENTS = OfferBroadcastRecipient.__table__
+OFFERS = DiscountOffer.__table__
+UPKEEP_JOB = "promo_offers.upkeep"
+UNFINISHED = ("queued", "running")
+CLOSE_BUTTON = InlineButton("❌ Закрыть", callback_data="promo_offer_close")
+
+
+def _settings(app: Starlette) -> PromoOffersSettings:
+    settings: PromoOffersSettings = app.state.settings_of["promo_offers"]
+    return settings
+
+
+def claim_keyboard(button_text: str, offer_id: int) -> list[list[InlineButton]]:
+    """The claim button (its callback names the offer) and a close button."""
+    return [[InlineButton(button_text, callback_data=f"claim_discount_{offer_id}")], [CLOSE_BUTTON]]
+
+
+async def _take_lease(app: Starlette, broadcast_id: int) -> tuple[str, str] | None:
+    """Become the broadcast's sender if it is unfinished and nobody holds it; its text and button."""
+    now = utcnow()
+    lease = timedelta(seconds=_settings(app).PROMO_OFFERS_SEND_LEASE_SECONDS)
+    statement = (
+        update(BROADCASTS)
+        .where(
+            BROADCASTS.c.id == broadcast_id,
+            BROADCASTS.c.status.in_(UNFINISHED),
+            or_(BROADCASTS.c.lease_until.is_(None), BROADCASTS.c.lease_until < now),
+        )
+        .values(
+            status="running",
+            lease_until=now + lease,
+            started_at=func.coalesce(BROADCASTS.c.started_at, now),
+        )
+        .returning(BROADCASTS.c.message_text, BROADCASTS.c.button_text)
+    )
+    async with app.state.db.session() as session:
+        row = (await session.exec(statement)).first()
+        await session.commit()
+    return None if row is None else (row[0], row[1])
+
+
+async def _pending(app: Starlette, broadcast_id: int, limit: int) -> list[Any]:
+    query = (
+        select(RECIPIENTS.c.id, RECIPIENTS.c.offer_id, RECIPIENTS.c.messenger_id)
+        .where(RECIPIENTS.c.broadcast_id == broadcast_id, RECIPIENTS.c.state == "pending")
+        .order_by(RECIPIENTS.c.id)
+        .limit(limit)
+    )
+    async with app.state.db.session(read_only=True) as session:
+        return list((await session.exec(query)).all())
+
+
+async def _deliver_batch(
+    messenger: Messenger, batch: Sequence[Any], text: str, button: str, concurrency: int
+) -> list[Delivery]:
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(messenger_id: int, offer_id: int) -> Delivery:
+        async with gate:
+            try:
+                return await messenger.deliver(messenger_id, text, keyboard=claim_keyboard(button, offer_id))
+            except Exception as exc:  # a broadcast counts a failure, it never dies of one
+                log.warning("promo offer message to %s failed: %s", messenger_id, exc)
+                return Delivery("failed", error=str(exc)[:255])
+
+    return list(await asyncio.gather(*(one(row.messenger_id, row.offer_id) for row in batch)))
+
+
+_MARK = (
+    update(RECIPIENTS)
+    .where(RECIPIENTS.c.id == bindparam("rid"))
+    .values(state=bindparam("new_state"), error=bindparam("new_error"), sent_at=bindparam("new_sent_at"))
+)
+
+
+async def _save_batch(
+    app: Starlette, broadcast_id: int, batch: Sequence[Any], results: Sequence[Delivery]
+) -> None:
+    """Each message's outcome, the broadcast's counters and a renewed lease, in one transaction."""
+    now = utcnow()
+    counts: dict[str, int] = defaultdict(int)
+    marks = []
+    for row, delivery in zip(batch, results, strict=True):
+        counts[delivery.status] += 1
+        sent_at = now if delivery.status == "sent" else None
+        error = (delivery.error or "")[:255] or None
+        marks.append(
+            {"rid": row.id, "new_state": delivery.status, "new_error": error, "new_sent_at": sent_at}
+        )
+    lease = timedelta(seconds=_settings(app).PROMO_OFFERS_SEND_LEASE_SECONDS)
+    counters = (
+        update(BROADCASTS)
+        .where(BROADCASTS.c.id == broadcast_id)
+        .values(
+            sent_count=BROADCASTS.c.sent_count + counts["sent"],
+            failed_count=BROADCASTS.c.failed_count + counts["failed"] + counts["blocked"],
+            blocked_count=BROADCASTS.c.blocked_count + counts["blocked"],
+            lease_until=now + lease,
+        )
+    )
+    async with app.state.db.session() as session:
+        await session.exec(_MARK, params=marks)
+        await session.exec(counters)
+        await session.commit()
+
+
+async def _finish(app: Starlette, broadcast_id: int, status: str | None) -> None:
+    """Give the lease back; with ``status``, the broadcast is over."""
+    values: dict[str, Any] = {"lease_until": None}
+    if status is not None:
+        values.update(status=status, completed_at=utcnow())
+    async with app.state.db.session() as session:
+        await session.exec(update(BROADCASTS).where(BROADCASTS.c.id == broadcast_id).values(values))
+        await session.commit()
+
+
+async def send_broadcast(app: Starlette, broadcast_id: int) -> None:
+    """Send the broadcast's pending messages (the job ``promo_offers.send_broadcast``)."""
+    leased = await _take_lease(app, broadcast_id)
+    if leased is None:
+        return
+    text, button = leased
+    settings = _settings(app)
+    messenger: Messenger = app.state.messenger
+    try:
+        while True:
+            if app.state.jobs.stopping:
+                await _finish(app, broadcast_id, None)
+                return
+            batch = await _pending(app, broadcast_id, settings.PROMO_OFFERS_SEND_BATCH)
+            if not batch:
+                await _finish(app, broadcast_id, "completed")
+                return
+            results = await _deliver_batch(
+                messenger, batch, text, button, settings.PROMO_OFFERS_SEND_CONCURRENCY
+            )
+            await _save_batch(app, broadcast_id, batch, results)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("promo offer broadcast %s stopped; the upkeep job will resume it", broadcast_id)
+
+
+async def upkeep(app: Starlette) -> None:
+    """Resume broadcasts nobody sends, end test access that ran out, deactivate expired offers
+    (the periodic job ``promo_offers.upkeep``)."""
+    now = utcnow()
+    unsent = select(BROADCASTS.c.id).where(
+        BROADCASTS.c.status.in_(UNFINISHED),
+        or_(BROADCASTS.c.lease_until.is_(None), BROADCASTS.c.lease_until < now),
+    )
+    async with app.state.db.session() as session:
+        orphans = [row[0] for row in await session.exec(unsent)]
+        while await server_access.revoke_due(session, app.state.events, now):
+            pass
+        await session.exec(
+            update(OFFERS)
+            .where(OFFERS.c.is_active.is_(True), OFFERS.c.claimed_at.is_(None), OFFERS.c.expires_at <= now)
+            .values(is_active=False, updated_at=now)
+        )
+        await session.commit()
+    for broadcast_id in orphans:
+        await app.state.jobs.enqueue(SEND_JOB, broadcast_id=broadcast_id)
+
+
+def _upkeep_interval(app: Starlette) -> float | None:
+    return _settings(app).PROMO_OFFERS_UPKEEP_SECONDS or None
+
+
+JOBS = [Job(SEND_JOB, send_broadcast), Job(UPKEEP_JOB, upkeep, every=_upkeep_interval)]
