@@ -9,6 +9,7 @@ import json
 from datetime import datetime
 from typing import Any
 
+import jsonschema
 from websockets.asyncio.client import ClientConnection, connect
 
 from subsvc.events import OutboxEvent
@@ -71,6 +72,9 @@ async def test_a_stored_event_reaches_every_admin_socket(
             assert by_type["payment.completed"]["payload"]["transaction_id"] == transaction_id
             message = by_type["subscription_event.recorded"]
             assert message["payload"] == record
+            for event in seen:  # each payload is what the catalogue says its type carries
+                schema = (await client.get(f"/events/types/{event['type']}")).json()["payload_schema"]
+                jsonschema.validate(event["payload"], schema)
             assert datetime.fromisoformat(message["timestamp"]).tzinfo is not None
             await nothing_more(ws)
 
