@@ -41,7 +41,7 @@ def connects(squad: ColumnElement[Any], dialect: str) -> ColumnElement[bool]:
     if dialect == "postgresql":
         return sa.cast(squads, JSONB).op("@>")(sa.func.jsonb_build_array(sa.cast(squad, sa.Text)))
     each = sa.func.json_each(squads).table_valued("value")
-    return sa.exists(sa.select(1).select_from(each).where(each.c.value == squad))
+    return sa.select(1).select_from(each).where(each.c.value == squad).correlate_except(each).exists()
 
 
 def _live() -> ColumnElement[bool]:
@@ -161,5 +161,5 @@ async def recount(session: AsyncSession, now: datetime | None = None) -> int:
     rows = (await session.exec(_current_users(dialect_of(session)), params=params)).all()
     changed = [{"server_id": id_, "users": users} for id_, stored, users in rows if stored != users]
     if changed:
-        await session.execute(_SET_COUNT, changed)
+        await (await session.connection()).execute(_SET_COUNT, changed)
     return len(changed)

@@ -1,0 +1,68 @@
+"""With rbac: a role holding `servers:read` reads the cabinet admin servers but cannot change
+them; `servers:edit` can; other roles get 403."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx2
+import pytest
+from starlette.applications import Starlette
+
+from .conftest import BASE_PLUGINS
+
+BASE = "/cabinet/admin/servers"
+RBAC = "/cabinet/admin/rbac"
+
+
+@pytest.fixture
+def subsvc_plugins() -> list[Any]:
+    return [*BASE_PLUGINS, "subsvc_rbac.plugin"]
+
+
+@pytest.fixture
+def holder(app: Starlette, admin: httpx2.AsyncClient, make_user: Any) -> Any:
+    """``http = await holder(["servers:read"])``: a client of a user holding a new role."""
+    counter = iter(range(1, 1000))
+
+    async def make(permissions: list[str]) -> httpx2.AsyncClient:
+        number = next(counter)
+        body = {"name": f"role-{number}", "level": 10, "permissions": permissions}
+        role = await admin.post(f"{RBAC}/roles", json=body)
+        assert role.status_code == 201, role.text
+        user = await make_user(first_name=f"Holder {number}")
+        assigned = await admin.post(
+            f"{RBAC}/assignments", json={"user_id": user.id, "role_id": role.json()["id"]}
+        )
+        assert assigned.status_code == 201, assigned.text
+        token = app.state.jwt.access_token(user.id, messenger_id=user.messenger_id)
+        transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
+        return httpx2.AsyncClient(
+            transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {token}"}
+        )
+
+    return make
+
+
+async def test_read_permission_reads_but_does_not_change(holder, make_server):
+    server = await make_server("squad-1")
+    async with await holder(["servers:read"]) as reader:
+        assert (await reader.get(BASE)).status_code == 200
+        assert (await reader.get(f"{BASE}/{server['id']}")).status_code == 200
+        assert (await reader.get(f"{BASE}/{server['id']}/stats")).status_code == 200
+        for method, path in [("PUT", ""), ("POST", "/toggle"), ("POST", "/trial")]:
+            response = await reader.request(method, f"{BASE}/{server['id']}{path}", json={})
+            assert response.status_code == 403, path
+            assert response.json() == {"detail": "Permission denied: Permission not granted by any role"}
+        assert (await reader.post(f"{BASE}/sync")).status_code == 403
+
+
+async def test_edit_permission_changes_and_other_roles_are_refused(holder, make_server):
+    server = await make_server("squad-1")
+    async with await holder(["servers:read", "servers:edit"]) as editor:
+        response = await editor.post(f"{BASE}/{server['id']}/toggle")
+        assert (response.status_code, response.json()["is_available"]) == (200, False)
+    async with await holder(["users:read"]) as other:
+        response = await other.get(BASE)
+        assert response.status_code == 403
+        assert response.json() == {"detail": "Permission denied: Permission not granted by any role"}
