@@ -29,6 +29,7 @@ from subsvc.db import Database
 from subsvc.db import migrate as migrations
 from subsvc.events import EventBus
 from subsvc.jobs import Jobs
+from subsvc.messenger import Messenger
 from subsvc.middleware import CoreMiddleware
 from subsvc.realtime import Hub, websocket_routes
 from subsvc.settings import Settings, load_settings
@@ -84,6 +85,7 @@ def create_app(
             await app.state.events.stop()
             await manager.each_async("shutdown", reverse=True, app=app)
             await app.state.realtime.close()
+            await app.state.messenger.aclose()
             await app.state.bus.stop()
             await app.state.db.dispose()
 
@@ -114,6 +116,7 @@ def create_app(
     state.realtime = Hub(state.bus, manager)
     state.jobs = Jobs(app, jobs, settings)
     state.jwt = JWTCodec.from_settings(settings)
+    state.messenger = Messenger.from_settings(settings)
     return app
 
 

@@ -88,6 +88,27 @@ class Settings(BaseSettings):
         None, description="The messenger bot's token (Bot API and login signatures)."
     )
     BOT_VERSION: str | None = Field(None, description="Bot version reported by `GET /health`.")
+    MESSENGER_API_URL: str = Field(
+        "https://api.telegram.org",
+        description="Base URL of the messenger's Bot API (calls go to `<url>/bot<BOT_TOKEN>/<method>`).",
+    )
+    MESSENGER_TIMEOUT_SECONDS: float = Field(
+        10.0, gt=0, description="Seconds to wait for a Bot API answer before the call fails."
+    )
+    MESSENGER_MESSAGES_PER_SECOND: int = Field(
+        30, ge=0, description="Bot API calls started per second at most, per process (0 = no limit)."
+    )
+    MESSENGER_CHAT_INTERVAL_SECONDS: float = Field(
+        1.0, ge=0, description="Seconds between two messages to one chat at least (0 = no spacing)."
+    )
+    MESSENGER_MAX_RETRIES: int = Field(
+        3, ge=0, description="Retries of a Bot API call after a 429, a 5xx or a failed connection."
+    )
+    MESSENGER_MAX_RETRY_AFTER_SECONDS: float = Field(
+        60.0,
+        ge=0,
+        description="A 429 asking to wait longer than this fails the call instead of waiting.",
+    )
     ADMIN_IDS: CommaIntList = Field(
         default_factory=list, description="Comma list of messenger ids that are administrators."
     )

@@ -10,6 +10,9 @@ Fixtures:
 - ``client`` (an ``httpx2.AsyncClient`` with the API key), ``anon_client`` (no credentials),
 - ``rows`` (a table's rows by filter), ``api_key``, ``user_token`` and ``admin_token``
   (cabinet access JWTs), ``db`` (the app's :class:`~subsvc.db.Database`).
+- ``fake_bot_api``: a loopback fake of the messenger's Bot API
+  (:mod:`subsvc.testing_messenger`); point the app at it with
+  ``subsvc_settings_overrides`` returning ``fake_bot_api.settings()``.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from subsvc.app import create_app
 from subsvc.db import Database
 from subsvc.db import migrate as migrations
 from subsvc.settings import Settings
+from subsvc.testing_messenger import fake_bot_api  # noqa: F401 - the fixture, for every test
 
 API_KEY = "test-api-key-0123456789abcdef"
 JWT_SECRET = "test-jwt-secret-that-is-long-enough-0123456789"  # noqa: S105 - test fixture
