@@ -1,0 +1,140 @@
+"""The personal discounts ``discount`` codes grant: one per user at a time, until it expires
+(or, without an end, until the user's first purchase). Other plugins' discounts (promo
+offers) are asked about through this plugin's hooks (:mod:`subsvc_promocodes.hookspecs`)."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import col, delete, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.applications import Starlette
+from subsvc_promo_groups.service import ensure_default_group, find_group
+from subsvc_users.models import User
+from subsvc_users.schemas import UserUpdateRequest
+from subsvc_users.service import update_user
+
+from subsvc.db import utcnow
+from subsvc_promocodes.models import PromoCode, PromoCodeDiscount, PromoCodeUse
+
+
+class NoDiscount(LookupError):
+    """The user holds no discount from a promo code."""
+
+
+class DiscountExpired(LookupError):
+    """The user's promo-code discount has run out already."""
+
+
+@dataclass(frozen=True)
+class Deactivated:
+    code: str
+    percent: int
+
+
+def is_current(discount: PromoCodeDiscount, now: datetime) -> bool:
+    return discount.expires_at is None or discount.expires_at > now
+
+
+async def find(session: AsyncSession, user_id: int, *, for_update: bool = False) -> PromoCodeDiscount | None:
+    query = select(PromoCodeDiscount).where(col(PromoCodeDiscount.user_id) == user_id)
+    if for_update:
+        query = query.with_for_update()
+    return (await session.exec(query)).first()
+
+
+async def active(
+    session: AsyncSession, user_id: int, now: datetime | None = None
+) -> PromoCodeDiscount | None:
+    """The user's promo-code discount while it holds (``None`` once expired)."""
+    discount = await find(session, user_id)
+    return discount if discount is not None and is_current(discount, now or utcnow()) else None
+
+
+async def _resolve(result: Any) -> Any:
+    return await result if inspect.isawaitable(result) else result
+
+
+async def other_discount(app: Starlette, session: AsyncSession, user_id: int) -> Mapping[str, Any] | None:
+    """The discount another plugin says the user holds now (``other_active_discount`` hook)."""
+    found = await app.state.plugins.first_result(
+        "other_active_discount", app=app, session=session, user_id=user_id
+    )
+    return found or None
+
+
+async def deactivate_other(app: Starlette, session: AsyncSession, user_id: int) -> int | None:
+    """Ask the other plugins to clear the user's discount; the percent they cleared, if any."""
+    cleared = await app.state.plugins.first_result(
+        "deactivate_other_discount", app=app, session=session, user_id=user_id
+    )
+    return int(cleared) if cleared is not None else None
+
+
+async def grant(
+    session: AsyncSession, user_id: int, code: PromoCode, percent: int, expires_at: datetime | None
+) -> None:
+    """Store the user's discount, replacing an expired one (the caller checked none holds)."""
+    await session.exec(delete(PromoCodeDiscount).where(col(PromoCodeDiscount.user_id) == user_id))
+    session.add(
+        PromoCodeDiscount(
+            user_id=user_id,
+            promocode_id=code.id,
+            code=code.code,
+            percent=percent,
+            expires_at=expires_at,
+            created_at=utcnow(),
+        )
+    )
+    await session.flush()
+
+
+async def deactivate(app: Starlette, session: AsyncSession, user: User) -> Deactivated:
+    """Take back the user's current promo-code discount: the discount goes, the activation is
+    undone (its use row deleted, the code's ``current_uses`` lowered, so the code may be used
+    again), and a user the code moved into its promo group goes back to the group they were in.
+
+    Raises :class:`NoDiscount` or :class:`DiscountExpired` (then nothing changes). The caller
+    holds the user's row lock.
+    """
+    assert user.id is not None
+    discount = await find(session, user.id, for_update=True)
+    if discount is None:
+        raise NoDiscount(user.id)
+    if not is_current(discount, utcnow()):
+        raise DiscountExpired(user.id)
+    result = Deactivated(code=discount.code, percent=discount.percent)
+    await session.delete(discount)
+    if discount.promocode_id is not None:
+        await _undo_use(app, session, user, discount.promocode_id)
+    await session.flush()
+    return result
+
+
+async def _undo_use(app: Starlette, session: AsyncSession, user: User, promocode_id: int) -> None:
+    query = select(PromoCodeUse).where(
+        col(PromoCodeUse.promocode_id) == promocode_id, col(PromoCodeUse.user_id) == user.id
+    )
+    use = (await session.exec(query)).first()
+    if use is None:
+        return
+    await session.delete(use)
+    codes = PromoCode.__table__
+    lowered = (
+        update(codes)
+        .where(codes.c.id == promocode_id, codes.c.current_uses > 0)
+        .values(current_uses=codes.c.current_uses - 1, updated_at=utcnow())
+        .returning(codes.c.promo_group_id)
+    )
+    row = (await session.exec(lowered)).first()  # type: ignore[call-overload]
+    code_group = row[0] if row is not None else None
+    moved_back_to = use.previous_promo_group_id
+    if moved_back_to is None or code_group is None or user.promo_group_id != code_group:
+        return
+    group = await find_group(session, moved_back_to) or await ensure_default_group(session)
+    await update_user(app, session, user, UserUpdateRequest(promo_group_id=group.id))
