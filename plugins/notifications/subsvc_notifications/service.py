@@ -7,10 +7,11 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy import Integer, Select, bindparam, func
+from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_billing.models import Transaction
 from subsvc_subscriptions.models import Subscription
@@ -113,12 +114,9 @@ def _references() -> Select[Any]:
     ).where(USERS.c.id == bindparam("user_id", type_=Integer))
 
 
-async def record_event(
-    session: AsyncSession, events: EventBus, data: SubscriptionEventCreate
-) -> SubscriptionEventResponse:
-    """Store a reported event and publish ``subscription_event.recorded`` in the same
-    transaction. Raises :class:`ReferenceNotFound` (nothing stored) for an unknown user,
-    subscription or transaction, checked in that order."""
+async def _references_of(session: AsyncSession, data: SubscriptionEventCreate) -> Mapping[str, Any]:
+    """The event's user (its columns, prefixed ``user__``); :class:`ReferenceNotFound` for an
+    unknown user, subscription or transaction, checked in that order."""
     if not fits_row_id(data.user_id):
         raise ReferenceNotFound(USER_NOT_FOUND)
     params = {
@@ -133,6 +131,16 @@ async def record_event(
         raise ReferenceNotFound(SUBSCRIPTION_NOT_FOUND)
     if data.transaction_id is not None and not found["transaction_exists"]:
         raise ReferenceNotFound(TRANSACTION_NOT_FOUND)
+    return cast(Mapping[str, Any], found)
+
+
+async def record_event(
+    session: AsyncSession, events: EventBus, data: SubscriptionEventCreate
+) -> SubscriptionEventResponse:
+    """Store a reported event and publish ``subscription_event.recorded`` in the same
+    transaction. Raises :class:`ReferenceNotFound` (nothing stored) for an unknown user,
+    subscription or transaction, checked in that order."""
+    found = await _references_of(session, data)
     now = utcnow()
     event = SubscriptionEvent(
         event_type=data.event_type,
@@ -147,7 +155,13 @@ async def record_event(
         extra=data.extra or None,
     )
     session.add(event)
-    await session.flush()
+    try:
+        await session.flush()
+    except IntegrityError:
+        # a row it names was deleted since it was read: start over and say which
+        await session.rollback()
+        await _references_of(session, data)
+        raise
     record = record_of({**event.model_dump(), **found})
     events.publish(session, EVENT_RECORDED, SubscriptionEventRecorded(**record.model_dump()))
     return record
