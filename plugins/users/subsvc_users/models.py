@@ -56,3 +56,6 @@ class User(SQLModel, table=True):
     email_verification_source: str | None = Field(default=None, max_length=32)
     password_hash: str | None = Field(default=None, max_length=255)
     cabinet_last_login: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    # when the Bot API last said the user refuses the bot (blocked it); null = not known to
+    # (written by the segments plugin from the messenger client's answers)
+    messenger_blocked_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

@@ -40,7 +40,7 @@ def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path)
         "ix_users_status_created_at_id",
         "ix_users_promo_group_created_at_id",
     } <= indexes
-    assert "users_0002" in migrate.heads(async_url, dirs)
+    assert "users_0003" in migrate.heads(async_url, dirs)
 
     engine = sa.create_engine(sync_url)
     try:
