@@ -27,7 +27,9 @@ def servers_panel(app: Starlette) -> Awaitable[ServersPanel | None] | ServersPan
 
 
 @hookspec
-def servers_tariffs_using(session: AsyncSession, squad_uuid: str) -> Awaitable[Sequence[str]] | Sequence[str]:
+def servers_tariffs_using(  # type: ignore[empty-body]
+    session: AsyncSession, squad_uuid: str
+) -> Awaitable[Sequence[str]] | Sequence[str]:
     """Return (an awaitable of) the names of the tariffs that offer the squad. The names of
     every implementation are merged: a server that a tariff offers cannot be deleted, and
     ``GET /cabinet/admin/servers/{id}`` lists them in ``tariffs_using``."""

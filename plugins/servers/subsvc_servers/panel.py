@@ -110,3 +110,8 @@ async def sync(session: AsyncSession, squads: Sequence[PanelSquad]) -> SyncResul
     await session.flush()
     total = (await session.exec(select(func.count()).select_from(Server))).one()
     return SyncResult(created, updated, len(servers), total)
+
+
+async def sync_with_panel(app: Starlette, session: AsyncSession) -> SyncResult:
+    """The sync both areas run: 503 without a panel, 502 when it fails, else :func:`sync`."""
+    return await sync(session, await fetch_squads(await require_panel(app)))

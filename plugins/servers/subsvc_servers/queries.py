@@ -17,6 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import ColumnElement, Select
 from sqlalchemy.dialects.postgresql import JSONB
+from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_subscriptions.models import Subscription
 from subsvc_subscriptions.schemas import SubscriptionStatus
@@ -25,9 +26,9 @@ from subsvc_users.models import User
 from subsvc.db import utcnow
 from subsvc_servers.models import Server
 
-SUBSCRIPTIONS: sa.Table = Subscription.__table__  # type: ignore[attr-defined]
-USERS: sa.Table = User.__table__  # type: ignore[attr-defined]
-SERVERS: sa.Table = Server.__table__  # type: ignore[attr-defined]
+SUBSCRIPTIONS = SQLModel.metadata.tables[Subscription.__tablename__]
+USERS = SQLModel.metadata.tables[User.__tablename__]
+SERVERS = SQLModel.metadata.tables[Server.__tablename__]
 LIVE = (SubscriptionStatus.ACTIVE.value, SubscriptionStatus.TRIAL.value)
 
 
@@ -104,10 +105,10 @@ async def connected_users(
     """A page of the users connected to the squad (by user id) and how many there are."""
     dialect = dialect_of(session)
     params = {"squad": squad_uuid, "limit": limit, "offset": offset}
-    total = (await session.exec(_connected_total(dialect), params=params)).one()[0]
+    total = (await session.exec(_connected_total(dialect), params=params)).one()[0]  # type: ignore[call-overload]
     if total <= offset:
         return [], total
-    rows = list((await session.exec(_connected_page(dialect), params=params)).all())
+    rows = list((await session.exec(_connected_page(dialect), params=params)).all())  # type: ignore[call-overload]
     return rows, total
 
 
@@ -131,7 +132,7 @@ def _squad_counts(dialect: str) -> Select[Any]:
 
 async def squad_counts(session: AsyncSession, squad_uuid: str) -> SquadCounts:
     total, trial = (
-        await session.exec(_squad_counts(dialect_of(session)), params={"squad": squad_uuid, "now": utcnow()})
+        await session.exec(_squad_counts(dialect_of(session)), params={"squad": squad_uuid, "now": utcnow()})  # type: ignore[call-overload]
     ).one()
     return SquadCounts(active=int(total) - int(trial), trial=int(trial))
 
@@ -158,7 +159,7 @@ async def recount(session: AsyncSession, now: datetime | None = None) -> int:
     """Set every server's ``current_users`` to the users with a live subscription on its
     squad; answers how many counters changed."""
     params = {"now": now or utcnow()}
-    rows = (await session.exec(_current_users(dialect_of(session)), params=params)).all()
+    rows = (await session.exec(_current_users(dialect_of(session)), params=params)).all()  # type: ignore[call-overload]
     changed = [{"server_id": id_, "users": users} for id_, stored, users in rows if stored != users]
     if changed:
         await (await session.connection()).execute(_SET_COUNT, changed)

@@ -19,6 +19,7 @@ CountryCode = Annotated[str, StringConstraints(strip_whitespace=True, max_length
 Kopeks = Annotated[int, Field(ge=0, le=INT32_MAX)]
 UserLimit = Annotated[int, Field(ge=0, le=INT32_MAX)]
 SortOrder = Annotated[int, Field(ge=-INT32_MAX, le=INT32_MAX)]
+GroupIds = list[Annotated[int, Field(ge=1, le=INT32_MAX)]]
 
 
 def rubles(kopeks: int) -> float:
@@ -45,7 +46,7 @@ class ServerCreateRequest(_Camel):
     is_available: bool = True
     is_trial_eligible: bool = False
     sort_order: SortOrder = 0
-    promo_group_ids: list[int] | None = Field(
+    promo_group_ids: GroupIds | None = Field(
         default=None, description="The promo groups that may buy the server (none: every group)."
     )
 
@@ -64,7 +65,7 @@ class ServerUpdateRequest(_Camel):
     is_available: bool | None = None
     is_trial_eligible: bool | None = None
     sort_order: SortOrder | None = None
-    promo_group_ids: list[int] | None = Field(
+    promo_group_ids: GroupIds | None = Field(
         default=None, description="When given, replaces the server's promo groups (empty: every group)."
     )
 
@@ -232,7 +233,7 @@ class CabinetServerUpdateRequest(BaseModel):
     price_kopeks: Kopeks | None = None
     max_users: UserLimit | None = None
     sort_order: Annotated[int, Field(ge=0, le=INT32_MAX)] | None = None
-    promo_group_ids: list[int] | None = None
+    promo_group_ids: GroupIds | None = None
 
 
 class ServerStatsResponse(BaseModel):

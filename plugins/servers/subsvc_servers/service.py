@@ -279,7 +279,7 @@ async def move_promo_group(session: AsyncSession, group_id: int, fallback_group_
     links = ServerPromoGroup.__table__  # type: ignore[attr-defined]
     servers = select(links.c.server_squad_id).where(links.c.promo_group_id == group_id)
     has_fallback = select(links.c.server_squad_id).where(links.c.promo_group_id == fallback_group_id)
-    await session.exec(  # type: ignore[call-overload]
+    await session.exec(
         sa.insert(links).from_select(
             ["server_squad_id", "promo_group_id"],
             select(links.c.server_squad_id, sa.literal(fallback_group_id)).where(

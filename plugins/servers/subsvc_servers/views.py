@@ -54,8 +54,7 @@ def detail(
     """The cabinet's detail: every promo group, those that may buy the server selected."""
     chosen = {group.id for group in selected}
     groups = [
-        PromoGroupInfo(id=group.id, name=group.name, is_selected=group.id in chosen)  # type: ignore[arg-type]
-        for group in every_group
+        PromoGroupInfo(id=group.id, name=group.name, is_selected=group.id in chosen) for group in every_group
     ]
     return ServerDetailResponse.model_validate(
         {

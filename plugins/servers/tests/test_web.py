@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from subsvc_servers.models import Server
 from subsvc_subscriptions.models import Subscription
 
@@ -239,3 +241,27 @@ async def test_promo_group_deletion_keeps_the_server_restricted(client, make_ser
     for server in (only_gold, both):
         groups = (await client.get(f"/servers/{server['id']}")).json()["promoGroups"]
         assert [g["name"] for g in groups] == ["VIP"]
+
+
+async def test_concurrent_creations_of_one_squad_make_one_server(client, rows):
+    body = {"squadUuid": "squad-race", "displayName": "Race"}
+    answers = await asyncio.gather(*(client.post("/servers", json=body) for _ in range(6)))
+    assert sorted(a.status_code for a in answers) == [201] + [409] * 5
+    assert [s.squad_uuid for s in await rows(Server)] == ["squad-race"]
+
+
+async def test_ids_out_of_range_are_404_or_422_never_500(client, make_server):
+    server = await make_server("squad-1")
+    for path in ("/servers/4294967296", "/servers/-1", "/servers/0/users"):
+        response = await client.get(path)
+        assert (response.status_code, response.json()) == (404, {"detail": "Server not found"}), path
+    response = await client.patch(f"/servers/{server['id']}", json={"promoGroupIds": [2**40, 0]})
+    assert response.status_code == 422
+    assert [tuple(e["loc"]) for e in response.json()["detail"]] == [
+        ("body", "promoGroupIds", 0),
+        ("body", "promoGroupIds", 1),
+    ]
+    response = await client.post(
+        "/servers", json={"squadUuid": "x", "displayName": "X", "priceKopeks": 2**31}
+    )
+    assert response.status_code == 422

@@ -65,8 +65,7 @@ async def list_servers(session: AsyncSession, include_unavailable: bool = True) 
 async def sync_servers(request: Request, session: AsyncSession) -> CabinetServerSyncResponse:
     """Sync servers with the VPN panel: new squads become unavailable servers, known ones
     take the panel's name as `original_name`, vanished ones are removed. 503 without a panel."""
-    squads = await panel.fetch_squads(await panel.require_panel(request.app))
-    result = await panel.sync(session, squads)
+    result = await panel.sync_with_panel(request.app, session)
     message = f"Synced: {result.created} created, {result.updated} updated, {result.removed} removed"
     return CabinetServerSyncResponse(
         created=result.created, updated=result.updated, removed=result.removed, message=message
@@ -105,6 +104,15 @@ async def update_existing_server(
     return await _detail(request, session, server)
 
 
+async def _flip(session: AsyncSession, server_id: int, flag: str) -> Server:
+    """Turn a boolean field of the server over (under its row lock)."""
+    server = await get_server(session, server_id, for_update=True)
+    setattr(server, flag, not getattr(server, flag))
+    server.updated_at = utcnow()
+    session.add(server)
+    return server
+
+
 @router.post(
     "/{server_id}/toggle",
     response_model=ServerToggleResponse,
@@ -114,13 +122,9 @@ async def update_existing_server(
 )
 async def toggle_server(session: AsyncSession, server_id: int) -> ServerToggleResponse:
     """Toggle server availability."""
-    server = await get_server(session, server_id, for_update=True)
-    server.is_available = not server.is_available
-    server.updated_at = utcnow()
-    session.add(server)
+    server = await _flip(session, server_id, "is_available")
     message = "Server enabled" if server.is_available else "Server disabled"
-    assert server.id is not None
-    return ServerToggleResponse(id=server.id, is_available=server.is_available, message=message)
+    return ServerToggleResponse(id=server_id, is_available=server.is_available, message=message)
 
 
 @router.post(
@@ -132,14 +136,10 @@ async def toggle_server(session: AsyncSession, server_id: int) -> ServerToggleRe
 )
 async def toggle_server_trial(session: AsyncSession, server_id: int) -> ServerTrialToggleResponse:
     """Toggle server trial eligibility."""
-    server = await get_server(session, server_id, for_update=True)
-    server.is_trial_eligible = not server.is_trial_eligible
-    server.updated_at = utcnow()
-    session.add(server)
+    server = await _flip(session, server_id, "is_trial_eligible")
     message = "Trial enabled for server" if server.is_trial_eligible else "Trial disabled for server"
-    assert server.id is not None
     return ServerTrialToggleResponse(
-        id=server.id, is_trial_eligible=server.is_trial_eligible, message=message
+        id=server_id, is_trial_eligible=server.is_trial_eligible, message=message
     )
 
 

@@ -11,6 +11,7 @@ from subsvc.api import HTTPError
 from subsvc_servers import service
 from subsvc_servers.models import Server
 from subsvc_servers.panel import NOT_CONFIGURED
+from subsvc_servers.schemas import INT32_MAX
 
 READ = "servers:read"
 EDIT = "servers:edit"
@@ -21,7 +22,9 @@ RESPONSES_SYNC = {502: "The VPN panel failed", 503: NOT_CONFIGURED}
 
 
 async def get_server(session: AsyncSession, server_id: int, *, for_update: bool = False) -> Server:
-    """The server, or 404 ``Server not found``."""
+    """The server, or 404 ``Server not found`` (also for ids no row can have)."""
+    if not 0 < server_id <= INT32_MAX:
+        raise HTTPError(404, NOT_FOUND)
     try:
         return await service.get_server(session, server_id, for_update=for_update)
     except service.ServerNotFound:

@@ -105,8 +105,7 @@ async def get_servers_statistics(session: AsyncSession) -> ServerStatisticsRespo
 async def sync_servers_with_panel(request: Request, session: AsyncSession) -> ServerSyncResponse:
     """Create, update and remove servers so that they follow the VPN panel's squads; 503
     while no panel is configured."""
-    squads = await panel.fetch_squads(await panel.require_panel(request.app))
-    result = await panel.sync(session, squads)
+    result = await panel.sync_with_panel(request.app, session)
     return ServerSyncResponse(
         created=result.created, updated=result.updated, removed=result.removed, total=result.total
     )
