@@ -53,7 +53,7 @@ def catalogue_of(app: Starlette) -> dict[str, EventTypeResponse]:
         doc = model.__doc__ if model.__doc__ and model.__doc__ is not BaseModel.__doc__ else None
         cached[event_type] = EventTypeResponse(
             event_type=event_type,
-            plugin=owners.get(event_type, "?"),
+            plugin=owners.get(event_type, "core"),  # not from a plugin's hook: core's own
             description=inspect.cleandoc(doc) if doc else None,
             payload_schema=model.model_json_schema(mode="serialization"),
         )
