@@ -1,0 +1,211 @@
+"""Web API (X-API-Key), tag `webhooks`: the endpoints, their deliveries and the totals."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+
+from subsvc.api import HTTPError, Query, RequestValidationError, Router
+from subsvc.api.pagination import Limit, Offset, Page
+from subsvc_webhooks import service
+from subsvc_webhooks.delivery import blocks_private_targets
+from subsvc_webhooks.models import ANY_EVENT, Webhook
+from subsvc_webhooks.safety import check_url
+from subsvc_webhooks.schemas import (
+    WebhookCreateRequest,
+    WebhookDeliveryResponse,
+    WebhookResponse,
+    WebhookStatsResponse,
+    WebhookUpdateRequest,
+)
+
+router = Router(area="web", tag="webhooks")
+READ = "webhooks:read"
+MANAGE = "webhooks:manage"
+NOT_FOUND = {404: service.WEBHOOK_NOT_FOUND}
+
+
+def to_response(webhook: Webhook) -> WebhookResponse:
+    assert webhook.id is not None
+    return WebhookResponse(
+        id=webhook.id,
+        name=webhook.name,
+        url=webhook.url,
+        event_type=webhook.event_type,
+        is_active=webhook.is_active,
+        description=webhook.description,
+        created_at=webhook.created_at,
+        updated_at=webhook.updated_at,
+        last_triggered_at=webhook.last_triggered_at,
+        failure_count=webhook.failure_count,
+        success_count=webhook.success_count,
+        has_secret=bool(webhook.secret),
+        failing_since=webhook.failing_since,
+        deactivated_at=webhook.deactivated_at,
+        deactivation_reason=webhook.deactivation_reason,
+    )
+
+
+def _invalid(field: str, value: Any, message: str) -> RequestValidationError:
+    """A 422 in FastAPI's shape for a body field a validator refused."""
+    return RequestValidationError(
+        [
+            {
+                "type": "value_error",
+                "loc": ["body", field],
+                "msg": f"Value error, {message}",
+                "input": value,
+                "ctx": {"error": message},
+            }
+        ]
+    )
+
+
+async def _check_target(request: Request, url: str | None) -> None:
+    if url is not None and blocks_private_targets(request.app):
+        reason = await check_url(url)
+        if reason is not None:
+            raise _invalid("url", url, f"{reason} (WEBHOOK_BLOCK_PRIVATE_TARGETS)")
+
+
+def _check_event_type(request: Request, event_type: str) -> None:
+    if event_type != ANY_EVENT and event_type not in request.app.state.events.catalogue:
+        raise _invalid(
+            "event_type",
+            event_type,
+            f"unknown event type {event_type!r}: use one of GET /events/types, or '*' for every event",
+        )
+
+
+@router.get("/webhooks", response_model=Page[WebhookResponse], summary="List Webhooks", permission=READ)
+async def list_webhooks(
+    session: AsyncSession,
+    limit: Limit = 50,
+    offset: Offset = 0,
+    event_type: str | None = None,
+    is_active: bool | None = None,
+) -> Page[WebhookResponse]:
+    """Webhooks, newest first, filtered by event type (exact) and activity."""
+    filters = service.WebhookFilter(event_type=event_type, is_active=is_active)
+    total, rows = await service.list_webhooks(session, filters, limit, offset)
+    return Page[WebhookResponse](
+        items=[to_response(w) for w in rows], total=total, limit=limit, offset=offset
+    )
+
+
+@router.post(
+    "/webhooks",
+    response_model=WebhookResponse,
+    status_code=201,
+    summary="Create Webhook",
+    permission=MANAGE,
+)
+async def create_webhook(
+    request: Request, session: AsyncSession, payload: WebhookCreateRequest
+) -> WebhookResponse:
+    """Create an active webhook for one event type (`GET /events/types`) or `*` (every event).
+
+    The URL must be http or https; with `WEBHOOK_BLOCK_PRIVATE_TARGETS` a URL that is or
+    resolves to a private or loopback address is refused (422). Events published from now
+    on are delivered to it.
+    """
+    _check_event_type(request, payload.event_type)
+    await _check_target(request, payload.url)
+    webhook = await service.create_webhook(session, payload.model_dump())
+    return to_response(webhook)
+
+
+@router.get("/webhooks/stats", response_model=WebhookStatsResponse, summary="Webhook Stats", permission=READ)
+async def webhook_stats(session: AsyncSession) -> WebhookStatsResponse:
+    """Webhook totals and delivery attempts made (pending deliveries are not counted)."""
+    totals = await service.stats(session)
+    return WebhookStatsResponse(
+        total_webhooks=totals.total_webhooks,
+        active_webhooks=totals.active_webhooks,
+        total_deliveries=totals.total_deliveries,
+        successful_deliveries=totals.successful_deliveries,
+        failed_deliveries=totals.failed_deliveries,
+        success_rate=totals.success_rate,
+    )
+
+
+@router.get(
+    "/webhooks/{webhook_id}",
+    response_model=WebhookResponse,
+    summary="Get Webhook",
+    permission=READ,
+    responses=NOT_FOUND,
+)
+async def get_webhook(session: AsyncSession, webhook_id: int) -> WebhookResponse:
+    """One webhook (the secret is never returned; `has_secret` says whether one is set)."""
+    try:
+        return to_response(await service.get_webhook(session, webhook_id))
+    except service.WebhookNotFound:
+        raise HTTPError(404, service.WEBHOOK_NOT_FOUND) from None
+
+
+@router.patch(
+    "/webhooks/{webhook_id}",
+    response_model=WebhookResponse,
+    summary="Update Webhook",
+    permission=MANAGE,
+    responses=NOT_FOUND,
+)
+async def update_webhook(
+    request: Request, session: AsyncSession, webhook_id: int, payload: WebhookUpdateRequest
+) -> WebhookResponse:
+    """Change name, url, secret, description or is_active; absent or null fields stay as they
+    are, an empty `secret` removes it. The event type cannot change.
+
+    Deactivating pauses the webhook's pending deliveries; activating it again (which also
+    clears a deactivation for failing) sends them.
+    """
+    await _check_target(request, payload.url)
+    changes = payload.model_dump(exclude_none=True)
+    try:
+        webhook, reactivated = await service.update_webhook(session, webhook_id, changes)
+    except service.WebhookNotFound:
+        raise HTTPError(404, service.WEBHOOK_NOT_FOUND) from None
+    if reactivated:
+        request.app.state.jobs.enqueue_after_commit(session, service.DELIVER_JOB)
+    return to_response(webhook)
+
+
+@router.delete(
+    "/webhooks/{webhook_id}",
+    status_code=204,
+    summary="Delete Webhook",
+    permission=MANAGE,
+    responses=NOT_FOUND,
+)
+async def delete_webhook(session: AsyncSession, webhook_id: int) -> None:
+    """Delete the webhook and its deliveries (pending ones are not sent)."""
+    try:
+        await service.delete_webhook(session, webhook_id)
+    except service.WebhookNotFound:
+        raise HTTPError(404, service.WEBHOOK_NOT_FOUND) from None
+
+
+@router.get(
+    "/webhooks/{webhook_id}/deliveries",
+    response_model=Page[WebhookDeliveryResponse],
+    summary="List Webhook Deliveries",
+    permission=READ,
+    responses=NOT_FOUND,
+)
+async def list_deliveries(
+    session: AsyncSession,
+    webhook_id: int,
+    limit: Limit = 50,
+    offset: Offset = 0,
+    status: Annotated[str | None, Query(description="`pending`, `success` or `failed`.")] = None,
+) -> Page[WebhookDeliveryResponse]:
+    """The webhook's delivery attempts, newest first; each retry is an attempt of its own."""
+    try:
+        total, rows = await service.list_deliveries(session, webhook_id, status, limit, offset)
+    except service.WebhookNotFound:
+        raise HTTPError(404, service.WEBHOOK_NOT_FOUND) from None
+    items = [WebhookDeliveryResponse.model_validate(row) for row in rows]
+    return Page[WebhookDeliveryResponse](items=items, total=total, limit=limit, offset=offset)

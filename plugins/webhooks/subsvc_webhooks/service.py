@@ -1,0 +1,212 @@
+"""The rules of webhooks: endpoints, their pending deliveries (written with the event), totals."""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import JSON, Integer, String, bindparam, func
+from sqlalchemy.orm import Session
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from subsvc.db import UTCDateTime, utcnow
+from subsvc.events import Event
+from subsvc_webhooks.models import ANY_EVENT, FAILED, PENDING, SUCCESS, Webhook, WebhookDelivery
+
+DELIVER_JOB = "webhooks.deliver"
+WEBHOOK_NOT_FOUND = "Webhook not found"
+
+
+class WebhookNotFound(LookupError):
+    """No webhook has this id."""
+
+
+@functools.cache
+def _deliveries_for_event() -> sa.Insert:
+    """One pending delivery per active webhook of the event's type (or of ``*``), written by
+    one ``INSERT ... SELECT`` in the publishing transaction."""
+    webhooks: sa.Table = Webhook.__table__  # type: ignore[attr-defined]
+    deliveries: sa.Table = WebhookDelivery.__table__  # type: ignore[attr-defined]
+    event_type = bindparam("event_type", type_=String)
+    now = bindparam("now", type_=UTCDateTime)
+    rows = sa.select(
+        webhooks.c.id,
+        bindparam("event_id", type_=Integer),
+        bindparam("key_prefix", type_=String) + sa.cast(webhooks.c.id, String),
+        event_type,
+        bindparam("payload", type_=JSON),
+        sa.literal(PENDING, String),
+        sa.literal(1, Integer),
+        now,
+        now,
+    ).where(webhooks.c.is_active.is_(True), webhooks.c.event_type.in_([event_type, ANY_EVENT]))
+    columns = [
+        "webhook_id",
+        "event_id",
+        "delivery_key",
+        "event_type",
+        "payload",
+        "status",
+        "attempt_number",
+        "created_at",
+        "next_retry_at",
+    ]
+    return sa.insert(deliveries).from_select(columns, rows)
+
+
+def record_deliveries(session: Session, events: Sequence[Event]) -> int:
+    """Write the pending deliveries of ``events`` in ``session``'s transaction; how many.
+
+    Called by the event bus just before a transaction that published events commits (see
+    :meth:`subsvc.events.EventBus.subscribe_in_transaction`).
+    """
+    statement, now, created = _deliveries_for_event(), utcnow(), 0
+    for item in events:
+        params = {
+            "event_id": item.id,
+            "key_prefix": f"{uuid.uuid4().hex}-",
+            "event_type": item.type,
+            "payload": item.payload,
+            "now": now,
+        }
+        created += session.execute(statement, params).rowcount  # type: ignore[attr-defined]
+    return created
+
+
+async def get_webhook(session: AsyncSession, webhook_id: int) -> Webhook:
+    webhook = await session.get(Webhook, webhook_id)
+    if webhook is None:
+        raise WebhookNotFound(webhook_id)
+    return webhook
+
+
+async def create_webhook(session: AsyncSession, values: dict[str, Any]) -> Webhook:
+    now = utcnow()
+    webhook = Webhook(**values, is_active=True, created_at=now, updated_at=now)
+    if not webhook.secret:
+        webhook.secret = None
+    session.add(webhook)
+    await session.flush()
+    return webhook
+
+
+async def update_webhook(
+    session: AsyncSession, webhook_id: int, changes: dict[str, Any]
+) -> tuple[Webhook, bool]:
+    """Apply the non-null ``changes`` (an empty secret removes it). Returns the webhook and
+    whether it was reactivated (its paused deliveries are due again)."""
+    webhook = await get_webhook(session, webhook_id)
+    reactivated = changes.get("is_active") is True and not webhook.is_active
+    for name, value in changes.items():
+        if value is not None:
+            setattr(webhook, name, value)
+    if "secret" in changes and changes["secret"] == "":
+        webhook.secret = None
+    if reactivated:
+        webhook.failing_since = None
+        webhook.deactivated_at = None
+        webhook.deactivation_reason = None
+    webhook.updated_at = utcnow()
+    session.add(webhook)
+    await session.flush()
+    return webhook, reactivated
+
+
+async def delete_webhook(session: AsyncSession, webhook_id: int) -> None:
+    """Delete the webhook and its deliveries."""
+    webhook = await get_webhook(session, webhook_id)
+    deliveries: sa.Table = WebhookDelivery.__table__  # type: ignore[attr-defined]
+    await session.execute(sa.delete(deliveries).where(deliveries.c.webhook_id == webhook_id))
+    await session.delete(webhook)
+    await session.flush()
+
+
+@dataclass(frozen=True)
+class WebhookFilter:
+    event_type: str | None = None
+    is_active: bool | None = None
+
+
+async def list_webhooks(
+    session: AsyncSession, filters: WebhookFilter, limit: int, offset: int
+) -> tuple[int, list[Webhook]]:
+    """Newest first."""
+    conditions = []
+    if filters.event_type is not None:
+        conditions.append(col(Webhook.event_type) == filters.event_type)
+    if filters.is_active is not None:
+        conditions.append(col(Webhook.is_active) == filters.is_active)
+    total = (await session.exec(select(func.count()).select_from(Webhook).where(*conditions))).one()
+    query = (
+        select(Webhook)
+        .where(*conditions)
+        .order_by(col(Webhook.created_at).desc(), col(Webhook.id).desc())
+        .limit(limit)
+        .offset(offset)
+    )
+    return total, list((await session.exec(query)).all())
+
+
+async def list_deliveries(
+    session: AsyncSession, webhook_id: int, status: str | None, limit: int, offset: int
+) -> tuple[int, list[WebhookDelivery]]:
+    """A webhook's delivery attempts, newest first (404 for an unknown webhook)."""
+    if (await session.exec(select(Webhook.id).where(Webhook.id == webhook_id))).first() is None:
+        raise WebhookNotFound(webhook_id)
+    conditions = [col(WebhookDelivery.webhook_id) == webhook_id]
+    if status is not None:
+        conditions.append(col(WebhookDelivery.status) == status)
+    total = (await session.exec(select(func.count()).select_from(WebhookDelivery).where(*conditions))).one()
+    query = (
+        select(WebhookDelivery)
+        .where(*conditions)
+        .order_by(col(WebhookDelivery.id).desc())
+        .limit(limit)
+        .offset(offset)
+    )
+    return total, list((await session.exec(query)).all())
+
+
+@dataclass(frozen=True)
+class Stats:
+    total_webhooks: int
+    active_webhooks: int
+    successful_deliveries: int
+    failed_deliveries: int
+
+    @property
+    def total_deliveries(self) -> int:
+        return self.successful_deliveries + self.failed_deliveries
+
+    @property
+    def success_rate(self) -> float:
+        total = self.total_deliveries
+        return round(self.successful_deliveries / total * 100, 2) if total else 0.0
+
+
+async def stats(session: AsyncSession) -> Stats:
+    """Webhook totals and delivery attempts made (pending deliveries are not attempts yet)."""
+    active = sa.case((col(Webhook.is_active).is_(True), 1), else_=0)
+    total_webhooks, active_webhooks = (
+        await session.exec(select(func.count(), func.coalesce(func.sum(active), 0)).select_from(Webhook))
+    ).one()
+    by_status = dict(
+        (
+            await session.exec(
+                select(WebhookDelivery.status, func.count())
+                .where(col(WebhookDelivery.status).in_([SUCCESS, FAILED]))
+                .group_by(WebhookDelivery.status)
+            )
+        ).all()
+    )
+    return Stats(
+        total_webhooks=total_webhooks,
+        active_webhooks=int(active_webhooks),
+        successful_deliveries=by_status.get(SUCCESS, 0),
+        failed_deliveries=by_status.get(FAILED, 0),
+    )

@@ -1,0 +1,157 @@
+"""Run webhooks with users and billing (their events), short retry settings, and a loopback
+receiver: a Starlette app served by uvicorn on 127.0.0.1 that records what it gets."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
+
+PORTS = range(18180, 18190)
+FAST = {
+    "WEBHOOK_RETRY_BASE_SECONDS": "0.05",
+    "WEBHOOK_RETRY_FACTOR": "2",
+    "WEBHOOK_RETRY_MAX_SECONDS": "0.3",
+    "WEBHOOK_RETRY_JITTER": "0.1",
+    "WEBHOOK_POLL_SECONDS": "0.2",
+    "WEBHOOK_TIMEOUT_SECONDS": "2",
+    "WEBHOOK_MAX_ATTEMPTS": "10",
+    "WEBHOOK_DEACTIVATE_AFTER_SECONDS": "0",
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "webhook_env(**values): webhook settings for the test's app")
+
+
+@pytest.fixture
+def subsvc_plugins() -> list[str]:
+    return [
+        "subsvc_promo_groups.plugin",
+        "subsvc_users.plugin",
+        "subsvc_billing.plugin",
+        "subsvc_webhooks.plugin",
+    ]
+
+
+@pytest.fixture
+def webhook_env(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Short retries (and ``@pytest.mark.webhook_env(...)``) in the environment the app reads."""
+    values = dict(FAST)
+    for marker in request.node.iter_markers("webhook_env"):
+        values.update({name: str(value) for name, value in marker.kwargs.items()})
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    return values
+
+
+@pytest.fixture
+def subsvc_settings_overrides(webhook_env: dict[str, str]) -> dict[str, Any]:
+    return {}
+
+
+@dataclass
+class Received:
+    headers: dict[str, str]
+    body: bytes
+    at: float
+
+
+@dataclass
+class Receiver:
+    """A loopback webhook receiver. ``plan``: what to answer to the next requests, in order
+    (an int status, or ``("sleep", seconds)`` before a 200); then ``status`` (200)."""
+
+    url: str
+    requests: list[Received] = field(default_factory=list)
+    plan: list[Any] = field(default_factory=list)
+    status: int = 200
+    gate: asyncio.Event | None = None
+    answered: list[float] = field(default_factory=list)
+
+    def reset(self) -> None:
+        self.requests.clear()
+        self.plan.clear()
+        self.answered.clear()
+        self.status = 200
+        self.gate = None
+
+    async def handle(self, request: Request) -> PlainTextResponse:
+        self.requests.append(Received(dict(request.headers), await request.body(), time.monotonic()))
+        step = self.plan.pop(0) if self.plan else self.status
+        if self.gate is not None:
+            await self.gate.wait()
+        if isinstance(step, tuple):
+            await asyncio.sleep(step[1])
+            step = 200
+        self.answered.append(time.monotonic())
+        return PlainTextResponse(f"answer {step}", status_code=step)
+
+
+def _bind() -> socket.socket:
+    """A loopback socket on the first free port of this helper's range."""
+    for port in PORTS:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            sock.close()
+            continue
+        return sock
+    raise RuntimeError(f"no free port in {PORTS}")
+
+
+@pytest.fixture(scope="session")
+async def _receiver_server() -> AsyncIterator[Receiver]:
+    sock = _bind()
+    receiver = Receiver(url=f"http://127.0.0.1:{sock.getsockname()[1]}/hook")
+    app = Starlette(routes=[Route("/hook", receiver.handle, methods=["POST"])])
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    yield receiver
+    server.should_exit = True
+    await task
+    sock.close()
+
+
+@pytest.fixture
+def receiver(_receiver_server: Receiver) -> Receiver:
+    _receiver_server.reset()
+    yield _receiver_server
+    if _receiver_server.gate is not None:
+        _receiver_server.gate.set()
+    _receiver_server.reset()
+
+
+async def _wait_for(predicate: Callable[[], Awaitable[bool] | bool], seconds: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while True:
+        result = predicate()
+        if isinstance(result, Awaitable):
+            result = await result
+        if result:
+            return
+        if loop.time() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+def wait_for() -> Callable[..., Awaitable[None]]:
+    """``await wait_for(lambda: ...)`` (the predicate may be async): poll until it holds."""
+    return _wait_for
