@@ -121,7 +121,8 @@ async def delete_webhook(session: AsyncSession, webhook_id: int) -> None:
     """Delete the webhook and its deliveries."""
     webhook = await get_webhook(session, webhook_id)
     deliveries: sa.Table = WebhookDelivery.__table__  # type: ignore[attr-defined]
-    await session.execute(sa.delete(deliveries).where(deliveries.c.webhook_id == webhook_id))
+    statement = sa.delete(deliveries).where(deliveries.c.webhook_id == webhook_id)
+    await session.exec(statement)  # type: ignore[call-overload]
     await session.delete(webhook)
     await session.flush()
 
