@@ -157,9 +157,25 @@ async def user_tariffs(
 
 def _tariff_fields(tariff: Tariff) -> dict[str, Any]:
     names = (
-        "id", "name", "description", "is_active", "is_trial_available", "traffic_limit_gb", "device_limit",
-        "tier_level", "display_order", "is_daily", "daily_price_kopeks", "custom_days_enabled",
-        "price_per_day_kopeks", "min_days", "max_days", "device_price_kopeks", "max_device_limit",
-        "traffic_topup_enabled", "traffic_topup_packages", "max_topup_traffic_gb",
-    )  # fmt: skip
+        "id",
+        "name",
+        "description",
+        "is_active",
+        "is_trial_available",
+        "traffic_limit_gb",
+        "device_limit",
+        "tier_level",
+        "display_order",
+        "is_daily",
+        "daily_price_kopeks",
+        "custom_days_enabled",
+        "price_per_day_kopeks",
+        "min_days",
+        "max_days",
+        "device_price_kopeks",
+        "max_device_limit",
+        "traffic_topup_enabled",
+        "traffic_topup_packages",
+        "max_topup_traffic_gb",
+    )
     return {name: getattr(tariff, name) for name in names}

@@ -80,12 +80,24 @@ class TariffCounts:
 # --- reads -------------------------------------------------------------------------------------
 
 
+async def _hold_on_sqlite(session: AsyncSession, *conditions: Any) -> None:
+    """SQLite has no row locks, and its driver starts a transaction only at the first write:
+    an UPDATE that changes nothing takes the database's write lock first, so what this
+    transaction reads next is current and stays so (PostgreSQL uses ``FOR UPDATE``)."""
+    if session.get_bind().dialect.name == "sqlite":
+        await session.exec(  # type: ignore[call-overload]
+            update(Tariff).where(*conditions).values(display_order=col(Tariff.display_order))
+        )
+
+
 async def find_tariff(session: AsyncSession, tariff_id: int, *, for_update: bool = False) -> Tariff | None:
-    """The tariff with this id (``None`` for ids no row can have)."""
+    """The tariff with this id (``None`` for ids no row can have); ``for_update`` holds its
+    row until the transaction ends."""
     if not 1 <= tariff_id <= INT32_MAX:
         return None
     query = select(Tariff).where(col(Tariff.id) == tariff_id)
     if for_update:
+        await _hold_on_sqlite(session, col(Tariff.id) == tariff_id)
         query = query.with_for_update()
     return (await session.exec(query)).first()
 
@@ -98,11 +110,13 @@ async def get_tariff(session: AsyncSession, tariff_id: int, *, for_update: bool 
 
 
 async def lock_for_use(session: AsyncSession, tariff_id: int) -> Tariff | None:
-    """The tariff, read with a shared row lock (PostgreSQL) held until the transaction ends:
-    call it before putting ``tariff_id`` on a subscription, so that a concurrent delete waits
-    and then sees the subscription (and answers 409) instead of deleting a tariff in use."""
+    """The tariff, read with a shared row lock held until the transaction ends (SQLite: the
+    write lock): call it before putting ``tariff_id`` on a subscription, so that a concurrent
+    delete waits and then sees the subscription (and answers 409) instead of deleting a
+    tariff in use."""
     if not 1 <= tariff_id <= INT32_MAX:
         return None
+    await _hold_on_sqlite(session, col(Tariff.id) == tariff_id)
     query = select(Tariff).where(col(Tariff.id) == tariff_id).with_for_update(read=True)
     return (await session.exec(query)).first()
 
@@ -335,13 +349,9 @@ async def update_tariff(
 async def reorder(session: AsyncSession, tariff_ids: Sequence[int]) -> None:
     """Put these tariffs first, in this order; the others keep their order after them.
     ``display_order`` becomes each tariff's position (0, 1, ...)."""
-    rows = list(
-        (
-            await session.exec(
-                select(Tariff).order_by(col(Tariff.display_order), col(Tariff.id)).with_for_update()
-            )
-        ).all()
-    )
+    await _hold_on_sqlite(session)
+    query = select(Tariff).order_by(col(Tariff.display_order), col(Tariff.id)).with_for_update()
+    rows = list((await session.exec(query)).all())
     by_id = {tariff.id: tariff for tariff in rows}
     unknown = [str(tariff_id) for tariff_id in tariff_ids if tariff_id not in by_id]
     if unknown:

@@ -9,10 +9,12 @@ from typing import Any
 
 import httpx2
 import pytest
+from sqlmodel import col, select
 from starlette.applications import Starlette
 from subsvc_promo_groups.models import PromoGroup
 from subsvc_servers.models import Server
 from subsvc_subscriptions.models import Subscription
+from subsvc_tariffs.models import TariffPromoGroup
 from subsvc_users.models import User
 from subsvc_users.schemas import UserCreateRequest
 from subsvc_users.service import create_user
@@ -153,5 +155,17 @@ def outbox(rows: Rows) -> Callable[[], Awaitable[list[tuple[str, dict[str, Any]]
 
     async def read() -> list[tuple[str, dict[str, Any]]]:
         return [(row.event_type, row.payload) for row in await rows(OutboxEvent)]
+
+    return read
+
+
+@pytest.fixture
+def restrictions(db: Database) -> Callable[[], Awaitable[list[tuple[int, int]]]]:
+    """The ``tariff_promo_groups`` rows as ``(tariff_id, promo_group_id)``, sorted."""
+
+    async def read() -> list[tuple[int, int]]:
+        query = select(col(TariffPromoGroup.tariff_id), col(TariffPromoGroup.promo_group_id))
+        async with db.session() as session:
+            return sorted((row[0], row[1]) for row in (await session.exec(query)).all())
 
     return read
