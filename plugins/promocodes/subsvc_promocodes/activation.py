@@ -4,8 +4,8 @@ Everything happens in the caller's transaction, so a refusal at any step (the ha
 raises) leaves nothing behind: no use, no claimed slot, no money. The order:
 
 1. the user's row is locked (``FOR UPDATE``): one activation per user at a time;
-2. the code is read and checked (active, within its dates, not used up), then the user's
-   standing (not used by them, the daily limit, first purchase only);
+2. the code is read and checked: not used by this user already, active, within its dates,
+   not used up; then the daily limit and "first purchase only";
 3. the use row is inserted — ``(promocode_id, user_id)`` is unique, so a user counts once;
 4. a slot is claimed with one conditional UPDATE (``current_uses < max_uses`` and still
    valid): concurrent activations by different users queue on the code's row and the ones
@@ -145,14 +145,18 @@ async def lock_user(session: AsyncSession, user_id: int) -> User | None:
     return (await session.exec(select(User).where(col(User.id) == user_id).with_for_update())).first()
 
 
-async def _check_standing(
-    session: AsyncSession, user: User, code: PromoCode, now: datetime, daily_limit: int
-) -> None:
+async def _check_used(session: AsyncSession, user: User, code: PromoCode) -> None:
+    """A user who used the code is told so (rather than that it is used up or over)."""
     used = select(col(PromoCodeUse.id)).where(
         col(PromoCodeUse.promocode_id) == code.id, col(PromoCodeUse.user_id) == user.id
     )
     if (await session.exec(used)).first() is not None:
         raise ActivationRefused("already_used_by_user")
+
+
+async def _check_standing(
+    session: AsyncSession, user: User, code: PromoCode, now: datetime, daily_limit: int
+) -> None:
     if daily_limit > 0:
         recent = select(func.count()).where(
             and_(col(PromoCodeUse.user_id) == user.id, col(PromoCodeUse.used_at) > now - timedelta(hours=24))
@@ -190,6 +194,7 @@ async def activate(
     code = await service.find_by_code(session, text) if text.strip() else None
     if code is None:
         raise ActivationRefused("not_found")
+    await _check_used(session, user, code)
     reason = refusal_of(code, now)
     if reason is not None:
         raise ActivationRefused(reason)
