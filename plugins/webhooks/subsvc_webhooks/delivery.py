@@ -13,77 +13,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import hashlib
-import hmac
-import json
 import logging
 import random
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import httpx2
-import sqlalchemy as sa
-from sqlalchemy import bindparam
 from starlette.applications import Starlette
 
-from subsvc import __version__ as subsvc_version
-from subsvc.db import Database, in_list, is_database_unavailable, utcnow
-from subsvc_webhooks.models import FAILED, PENDING, SUCCESS, Webhook, WebhookDelivery
-from subsvc_webhooks.safety import TargetRefused, transport
+from subsvc.db import Database, is_database_unavailable, utcnow
+from subsvc_webhooks.attempts import Claimed, Outcome, new_client, send
+from subsvc_webhooks.models import FAILED, SUCCESS
 from subsvc_webhooks.settings import WebhookSettings
+from subsvc_webhooks.statements import statements
 
 log = logging.getLogger("subsvc.webhooks")
-BODY_READ_LIMIT = 64 * 1024
-RESPONSE_BODY_CHARS = 1000
-ERROR_BODY_CHARS = 500
-CONNECT_SECONDS = 5.0
 LEASE_MARGIN_SECONDS = 60.0
-USER_AGENT = f"subsvc-webhooks/{subsvc_version}"
-
-_deliveries: sa.Table = WebhookDelivery.__table__  # type: ignore[attr-defined]
-_webhooks: sa.Table = Webhook.__table__  # type: ignore[attr-defined]
-
-
-@dataclass(frozen=True)
-class Claimed:
-    """A due delivery taken by this worker, with where to send it."""
-
-    id: int
-    webhook_id: int
-    event_id: int | None
-    event_type: str
-    payload: dict[str, Any]
-    attempt_number: int
-    delivery_key: str
-    url: str
-    secret: str | None
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What one attempt gave."""
-
-    delivery: Claimed
-    at: datetime
-    success: bool
-    response_status: int | None = None
-    response_body: str | None = None
-    error_message: str | None = None
-    retryable: bool = True
-
-
-def body_of(payload: dict[str, Any]) -> bytes:
-    """The request body: the payload object as JSON, non-ASCII kept (as the reference sends it)."""
-    return json.dumps(payload, ensure_ascii=False, default=str).encode()
-
-
-def signature(secret: str, body: bytes) -> str:
-    """``sha256=<hex HMAC-SHA256(secret, body)>``."""
-    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
 def retry_delay(settings: WebhookSettings, attempt_number: int) -> float:
@@ -100,110 +46,6 @@ def blocks_private_targets(app: Starlette) -> bool:
     if setting is not None:
         return bool(setting)
     return app.state.settings.ENVIRONMENT not in ("development", "test")
-
-
-def _truncate(text: str, limit: int, marker: str = "") -> str:
-    return text if len(text) <= limit else text[:limit] + marker
-
-
-@functools.cache
-def _statements(dialect: str) -> dict[str, Any]:
-    """Every statement of the delivery loop, built once per dialect."""
-    d, w = _deliveries, _webhooks
-    due = (
-        sa.select(d.c.id)
-        .join(w, w.c.id == d.c.webhook_id)
-        .where(d.c.status == PENDING, d.c.next_retry_at <= bindparam("now"), w.c.is_active.is_(True))
-        .order_by(d.c.next_retry_at, d.c.id)
-        .limit(bindparam("limit"))
-    )
-    if dialect == "postgresql":
-        due = due.with_for_update(of=d, skip_locked=True)
-    claim = (
-        sa.update(d)
-        .where(d.c.id.in_(due.scalar_subquery()))
-        .values(next_retry_at=bindparam("lease_until"))
-        .returning(
-            d.c.id,
-            d.c.webhook_id,
-            d.c.event_id,
-            d.c.event_type,
-            d.c.payload,
-            d.c.attempt_number,
-            d.c.delivery_key,
-        )
-    )
-    targets = sa.select(w.c.id, w.c.url, w.c.secret).where(in_list(w.c.id, "ids", dialect))
-    record = (
-        sa.update(d)
-        .where(d.c.id == bindparam("delivery_id"), d.c.status == PENDING)
-        .values(
-            status=bindparam("status"),
-            response_status=bindparam("response_status"),
-            response_body=bindparam("response_body"),
-            error_message=bindparam("error_message"),
-            delivered_at=bindparam("delivered_at"),
-            next_retry_at=bindparam("retry_at"),
-        )
-    )
-    # The next attempt, unless the webhook was deleted meanwhile (then nothing is written).
-    retry_rows = sa.select(
-        w.c.id,
-        bindparam("event_id", type_=sa.Integer),
-        bindparam("delivery_key", type_=sa.String),
-        bindparam("event_type", type_=sa.String),
-        bindparam("payload", type_=sa.JSON),
-        sa.literal(PENDING, sa.String),
-        bindparam("attempt_number", type_=sa.Integer),
-        bindparam("created_at", type_=d.c.created_at.type),
-        bindparam("retry_at", type_=d.c.next_retry_at.type),
-    ).where(w.c.id == bindparam("webhook_id"))
-    retry = sa.insert(d).from_select(
-        [
-            "webhook_id",
-            "event_id",
-            "delivery_key",
-            "event_type",
-            "payload",
-            "status",
-            "attempt_number",
-            "created_at",
-            "next_retry_at",
-        ],
-        retry_rows,
-    )
-    counters = {
-        "success_count": w.c.success_count + bindparam("successes"),
-        "failure_count": w.c.failure_count + bindparam("failures"),
-        "last_triggered_at": bindparam("now"),
-    }
-    ended_well = sa.update(w).where(w.c.id == bindparam("webhook_id")).values(**counters, failing_since=None)
-    ended_badly = (
-        sa.update(w)
-        .where(w.c.id == bindparam("webhook_id"))
-        .values(**counters, failing_since=sa.func.coalesce(w.c.failing_since, bindparam("failed_at")))
-    )
-    deactivate = (
-        sa.update(w)
-        .where(
-            w.c.id == bindparam("webhook_id"),
-            w.c.is_active.is_(True),
-            w.c.failing_since <= bindparam("cutoff"),
-        )
-        .values(is_active=False, deactivated_at=bindparam("now"), deactivation_reason=bindparam("reason"))
-    )
-    release = sa.update(d).where(in_list(d.c.id, "ids", dialect), d.c.status == PENDING)
-    release = release.values(next_retry_at=bindparam("now"))
-    return {
-        "claim": claim,
-        "targets": targets,
-        "record": record,
-        "retry": retry,
-        "ended_well": ended_well,
-        "ended_badly": ended_badly,
-        "deactivate": deactivate,
-        "release": release,
-    }
 
 
 class Deliverer:
@@ -230,14 +72,10 @@ class Deliverer:
 
     def _client(self) -> httpx2.AsyncClient:
         if self.client is None:
-            timeout = self.settings.WEBHOOK_TIMEOUT_SECONDS
-            limits = httpx2.Limits(max_connections=self.settings.WEBHOOK_CONCURRENCY)
-            self.client = httpx2.AsyncClient(
-                transport=transport(limits, guarded=blocks_private_targets(self.app)),
-                timeout=httpx2.Timeout(timeout, connect=min(CONNECT_SECONDS, timeout)),
-                follow_redirects=False,
-                trust_env=False,
-                headers={"User-Agent": USER_AGENT},
+            self.client = new_client(
+                concurrency=self.settings.WEBHOOK_CONCURRENCY,
+                timeout=self.settings.WEBHOOK_TIMEOUT_SECONDS,
+                guarded=blocks_private_targets(self.app),
             )
         return self.client
 
@@ -282,22 +120,20 @@ class Deliverer:
         self._wake.set()
 
     async def _claim(self, limit: int) -> list[Claimed]:
-        statements = _statements(self.db.dialect)
+        queries = statements(self.db.dialect)
         now = utcnow()
         lease = timedelta(seconds=self.settings.WEBHOOK_TIMEOUT_SECONDS + LEASE_MARGIN_SECONDS)
         async with self.db.session() as session:
             rows = (
                 await session.exec(
-                    statements["claim"], params={"now": now, "limit": limit, "lease_until": now + lease}
+                    queries["claim"], params={"now": now, "limit": limit, "lease_until": now + lease}
                 )
             ).all()
             if not rows:
                 await session.commit()
                 return []
             ids = sorted({row.webhook_id for row in rows})
-            targets = {
-                t.id: t for t in (await session.exec(statements["targets"], params={"ids": ids})).all()
-            }
+            targets = {t.id: t for t in (await session.exec(queries["targets"], params={"ids": ids})).all()}
             await session.commit()
         return [
             Claimed(
@@ -318,54 +154,10 @@ class Deliverer:
     # --- one attempt ---------------------------------------------------------------------
 
     async def _attempt(self, delivery: Claimed) -> None:
-        outcome = await self.send(delivery)
+        outcome = await send(self._client(), delivery, self.settings.WEBHOOK_TIMEOUT_SECONDS)
         self._outcomes.append(outcome)
         if self._recorder is None or self._recorder.done():
             self._recorder = asyncio.create_task(self._record_all())
-
-    async def send(self, delivery: Claimed) -> Outcome:
-        """POST the delivery; never raises (a failure is an outcome)."""
-        body = body_of(delivery.payload)
-        headers = {
-            "Content-Type": "application/json",
-            "X-Webhook-Event": delivery.event_type,
-            "X-Webhook-Id": str(delivery.webhook_id),
-            "X-Webhook-Delivery": delivery.delivery_key,
-            "X-Webhook-Timestamp": str(int(time.time())),
-        }
-        if delivery.secret:
-            headers["X-Webhook-Signature"] = signature(delivery.secret, body)
-
-        def failed(message: str, *, retryable: bool = True, **fields: Any) -> Outcome:
-            return Outcome(delivery, utcnow(), False, error_message=message, retryable=retryable, **fields)
-
-        try:
-            async with asyncio.timeout(self.settings.WEBHOOK_TIMEOUT_SECONDS):
-                async with self._client().stream(
-                    "POST", delivery.url, content=body, headers=headers
-                ) as response:
-                    raw = bytearray()
-                    async for chunk in response.aiter_bytes():
-                        raw += chunk
-                        if len(raw) >= BODY_READ_LIMIT:
-                            break
-        except (TimeoutError, httpx2.TimeoutException):
-            return failed("Request timeout")
-        except TargetRefused as exc:
-            return failed(str(exc), retryable=False)
-        except httpx2.HTTPError as exc:
-            return failed(str(exc) or type(exc).__name__)
-        except Exception as exc:  # a bad URL, a TLS library error: recorded, never raised
-            log.warning("webhook %s: delivery %s failed", delivery.webhook_id, delivery.id, exc_info=True)
-            return failed(str(exc) or type(exc).__name__)
-        text = bytes(raw).decode("utf-8", "replace")
-        shown = _truncate(text, RESPONSE_BODY_CHARS, "... (truncated)")
-        if 200 <= response.status_code < 300:
-            return Outcome(
-                delivery, utcnow(), True, response_status=response.status_code, response_body=shown
-            )
-        error = f"HTTP {response.status_code}: {text[:ERROR_BODY_CHARS]}"
-        return failed(error, response_status=response.status_code, response_body=shown)
 
     # --- recording -----------------------------------------------------------------------
 
@@ -384,7 +176,7 @@ class Deliverer:
     async def record(self, outcomes: Sequence[Outcome]) -> None:
         """Write the attempts, the next attempts, the counters and any deactivation at once."""
         settings = self.settings
-        statements = _statements(self.db.dialect)
+        queries = statements(self.db.dialect)
         now = utcnow()
         per_webhook: dict[int, list[Outcome]] = {}
         retries: list[float] = []
@@ -408,11 +200,11 @@ class Deliverer:
                     "delivered_at": outcome.at if outcome.success else None,
                     "retry_at": retry_at,
                 }
-                if (await session.exec(statements["record"], params=params)).rowcount == 0:  # type: ignore[attr-defined]
+                if (await session.exec(queries["record"], params=params)).rowcount == 0:
                     continue  # recorded by another worker (lease ended) or deleted with its webhook
                 if retry_at is not None:
                     await session.exec(
-                        statements["retry"],
+                        queries["retry"],
                         params={
                             "webhook_id": item.webhook_id,
                             "event_id": item.event_id,
@@ -426,14 +218,14 @@ class Deliverer:
                     )
                     retries.append((retry_at - now).total_seconds())
                 per_webhook.setdefault(item.webhook_id, []).append(outcome)
-            for webhook_id, results in per_webhook.items():
+            for webhook_id, results in sorted(per_webhook.items()):  # one lock order everywhere
                 await self._count(session, webhook_id, results, now)
             await session.commit()
         for delay in retries:
             self._wake_in(delay)
 
     async def _count(self, session: Any, webhook_id: int, results: list[Outcome], now: datetime) -> None:
-        statements = _statements(self.db.dialect)
+        queries = statements(self.db.dialect)
         successes = sum(1 for r in results if r.success)
         params: dict[str, Any] = {
             "webhook_id": webhook_id,
@@ -443,10 +235,10 @@ class Deliverer:
         }
         last = max(results, key=lambda r: r.at)
         if last.success:
-            await session.exec(statements["ended_well"], params=params)
+            await session.exec(queries["ended_well"], params=params)
             return
         first_failure = min(r.at for r in results if not r.success)
-        await session.exec(statements["ended_badly"], params={**params, "failed_at": first_failure})
+        await session.exec(queries["ended_badly"], params={**params, "failed_at": first_failure})
         after = self.settings.WEBHOOK_DEACTIVATE_AFTER_SECONDS
         if after > 0:
             reason = (
@@ -454,7 +246,7 @@ class Deliverer:
                 f"(WEBHOOK_DEACTIVATE_AFTER_SECONDS); last error: {last.error_message}"
             )
             deactivated = await session.exec(
-                statements["deactivate"],
+                queries["deactivate"],
                 params={
                     "webhook_id": webhook_id,
                     "cutoff": now - timedelta(seconds=after),
@@ -508,7 +300,7 @@ class Deliverer:
         with contextlib.suppress(Exception):
             async with self.db.session() as session:
                 await session.exec(
-                    _statements(self.db.dialect)["release"], params={"ids": ids, "now": utcnow()}
+                    statements(self.db.dialect)["release"], params={"ids": ids, "now": utcnow()}
                 )
                 await session.commit()
 

@@ -122,7 +122,7 @@ async def delete_webhook(session: AsyncSession, webhook_id: int) -> None:
     webhook = await get_webhook(session, webhook_id)
     deliveries: sa.Table = WebhookDelivery.__table__  # type: ignore[attr-defined]
     statement = sa.delete(deliveries).where(deliveries.c.webhook_id == webhook_id)
-    await session.exec(statement)  # type: ignore[call-overload]
+    await session.exec(statement)
     await session.delete(webhook)
     await session.flush()
 

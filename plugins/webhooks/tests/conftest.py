@@ -17,6 +17,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
+from subsvc.settings import Settings
+
 PORTS = range(18180, 18190)
 FAST = {
     "WEBHOOK_RETRY_BASE_SECONDS": "0.05",
@@ -32,6 +34,9 @@ FAST = {
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "webhook_env(**values): webhook settings for the test's app")
+    config.addinivalue_line(
+        "markers", "own_apps: the test runs apps of its own; the fixture app runs no job worker"
+    )
 
 
 @pytest.fixture
@@ -56,8 +61,16 @@ def webhook_env(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
 
 
 @pytest.fixture
-def subsvc_settings_overrides(webhook_env: dict[str, str]) -> dict[str, Any]:
-    return {}
+def subsvc_settings_overrides(request: pytest.FixtureRequest, webhook_env: dict[str, str]) -> dict[str, Any]:
+    """With ``@pytest.mark.own_apps`` the fixture app (which migrates and empties the database)
+    sends nothing, so what the test's own apps do is all that happens."""
+    return {"JOBS_WORKER": False} if request.node.get_closest_marker("own_apps") else {}
+
+
+def with_worker(settings: Settings) -> Settings:
+    """The settings of an app that runs the job worker (the fixture app of ``own_apps`` tests
+    does not)."""
+    return settings.model_copy(update={"JOBS_WORKER": True})
 
 
 @dataclass

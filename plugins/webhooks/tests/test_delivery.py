@@ -17,6 +17,8 @@ from subsvc_webhooks.models import WebhookDelivery
 from subsvc.app import create_app
 from subsvc.testing import API_KEY
 
+from .conftest import with_worker
+
 SECRET = "s3cr3t-Ключ"
 
 
@@ -276,12 +278,13 @@ async def test_stats_and_deliveries_add_up(client, receiver, wait_for):
     assert len(receiver.requests) == successes + failures
 
 
+@pytest.mark.own_apps
 @pytest.mark.webhook_env(WEBHOOK_RETRY_BASE_SECONDS="0.3", WEBHOOK_RETRY_MAX_SECONDS="0.3")
 async def test_a_restart_in_the_middle_of_retries_loses_nothing(
     subsvc_settings, subsvc_plugins, app, db, receiver, wait_for
 ):
     receiver.status = 500
-    first = create_app(subsvc_settings, plugins=subsvc_plugins)
+    first = create_app(with_worker(subsvc_settings), plugins=subsvc_plugins)
     headers = {"X-API-Key": API_KEY}
     async with first.router.lifespan_context(first):
         transport = httpx2.ASGITransport(app=first)
@@ -301,7 +304,7 @@ async def test_a_restart_in_the_middle_of_retries_loses_nothing(
     assert len(pending) == 3
 
     receiver.status = 200
-    second = create_app(subsvc_settings, plugins=subsvc_plugins)
+    second = create_app(with_worker(subsvc_settings), plugins=subsvc_plugins)
     async with second.router.lifespan_context(second):
         transport = httpx2.ASGITransport(app=second)
         async with httpx2.AsyncClient(transport=transport, base_url="http://t", headers=headers) as two:
@@ -309,3 +312,44 @@ async def test_a_restart_in_the_middle_of_retries_loses_nothing(
             delivered = await deliveries(two, hook["id"], status="success")
     assert sorted(d["payload"]["user_id"] for d in delivered) == sorted(u["id"] for u in users)
     assert len({d["delivery_key"] for d in delivered}) == 3
+
+
+@pytest.mark.own_apps
+async def test_with_redis_the_job_reaches_a_separate_worker(
+    subsvc_settings, subsvc_plugins, app, receiver, wait_for
+):
+    """A web instance without a worker writes the deliveries; a worker instance sends them."""
+    import os
+    import uuid
+
+    import redis.asyncio as redis
+
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+    probe = redis.Redis.from_url(url)
+    try:
+        await probe.ping()
+    except Exception:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"no Redis at {url}")
+    finally:
+        await probe.aclose()
+    base = subsvc_settings.model_copy(
+        update={"REDIS_URL": url, "JOBS_QUEUE": f"subsvc:test:{uuid.uuid4().hex}"}
+    )
+    web = create_app(base.model_copy(update={"JOBS_WORKER": False}), plugins=subsvc_plugins)
+    worker = create_app(with_worker(base), plugins=subsvc_plugins)
+    headers = {"X-API-Key": API_KEY}
+    async with (
+        web.router.lifespan_context(web),
+        httpx2.AsyncClient(
+            transport=httpx2.ASGITransport(app=web), base_url="http://t", headers=headers
+        ) as one,
+    ):
+        hook = await make_webhook(one, receiver)
+        await make_user(one)
+        await asyncio.sleep(0.3)
+        assert receiver.requests == []  # the web instance runs no jobs
+        async with worker.router.lifespan_context(worker):
+            await wait_for(lambda: settled(one, hook["id"], 1))
+    assert len(receiver.requests) == 1

@@ -13,6 +13,8 @@ from subsvc_webhooks.safety import is_refused
 from subsvc.app import create_app
 from subsvc.testing import API_KEY
 
+from .conftest import with_worker
+
 REFUSED = [
     "127.0.0.1",
     "10.1.2.3",
@@ -78,6 +80,7 @@ async def test_private_targets_are_refused_when_saved(client):
     assert r.status_code == 422
 
 
+@pytest.mark.own_apps
 async def test_a_target_that_became_private_is_refused_on_connection_and_not_retried(
     subsvc_settings, subsvc_plugins, app, client, receiver, monkeypatch, wait_for
 ):
@@ -86,7 +89,7 @@ async def test_a_target_that_became_private_is_refused_on_connection_and_not_ret
         await client.post("/webhooks", json={"name": "n", "url": receiver.url, "event_type": "user.created"})
     ).json()
     monkeypatch.setenv("WEBHOOK_BLOCK_PRIVATE_TARGETS", "true")
-    guarded = create_app(subsvc_settings, plugins=subsvc_plugins)
+    guarded = create_app(with_worker(subsvc_settings), plugins=subsvc_plugins)
     async with guarded.router.lifespan_context(guarded):
         transport = httpx2.ASGITransport(app=guarded)
         async with httpx2.AsyncClient(
