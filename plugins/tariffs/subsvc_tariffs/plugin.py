@@ -85,3 +85,10 @@ def cabinet_admin_user_tariffs(
     """The tariffs of ``GET /cabinet/admin/users/{id}/available-tariffs`` (when the
     cabinet_admin_users plugin runs), each marked available or not for the user's group."""
     return purchase.user_tariffs(session, promo_group_id, include_inactive=include_inactive)
+
+
+@hookimpl
+def servers_tariffs_using(session: AsyncSession, squad_uuid: str) -> Awaitable[list[str]]:
+    """The tariffs offering a server's squad: the servers plugin refuses to delete such a
+    server and lists them in its detail."""
+    return service.tariffs_offering(session, squad_uuid)

@@ -85,9 +85,7 @@ async def _hold_on_sqlite(session: AsyncSession, *conditions: Any) -> None:
     an UPDATE that changes nothing takes the database's write lock first, so what this
     transaction reads next is current and stays so (PostgreSQL uses ``FOR UPDATE``)."""
     if session.get_bind().dialect.name == "sqlite":
-        await session.exec(  # type: ignore[call-overload]
-            update(Tariff).where(*conditions).values(display_order=col(Tariff.display_order))
-        )
+        await session.exec(update(Tariff).where(*conditions).values(display_order=col(Tariff.display_order)))
 
 
 async def find_tariff(session: AsyncSession, tariff_id: int, *, for_update: bool = False) -> Tariff | None:
@@ -171,6 +169,15 @@ async def counts(session: AsyncSession, tariff_id: int) -> TariffCounts:
     ).where(col(Subscription.tariff_id) == tariff_id)
     total, active, trial = (await session.exec(query)).one()
     return TariffCounts(int(total), int(active), int(trial))
+
+
+async def tariffs_offering(session: AsyncSession, squad_uuid: str) -> list[str]:
+    """Names of the tariffs (any state, display order) whose ``allowed_squads`` include the
+    squad. The catalogue is small: read whole, filtered here, the same on both databases."""
+    query = select(col(Tariff.name), col(Tariff.allowed_squads)).order_by(
+        col(Tariff.display_order), col(Tariff.id)
+    )
+    return [name for name, squads in (await session.exec(query)).all() if squad_uuid in (squads or ())]
 
 
 async def revenue_kopeks(app: Starlette, session: AsyncSession, tariff_id: int) -> int:
@@ -258,7 +265,7 @@ async def _set_groups(session: AsyncSession, tariff_id: int, group_ids: Sequence
         return False
     gone = current - wanted
     if gone:
-        await session.exec(  # type: ignore[call-overload]
+        await session.exec(
             delete(TariffPromoGroup).where(
                 col(TariffPromoGroup.tariff_id) == tariff_id, col(TariffPromoGroup.promo_group_id).in_(gone)
             )
@@ -381,7 +388,7 @@ async def toggle_trial(session: AsyncSession, tariff_id: int) -> Tariff:
     tariff = await get_tariff(session, tariff_id, for_update=True)
     now = utcnow()
     if not tariff.is_trial_available:
-        await session.exec(  # type: ignore[call-overload]
+        await session.exec(
             update(Tariff)
             .where(col(Tariff.is_trial_available), col(Tariff.id) != tariff_id)
             .values(is_trial_available=False, updated_at=now)
@@ -399,7 +406,7 @@ async def delete_tariff(session: AsyncSession, tariff_id: int) -> Tariff:
     used = (await subscription_counts(session, [tariff_id]))[tariff_id]
     if used:
         raise TariffInUse(used)
-    await session.exec(delete(Tariff).where(col(Tariff.id) == tariff_id))  # type: ignore[call-overload]
+    await session.exec(delete(Tariff).where(col(Tariff.id) == tariff_id))
     session.expunge(tariff)
     return tariff
 
@@ -413,7 +420,7 @@ async def forget_promo_group(session: AsyncSession, group_id: int) -> None:
     groups = await promo_group_ids(session, tariff_ids)
     shared = [tariff_id for tariff_id, allowed in groups.items() if len(allowed) > 1]
     if shared:
-        await session.exec(  # type: ignore[call-overload]
+        await session.exec(
             delete(TariffPromoGroup).where(
                 col(TariffPromoGroup.promo_group_id) == group_id, col(TariffPromoGroup.tariff_id).in_(shared)
             )

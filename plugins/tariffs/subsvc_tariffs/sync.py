@@ -51,7 +51,8 @@ async def sync_squads(
         .where(col(Subscription.tariff_id) == tariff.id, col(Subscription.status).in_(LIVE_STATUSES))
         .order_by(col(Subscription.id))
     )
-    targets = list((await session.exec(query)).all())
+    rows = (await session.exec(query)).all()
+    targets = [(subscription_id, user_id) for subscription_id, user_id in rows if subscription_id is not None]
     outcome = SyncOutcome(total=len(targets))
     squads = list(tariff.allowed_squads)
     semaphore = asyncio.Semaphore(concurrency)
@@ -82,7 +83,7 @@ async def sync_squads(
     await asyncio.gather(*(push(subscription_id, user_id) for subscription_id, user_id in targets))
     now = utcnow()
     for start in range(0, len(outcome.updated), CHUNK):
-        await session.exec(  # type: ignore[call-overload]
+        await session.exec(
             update(Subscription)
             .where(col(Subscription.id).in_(outcome.updated[start : start + CHUNK]))
             .values(connected_squads=squads, updated_at=now)

@@ -70,10 +70,10 @@ async def detail(session: AsyncSession, tariff: Tariff) -> TariffDetailResponse:
     servers = [server_info(server, tariff) for server in await all_servers(session)]
     groups = (await session.exec(select(PromoGroup).order_by(col(PromoGroup.name), col(PromoGroup.id)))).all()
     selected = set((await service.promo_group_ids(session, [tariff.id]))[tariff.id])
-    assert all(group.id is not None for group in groups)
     promo_groups = [
-        PromoGroupInfo(id=group.id, name=group.name, is_selected=group.id in selected)  # type: ignore[arg-type]
+        PromoGroupInfo(id=group.id, name=group.name, is_selected=group.id in selected)
         for group in groups
+        if group.id is not None
     ]
     limits = {
         uuid: ServerTrafficLimit(traffic_limit_gb=gb)

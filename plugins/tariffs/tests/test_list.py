@@ -121,3 +121,43 @@ async def test_the_list_costs_two_queries_however_many_tariffs(admin, make_tarif
     assert len(response.json()["tariffs"]) == 6
     assert len(statements) == 2, statements  # the tariffs, one grouped count
     assert "GROUP BY" in statements[1]
+
+
+async def test_available_servers_are_every_server_in_sort_order(admin, make_server):
+    assert (await admin.get(f"{BASE}/available-servers")).json() == []
+    late = await make_server(display_name="Late", country_code="US", sort_order=5)
+    early = await make_server(display_name="Early", sort_order=1, is_available=False)
+    response = await admin.get(f"{BASE}/available-servers")
+    assert response.status_code == 200
+    assert response.json() == [
+        {
+            "id": early.id,
+            "squad_uuid": early.squad_uuid,
+            "display_name": "Early",
+            "country_code": None,
+            "is_selected": False,
+            "traffic_limit_gb": None,
+        },
+        {
+            "id": late.id,
+            "squad_uuid": late.squad_uuid,
+            "display_name": "Late",
+            "country_code": "US",
+            "is_selected": False,
+            "traffic_limit_gb": None,
+        },
+    ]
+
+
+async def test_a_server_a_tariff_offers_is_kept_by_the_servers_plugin(
+    admin, client, make_tariff, make_server
+):
+    offered, free = await make_server(), await make_server()
+    await make_tariff(name="Pro", allowed_squads=[offered.squad_uuid])
+    await make_tariff(name="Off", is_active=False, allowed_squads=[offered.squad_uuid])
+    detail = await admin.get(f"/cabinet/admin/servers/{offered.id}")
+    assert detail.json()["tariffs_using"] == ["Off", "Pro"]  # the servers plugin sorts them
+    refused = await client.delete(f"/servers/{offered.id}")
+    assert refused.status_code == 409
+    assert refused.json() == {"detail": "Server is used by tariffs: Off, Pro"}
+    assert (await client.delete(f"/servers/{free.id}")).status_code in (200, 204)
