@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Insert, Update, and_, bindparam, func, or_, update
+from sqlalchemy import BindParameter, Insert, Update, and_, bindparam, func, or_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
@@ -34,7 +34,7 @@ from subsvc_subscriptions import service as subscriptions
 from subsvc_subscriptions.settings import SubscriptionSettings
 from subsvc_users.models import User
 from subsvc_users.schemas import UserUpdateRequest
-from subsvc_users.service import update_user
+from subsvc_users.service import UserRuleError, update_user
 
 from subsvc.db import utcnow
 from subsvc.events import EventBus
@@ -122,7 +122,7 @@ def _use_insert(dialect: str) -> Insert:
 def _claim() -> Update:
     """Take one use of a code that is still valid: ``current_uses + 1`` only while below
     ``max_uses``, active and within its dates; ``RETURNING current_uses``."""
-    now = bindparam("now")
+    now: BindParameter[datetime] = bindparam("now")
     return (
         update(CODES)
         .where(
@@ -309,7 +309,10 @@ async def _join_group(
         activation.effects.append(f"Промогруппа «{current.name}» сохранена: её приоритет выше")
         return
     previous = user.promo_group_id
-    await update_user(app, session, user, UserUpdateRequest(promo_group_id=group.id))
+    try:
+        await update_user(app, session, user, UserUpdateRequest(promo_group_id=group.id))
+    except UserRuleError:  # the group was deleted meanwhile
+        raise ActivationRefused("group_not_found") from None
     record_previous = update(USES).where(USES.c.id == use_id).values(previous_promo_group_id=previous)
     await session.exec(record_previous)  # type: ignore[call-overload]
     activation.effects.append(f"Назначена промогруппа: {group.name}")

@@ -100,18 +100,26 @@ async def deactivate(app: Starlette, session: AsyncSession, user: User) -> Deact
     again), and a user the code moved into its promo group goes back to the group they were in.
 
     Raises :class:`NoDiscount` or :class:`DiscountExpired` (then nothing changes). The caller
-    holds the user's row lock.
+    holds the user's row lock; rows are locked in the order activations and deletions of
+    codes take them (the code's, then the discount's), so none of them can deadlock.
     """
     assert user.id is not None
-    discount = await find(session, user.id, for_update=True)
+    discount = await find(session, user.id)
     if discount is None:
         raise NoDiscount(user.id)
     if not is_current(discount, utcnow()):
         raise DiscountExpired(user.id)
-    result = Deactivated(code=discount.code, percent=discount.percent)
-    await session.delete(discount)
     if discount.promocode_id is not None:
-        await _undo_use(app, session, user, discount.promocode_id)
+        # the code's row before the discount's, as activations and deletions of codes take them
+        await session.exec(
+            select(PromoCode.id).where(col(PromoCode.id) == discount.promocode_id).with_for_update()
+        )
+    await session.refresh(discount, with_for_update=True)
+    result = Deactivated(code=discount.code, percent=discount.percent)
+    promocode_id = discount.promocode_id  # null when the code was deleted meanwhile
+    await session.delete(discount)
+    if promocode_id is not None:
+        await _undo_use(app, session, user, promocode_id)
     await session.flush()
     return result
 

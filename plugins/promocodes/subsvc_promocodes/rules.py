@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from subsvc_promocodes.models import PromoCodeType
 
@@ -44,6 +45,14 @@ class Draft:
     valid_from: datetime | None
     valid_until: datetime | None
     promo_group_id: int | None
+
+
+def draft_of(source: Any, **overrides: Any) -> Draft:
+    """The draft of a stored code or a request (any object with the fields), with overrides."""
+    values = {name: getattr(source, name) for name in Draft.__dataclass_fields__}
+    values.update(overrides)
+    values["type"] = PromoCodeType(values["type"])
+    return Draft(**values)
 
 
 def normalise_code(text: str) -> str:

@@ -139,7 +139,7 @@ class PromoCodeUpdateRequest(BaseModel):
 
 
 class WebPromoCodeUpdateRequest(PromoCodeUpdateRequest):
-    code: WebCode | None = None  # type: ignore[assignment]
+    code: WebCode | None = None
 
 
 class PromocodeActivateRequest(BaseModel):

@@ -8,7 +8,6 @@ its uses (the database cascades); discounts it granted stay, keeping the code's 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -175,15 +174,8 @@ async def _flush(session: AsyncSession) -> None:
 async def create(session: AsyncSession, data: PromoCodeCreateRequest, *, created_by: int | None) -> PromoCode:
     """Add a code after checking its rules, its promo group and creator, and that the text is
     free. ``max_uses: 0`` is unlimited; ``valid_from`` defaults to now."""
-    draft = Draft(
-        code=rules.normalise_code(data.code),
-        type=data.type,
-        balance_bonus_kopeks=data.balance_bonus_kopeks,
-        subscription_days=data.subscription_days,
-        traffic_gb=data.traffic_gb,
-        valid_from=data.valid_from,
-        valid_until=data.valid_until,
-        promo_group_id=data.promo_group_id or None,
+    draft = rules.draft_of(
+        data, code=rules.normalise_code(data.code), promo_group_id=data.promo_group_id or None
     )
     rules.check(draft)
     await _check_references(session, draft, created_by)
@@ -231,19 +223,7 @@ async def update(session: AsyncSession, promocode_id: int, data: PromoCodeUpdate
     locked meanwhile. ``updated_at`` moves when anything changed."""
     code = await get(session, promocode_id, for_update=True)
     changes = _changes(data)
-    current = Draft(
-        code=code.code,
-        type=PromoCodeType(code.type),
-        balance_bonus_kopeks=code.balance_bonus_kopeks,
-        subscription_days=code.subscription_days,
-        traffic_gb=code.traffic_gb,
-        valid_from=code.valid_from,
-        valid_until=code.valid_until,
-        promo_group_id=code.promo_group_id,
-    )
-    draft = replace(current, **{k: v for k, v in changes.items() if k in Draft.__dataclass_fields__})
-    if "type" in changes:
-        draft = replace(draft, type=PromoCodeType(changes["type"]))
+    draft = rules.draft_of(code, **{k: v for k, v in changes.items() if k in Draft.__dataclass_fields__})
     rules.check(draft)
     if "max_uses" in changes and changes["max_uses"] < code.current_uses:
         raise PromoCodeRuleError(rules.MAX_USES_BELOW_CURRENT)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import HTTPError, Limit, Offset, Router
+from subsvc.api import HTTPError, Router
 from subsvc.auth.principal import Principal
 from subsvc_promocodes import discounts, service
 from subsvc_promocodes.activation import lock_user
-from subsvc_promocodes.routes import common
+from subsvc_promocodes.routes import common, web
 from subsvc_promocodes.schemas import (
     DeactivateDiscountResponse,
     PromoCodeCreateRequest,
@@ -27,27 +27,22 @@ NO_DISCOUNT = "User has no active discount"
 EXPIRED = "Discount has already expired"
 
 
-@router.get(BASE, response_model=PromoCodeListResponse, summary="List Promocodes", permission=common.READ)
-async def list_promocodes(
-    session: AsyncSession, limit: Limit = 50, offset: Offset = 0, is_active: bool | None = None
-) -> PromoCodeListResponse:
-    """Get list of all promocodes: newest first, `is_active` filters."""
-    return await common.list_page(session, limit, offset, is_active)
-
-
-@router.get(
+router.get(
+    BASE,
+    response_model=PromoCodeListResponse,
+    summary="List Promocodes",
+    permission=common.READ,
+    description="Get list of all promocodes: newest first, `is_active` filters.",
+)(web.list_promocodes)
+router.get(
     BASE + "/{promocode_id}",
     response_model=PromoCodeDetailResponse,
     summary="Get Promocode",
     permission=common.READ,
     responses=NOT_FOUND,
-)
-async def get_promocode(
-    request: Request, session: AsyncSession, promocode_id: int
-) -> PromoCodeDetailResponse:
-    """Get promocode details with usage statistics (`total_uses`, `today_uses` since midnight
-    UTC, `recent_uses`)."""
-    return await common.read(request, session, promocode_id)
+    description="Get promocode details with usage statistics (`total_uses`, `today_uses` since "
+    "midnight UTC, `recent_uses`).",
+)(web.get_promocode)
 
 
 @router.post(
@@ -81,16 +76,14 @@ async def update_promocode_endpoint(
     return await common.change(session, promocode_id, payload)
 
 
-@router.delete(
+router.delete(
     BASE + "/{promocode_id}",
     status_code=204,
     summary="Delete Promocode Endpoint",
     permission=common.DELETE,
     responses=NOT_FOUND,
-)
-async def delete_promocode_endpoint(session: AsyncSession, promocode_id: int) -> None:
-    """Delete a promocode and its uses (discounts it granted stay)."""
-    await common.remove(session, promocode_id)
+    description="Delete a promocode and its uses (discounts it granted stay).",
+)(web.delete_promocode_endpoint)
 
 
 @router.post(
