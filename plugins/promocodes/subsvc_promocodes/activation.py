@@ -286,7 +286,10 @@ async def _start_trial(
         raise ActivationRefused("trial_subscription_exists")
     settings: SubscriptionSettings = app.state.settings_of["subscriptions"]
     order = subscriptions.Order(is_trial=True, days=code.subscription_days or None)
-    trial = await subscriptions.create_or_replace(session, app.state.events, settings, user, order)
+    try:
+        trial = await subscriptions.create_or_replace(session, app.state.events, settings, user, order)
+    except subscriptions.RuleViolation as exc:
+        raise ActivationRefused("subscription", str(exc)) from None
     days = (trial.end_date - trial.start_date).days
     activation.effects.append(f"Активирована тестовая подписка на {days} дней")
 
