@@ -160,3 +160,42 @@ async def test_with_redis_a_job_enqueued_by_one_instance_runs_in_a_worker_instan
                 await session.commit()
             await wait_for(lambda: len(runs("probe.ping")) == 2)
     assert [r["sent_by"] for r in runs("probe.ping")] == ["web", "commit"]
+
+
+def test_the_worker_command_runs_until_sigterm(tmp_path):
+    """`subsvc worker`: starts the app's background work without HTTP, stops cleanly on SIGTERM."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/worker.db",
+        "SUBSVC_PLUGINS": "",  # core's internal plugins only
+        "ENVIRONMENT": "test",
+        "LOG_LEVEL": "INFO",
+    }
+    env.pop("REDIS_URL", None)
+    assert (
+        subprocess.run([sys.executable, "-m", "subsvc", "migrate"], env=env, capture_output=True).returncode
+        == 0
+    )
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "subsvc", "worker"], env=env, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        lines: list[str] = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = worker.stderr.readline()
+            lines.append(line)
+            if "worker running" in line or worker.poll() is not None:
+                break
+        assert any("worker running" in line for line in lines), "".join(lines)
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=20) == 0
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
