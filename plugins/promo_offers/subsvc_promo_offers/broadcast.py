@@ -4,22 +4,23 @@ job (:mod:`.sender`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from sqlalchemy import insert, select
+from sqlalchemy import Integer, insert, literal, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_users.models import User
 
 from subsvc.db import in_list, utcnow
 from subsvc_promo_offers import recipients
-from subsvc_promo_offers.models import OfferBroadcast, OfferBroadcastRecipient
+from subsvc_promo_offers.models import DiscountOffer, OfferBroadcast, OfferBroadcastRecipient
 from subsvc_promo_offers.offers import OfferTerms, upsert_offers
 from subsvc_promo_offers.schemas import PromoOfferBroadcastRequest, PromoOfferBroadcastResponse
+from subsvc_promo_offers.segments import reachable
 from subsvc_promo_offers.settings import PromoOffersSettings
 
 USERS = User.__table__
+OFFERS = DiscountOffer.__table__
 RECIPIENTS = OfferBroadcastRecipient.__table__
 SEND_JOB = "promo_offers.send_broadcast"
 DIRECT_TARGET = "promo_offer_direct"
@@ -57,48 +58,47 @@ def render_message(payload: PromoOfferBroadcastRequest) -> str:
         return payload.message_text
 
 
-async def messenger_ids(session: AsyncSession, user_ids: Sequence[int]) -> dict[int, int]:
-    """``{user_id: messenger_id}`` of the users who can get a message (they have a messenger id
-    and have not blocked the bot)."""
-    dialect = session.get_bind().dialect.name
-    conditions = [USERS.c.messenger_id.is_not(None)]
-    if "messenger_blocked_at" in USERS.c:
-        conditions.append(USERS.c.messenger_blocked_at.is_(None))
-    query = select(USERS.c.id, USERS.c.messenger_id).where(in_list(USERS.c.id, "ids", dialect), *conditions)
-    found: dict[int, int] = {}
-    for start in range(0, len(user_ids), CHUNK):
-        ids = list(user_ids[start : start + CHUNK])
-        found.update((row[0], row[1]) for row in await session.exec(query, params={"ids": ids}))
-    return found
-
-
 async def queue_notifications(
+    app: Starlette,
     session: AsyncSession,
     payload: PromoOfferBroadcastRequest,
-    offers: Mapping[int, int],
+    offer_ids: Sequence[int],
     settings: PromoOffersSettings,
     created_by: int | None,
 ) -> OfferBroadcast:
-    """Record the broadcast and one pending message per recipient that has a messenger chat."""
-    chats = await messenger_ids(session, list(offers))
+    """Record the broadcast and one pending message per offer whose user the bot can write to
+    (a messenger id, and no recent refusal of the bot: the segments plugin's rule), in one
+    ``INSERT ... SELECT`` per thousand offers."""
     broadcast = OfferBroadcast(
         target=payload.target or DIRECT_TARGET,
         notification_type=payload.notification_type.strip(),
         message_text=render_message(payload),
         button_text=payload.button_text or settings.PROMO_OFFERS_BUTTON_TEXT,
         status="queued",
-        total_count=len(chats),
         created_by=created_by,
         created_at=utcnow(),
     )
     session.add(broadcast)
     await session.flush()
-    rows: list[dict[str, Any]] = [
-        {"broadcast_id": broadcast.id, "offer_id": offers[user_id], "user_id": user_id, "messenger_id": chat}
-        for user_id, chat in chats.items()
-    ]
-    for start in range(0, len(rows), CHUNK):
-        await session.exec(insert(RECIPIENTS).values(rows[start : start + CHUNK]))
+    dialect = session.get_bind().dialect.name
+    messages = (
+        select(
+            literal(broadcast.id, Integer),
+            OFFERS.c.id,
+            OFFERS.c.user_id,
+            USERS.c.messenger_id,
+            literal("pending"),
+        )
+        .select_from(OFFERS.join(USERS, USERS.c.id == OFFERS.c.user_id))
+        .where(in_list(OFFERS.c.id, "ids", dialect), *reachable(app, utcnow()))
+        .order_by(OFFERS.c.user_id)
+    )
+    statement = insert(RECIPIENTS).from_select(
+        ["broadcast_id", "offer_id", "user_id", "messenger_id", "state"], messages
+    )
+    for start in range(0, len(offer_ids), CHUNK):
+        result = await session.exec(statement, params={"ids": list(offer_ids[start : start + CHUNK])})
+        broadcast.total_count += result.rowcount
     return broadcast
 
 
@@ -112,6 +112,7 @@ async def broadcast_offer(
     background job send them once this transaction commits. Raises
     :class:`~.recipients.RecipientError`."""
     user_ids = await recipients.resolve(
+        app,
         session,
         recipients.ADMIN_TEXTS,
         target=payload.target,
@@ -131,7 +132,9 @@ async def broadcast_offer(
     answer = PromoOfferBroadcastResponse(created_offers=len(offers), user_ids=user_ids, target=payload.target)
     if payload.send_notification and offers:
         settings: PromoOffersSettings = app.state.settings_of["promo_offers"]
-        broadcast = await queue_notifications(session, payload, offers, settings, created_by)
+        broadcast = await queue_notifications(
+            app, session, payload, list(offers.values()), settings, created_by
+        )
         assert broadcast.id is not None
         answer.broadcast_id = broadcast.id
         answer.messenger_recipients = broadcast.total_count

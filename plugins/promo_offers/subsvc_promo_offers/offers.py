@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, select, text
+from sqlalchemy import Select, bindparam, select, text
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_subscriptions.models import Subscription
 
-from subsvc.db import utcnow
+from subsvc.db import in_list, utcnow
 from subsvc_promo_offers.common import (
     USER_COLUMNS,
     USERS,
     counted_page,
-    dialect_insert,
     fits_int32,
     user_info,
 )
@@ -52,14 +53,46 @@ class OfferTerms:
     subscription_id: int | None = None
 
 
+_COPIED = (
+    "subscription_id",
+    "notification_type",
+    "discount_percent",
+    "bonus_amount_kopeks",
+    "expires_at",
+    "claimed_at",
+    "is_active",
+    "effect_type",
+    "extra_data",
+    "created_at",
+    "updated_at",
+)
+
+
+@functools.cache
+def _upsert(dialect: str) -> Any:
+    """``INSERT INTO discount_offers (user_id, ...) SELECT users.id, :terms... FROM users WHERE
+    users.id IN (:ids) ON CONFLICT (user_id, notification_type) WHERE <open> DO UPDATE ...
+    RETURNING id, user_id``: the terms are bound once for every user of the statement."""
+    terms = [bindparam(name, type_=OFFERS.c[name].type).label(name) for name in _COPIED]
+    rows = select(USERS.c.id, *terms).where(in_list(USERS.c.id, "ids", dialect))
+    insert = (postgresql if dialect == "postgresql" else sqlite).insert(OFFERS)
+    insert = insert.from_select(["user_id", *_COPIED], rows)
+    return insert.on_conflict_do_update(
+        index_elements=["user_id", "notification_type"],
+        index_where=OPEN,
+        set_={name: insert.excluded[name] for name in _REFRESHED},
+    ).returning(OFFERS.c.id, OFFERS.c.user_id)
+
+
 async def upsert_offers(session: AsyncSession, user_ids: Sequence[int], terms: OfferTerms) -> dict[int, int]:
     """Offer ``terms`` to every user: a user's open offer of the same notification type is
-    refreshed (terms, expiry now + ``valid_hours``), else a new offer is inserted. One
-    statement per thousand users (``INSERT ... ON CONFLICT`` on the partial unique index), so
-    concurrent offers to one user never make two open offers. Returns ``{user_id: offer_id}``.
+    refreshed (terms, expiry now + ``valid_hours``), else a new offer is inserted, in one
+    ``INSERT ... SELECT ... ON CONFLICT`` on the partial unique index per thousand users (so
+    concurrent offers to one user never make two open offers). Users that do not exist get
+    none. Returns ``{user_id: offer_id}``.
     """
     now = utcnow()
-    values = {
+    values: dict[str, Any] = {
         "subscription_id": terms.subscription_id,
         "notification_type": terms.notification_type,
         "discount_percent": terms.discount_percent,
@@ -72,16 +105,11 @@ async def upsert_offers(session: AsyncSession, user_ids: Sequence[int], terms: O
         "created_at": now,
         "updated_at": now,
     }
+    statement = _upsert(session.get_bind().dialect.name)
     offers: dict[int, int] = {}
     for start in range(0, len(user_ids), UPSERT_CHUNK):
-        chunk = user_ids[start : start + UPSERT_CHUNK]
-        insert = dialect_insert(session, OFFERS).values([{**values, "user_id": user_id} for user_id in chunk])
-        statement = insert.on_conflict_do_update(
-            index_elements=["user_id", "notification_type"],
-            index_where=OPEN,
-            set_={name: insert.excluded[name] for name in _REFRESHED},
-        ).returning(OFFERS.c.id, OFFERS.c.user_id)
-        for offer_id, user_id in (await session.exec(statement)).all():
+        values["ids"] = list(user_ids[start : start + UPSERT_CHUNK])
+        for offer_id, user_id in (await session.exec(statement, params=values)).all():
             offers[user_id] = offer_id
     return offers
 

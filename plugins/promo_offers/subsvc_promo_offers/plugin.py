@@ -22,7 +22,7 @@ from subsvc_promo_offers.sender import JOBS
 from subsvc_promo_offers.settings import PromoOffersSettings
 
 PLUGIN_NAME = "promo_offers"
-REQUIRES = ("users", "promo_groups", "billing", "subscriptions")
+REQUIRES = ("users", "promo_groups", "billing", "subscriptions", "segments")
 MIGRATIONS = Path(__file__).resolve().parent / "migrations" / "versions"
 
 __all__ = ["PLUGIN_NAME", "REQUIRES", "__version__"]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.applications import Starlette
 from subsvc_users.models import User
 
 from subsvc_promo_offers.common import fits_int32, fits_int64
@@ -110,6 +111,7 @@ async def named_user(
 
 
 async def resolve(
+    app: Starlette,
     session: AsyncSession,
     texts: Texts,
     *,
@@ -122,7 +124,7 @@ async def resolve(
     An unknown segment has no members; nobody at all is a 400."""
     recipients: dict[int, None] = {}
     if target:
-        recipients.update(dict.fromkeys(await segment_user_ids(session, target)))
+        recipients.update(dict.fromkeys(await segment_user_ids(app, session, target)))
     named = await named_user(session, texts, user_id=user_id, messenger_id=messenger_id, email=email)
     if named is not None:
         recipients[named] = None

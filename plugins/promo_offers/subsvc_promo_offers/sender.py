@@ -183,22 +183,34 @@ async def upkeep(app: Starlette) -> None:
         BROADCASTS.c.status.in_(UNFINISHED),
         or_(BROADCASTS.c.lease_until.is_(None), BROADCASTS.c.lease_until < now),
     )
-    async with app.state.db.session() as session:
+    # one short transaction per step: none holds a lock while it asks for another table's
+    async with app.state.db.session(read_only=True) as session:
         orphans = [row[0] for row in await session.exec(unsent)]
-        while await server_access.revoke_due(session, app.state.events, now):
-            pass
+    for broadcast_id in orphans:
+        await app.state.jobs.enqueue(SEND_JOB, broadcast_id=broadcast_id)
+    while True:
+        async with app.state.db.session() as session:
+            revoked = await server_access.revoke_due(session, app.state.events, now)
+            await session.commit()
+        if not revoked:
+            break
+    async with app.state.db.session() as session:
         await session.exec(
             update(OFFERS)
             .where(OFFERS.c.is_active.is_(True), OFFERS.c.claimed_at.is_(None), OFFERS.c.expires_at <= now)
             .values(is_active=False, updated_at=now)
         )
         await session.commit()
-    for broadcast_id in orphans:
-        await app.state.jobs.enqueue(SEND_JOB, broadcast_id=broadcast_id)
 
 
 def _upkeep_interval(app: Starlette) -> float | None:
     return _settings(app).PROMO_OFFERS_UPKEEP_SECONDS or None
 
 
-JOBS = [Job(SEND_JOB, send_broadcast), Job(UPKEEP_JOB, upkeep, every=_upkeep_interval)]
+async def _scheduled_upkeep(app: Starlette) -> None:
+    """The periodic job: :func:`upkeep`, unless ``PROMO_OFFERS_UPKEEP_SECONDS`` is 0."""
+    if _upkeep_interval(app):
+        await upkeep(app)
+
+
+JOBS = [Job(SEND_JOB, send_broadcast), Job(UPKEEP_JOB, _scheduled_upkeep, every=_upkeep_interval)]

@@ -24,6 +24,7 @@ PLUGINS = [
     "subsvc_users.plugin",
     "subsvc_billing.plugin",
     "subsvc_subscriptions.plugin",
+    "subsvc_segments.plugin",
     "subsvc_promo_offers.plugin",
 ]
 ADMIN = "/cabinet/admin/promo-offers"
@@ -138,3 +139,9 @@ async def _wait_for(predicate: Callable[[], Awaitable[bool]], seconds: float = 3
 def wait_for() -> Callable[..., Awaitable[None]]:
     """``await wait_for(async_predicate, seconds)``: poll until it holds (work done after a response)."""
     return _wait_for
+
+
+@pytest.fixture(autouse=True)
+def _no_periodic_upkeep(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests run the upkeep themselves (``sender.upkeep``) instead of every minute."""
+    monkeypatch.setenv("PROMO_OFFERS_UPKEEP_SECONDS", "0")

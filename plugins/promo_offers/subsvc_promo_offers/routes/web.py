@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
 from subsvc_subscriptions import service as subscriptions
 
 from subsvc.api import HTTPError, Limit, Offset, Page, Query, Router
@@ -127,13 +128,14 @@ async def create_promo_offer(session: AsyncSession, payload: PromoOfferCreateReq
     },
 )
 async def broadcast_promo_offers(
-    session: AsyncSession, payload: WebPromoOfferBroadcastRequest
+    request: Request, session: AsyncSession, payload: WebPromoOfferBroadcastRequest
 ) -> WebPromoOfferBroadcastResponse:
     """Offer to the members of the `target` segment and/or one user (one offer per user and
     notification type, refreshed when open). No messages are sent from here."""
     check_terms(payload.notification_type, payload.effect_type)
     with answers():
         user_ids = await recipients.resolve(
+            request.app,
             session,
             recipients.WEB_TEXTS,
             target=payload.target,
