@@ -48,35 +48,34 @@ def to_response(webhook: Webhook) -> WebhookResponse:
     )
 
 
-def _invalid(field: str, value: Any, message: str) -> RequestValidationError:
-    """A 422 in FastAPI's shape for a body field a validator refused."""
-    return RequestValidationError(
-        [
-            {
-                "type": "value_error",
-                "loc": ["body", field],
-                "msg": f"Value error, {message}",
-                "input": value,
-                "ctx": {"error": message},
-            }
-        ]
-    )
+def _invalid(field: str, value: Any, message: str) -> dict[str, Any]:
+    """A 422 item in FastAPI's shape for a body field a validator refused."""
+    return {
+        "type": "value_error",
+        "loc": ["body", field],
+        "msg": f"Value error, {message}",
+        "input": value,
+        "ctx": {"error": message},
+    }
 
 
-async def _check_target(request: Request, url: str | None) -> None:
+async def _check(request: Request, *, url: str | None, event_type: str | None = None) -> None:
+    """The checks that need the app: a declared event type, a target the guard allows
+    (``WEBHOOK_BLOCK_PRIVATE_TARGETS``). Every failure is reported at once (422)."""
+    errors = []
+    if (
+        event_type is not None
+        and event_type != ANY_EVENT
+        and event_type not in request.app.state.events.catalogue
+    ):
+        message = f"unknown event type {event_type!r}: use one of GET /events/types, or '*' for every event"
+        errors.append(_invalid("event_type", event_type, message))
     if url is not None and blocks_private_targets(request.app):
         reason = await check_url(url)
         if reason is not None:
-            raise _invalid("url", url, f"{reason} (WEBHOOK_BLOCK_PRIVATE_TARGETS)")
-
-
-def _check_event_type(request: Request, event_type: str) -> None:
-    if event_type != ANY_EVENT and event_type not in request.app.state.events.catalogue:
-        raise _invalid(
-            "event_type",
-            event_type,
-            f"unknown event type {event_type!r}: use one of GET /events/types, or '*' for every event",
-        )
+            errors.append(_invalid("url", url, f"{reason} (WEBHOOK_BLOCK_PRIVATE_TARGETS)"))
+    if errors:
+        raise RequestValidationError(errors)
 
 
 @router.get("/webhooks", response_model=Page[WebhookResponse], summary="List Webhooks", permission=READ)
@@ -111,8 +110,7 @@ async def create_webhook(
     resolves to a private or loopback address is refused (422). Events published from now
     on are delivered to it.
     """
-    _check_event_type(request, payload.event_type)
-    await _check_target(request, payload.url)
+    await _check(request, url=payload.url, event_type=payload.event_type)
     webhook = await service.create_webhook(session, payload.model_dump())
     return to_response(webhook)
 
@@ -162,10 +160,12 @@ async def update_webhook(
     Deactivating pauses the webhook's pending deliveries; activating it again (which also
     clears a deactivation for failing) sends them.
     """
-    await _check_target(request, payload.url)
-    changes = payload.model_dump(exclude_none=True)
     try:
-        webhook, reactivated = await service.update_webhook(session, webhook_id, changes)
+        await service.get_webhook(session, webhook_id)  # 404 before any other check
+        await _check(request, url=payload.url)
+        webhook, reactivated = await service.update_webhook(
+            session, webhook_id, payload.model_dump(exclude_none=True)
+        )
     except service.WebhookNotFound:
         raise HTTPError(404, service.WEBHOOK_NOT_FOUND) from None
     if reactivated:

@@ -86,6 +86,13 @@ async def test_a_delivery_is_signed_and_carries_the_reference_body(client, recei
     assert record["last_triggered_at"] is not None
 
 
+@pytest.mark.webhook_env(WEBHOOK_POLL_SECONDS="60")
+async def test_a_new_event_is_sent_at_once_not_at_the_next_poll(client, receiver, wait_for):
+    hook = await make_webhook(client, receiver)
+    await make_user(client)
+    await wait_for(lambda: settled(client, hook["id"], 1), seconds=5)
+
+
 async def test_without_a_secret_there_is_no_signature(client, receiver, wait_for):
     hook = await make_webhook(client, receiver)
     await make_user(client)

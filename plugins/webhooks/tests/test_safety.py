@@ -78,6 +78,10 @@ async def test_private_targets_are_refused_when_saved(client):
     assert r.status_code == 201
     r = await client.patch(f"/webhooks/{r.json()['id']}", json={"url": "http://192.168.0.10/"})
     assert r.status_code == 422
+    r = await client.patch("/webhooks/999", json={"url": "http://192.168.0.10/"})
+    assert r.status_code == 404  # an unknown id first
+    r = await client.post("/webhooks", json={"name": "n", "url": "http://10.0.0.1/", "event_type": "nope"})
+    assert [e["loc"][1] for e in r.json()["detail"]] == ["event_type", "url"]  # every failure at once
 
 
 @pytest.mark.own_apps
