@@ -79,7 +79,8 @@ async def test_a_custom_text_and_button_with_placeholders(admin, member_user, fa
     body = {
         **TERMS,
         "user_id": member_user.id,
-        "message_text": "<b>{discount_percent}%</b> for {valid_hours} h, then {active_discount_hours} h on {server_name}",
+        "message_text": "<b>{discount_percent}%</b> for {valid_hours} h, "
+        "then {active_discount_hours} h on {server_name}",
         "button_text": "Take it",
         "extra_data": {"active_discount_hours": 6, "server_name": "NL-1"},
     }
