@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import case, delete, func, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
@@ -270,9 +271,13 @@ async def _set_groups(session: AsyncSession, tariff_id: int, group_ids: Sequence
                 col(TariffPromoGroup.tariff_id) == tariff_id, col(TariffPromoGroup.promo_group_id).in_(gone)
             )
         )
-    for group_id in sorted(wanted - current):
+    added = sorted(wanted - current)
+    for group_id in added:
         session.add(TariffPromoGroup(tariff_id=tariff_id, promo_group_id=group_id))
-    await session.flush()
+    try:
+        await session.flush()
+    except IntegrityError:  # a group was deleted since it was checked
+        raise TariffRuleError(f"Unknown promo groups: {', '.join(map(str, added))}") from None
     return True
 
 
