@@ -84,6 +84,19 @@ async def test_a_job_asked_for_in_a_rolled_back_transaction_never_runs(app, db):
     assert runs("probe.ping") == []
 
 
+async def test_a_rolled_back_savepoint_keeps_the_job_of_its_transaction(app, db):
+    async with db.session() as session:
+        app.state.jobs.enqueue_after_commit(session, "probe.ping", reason="kept")
+        async with session.begin_nested():
+            session.add(ProbeNote(text="in a savepoint"))
+        savepoint = await session.begin_nested()
+        session.add(ProbeNote(text="rolled back"))
+        await savepoint.rollback()
+        await session.commit()
+    await wait_for(lambda: runs("probe.ping"))
+    assert runs("probe.ping") == [{"reason": "kept"}]
+
+
 async def test_a_failing_job_is_logged_and_the_worker_goes_on(app, caplog):
     with caplog.at_level(logging.ERROR, logger="subsvc.jobs"):
         await app.state.jobs.enqueue("probe.fail")

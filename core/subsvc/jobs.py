@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction
 from taskiq import AsyncBroker, InMemoryBroker
 from taskiq.receiver import Receiver
 
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("subsvc.jobs")
 _AFTER_COMMIT_KEY = "subsvc.jobs.after_commit"
+_LISTENING_KEY = "subsvc.jobs.listening"
 STOP_SECONDS = 10.0
 
 JobFunction = Callable[..., Awaitable[None]]
@@ -138,11 +139,12 @@ class Jobs:
         if name not in self.declared:
             raise UnknownJob(f"job {name!r} is not declared by any plugin")
         sync_session = session.sync_session if isinstance(session, AsyncSession) else session
-        pending: dict[tuple[str, str], dict[str, Any]] | None = sync_session.info.get(_AFTER_COMMIT_KEY)
-        if pending is None:
-            pending = sync_session.info[_AFTER_COMMIT_KEY] = {}
-            event.listen(sync_session, "after_commit", self._after_commit, once=True)
-            event.listen(sync_session, "after_soft_rollback", self._after_rollback, once=True)
+        info = sync_session.info
+        if _LISTENING_KEY not in info:  # for the session's life (a request's)
+            info[_LISTENING_KEY] = True
+            event.listen(sync_session, "after_commit", self._after_commit)
+            event.listen(sync_session, "after_soft_rollback", self._after_rollback)
+        pending: dict[tuple[str, str], dict[str, Any]] = info.setdefault(_AFTER_COMMIT_KEY, {})
         pending[(name, json.dumps(kwargs, sort_keys=True, default=str))] = kwargs
 
     def _after_commit(self, session: Session) -> None:
@@ -150,8 +152,9 @@ class Jobs:
         for (name, _), kwargs in pending.items():
             self.spawn(self.enqueue(name, **kwargs))
 
-    def _after_rollback(self, session: Session, previous_transaction: Any) -> None:
-        session.info.pop(_AFTER_COMMIT_KEY, None)
+    def _after_rollback(self, session: Session, previous_transaction: SessionTransaction) -> None:
+        if not previous_transaction.nested:  # a savepoint's rollback leaves the transaction
+            session.info.pop(_AFTER_COMMIT_KEY, None)
 
     def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         """Run a coroutine in the background, keeping a reference until it is done."""
