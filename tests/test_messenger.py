@@ -7,10 +7,14 @@ import itertools
 import socket
 import time
 from collections.abc import AsyncIterator
+from types import ModuleType
 from typing import Any
 
 import pytest
+from starlette.requests import Request
 
+from subsvc.api import Router
+from subsvc.hookspecs import hookimpl
 from subsvc.messenger import (
     Delivery,
     InlineButton,
@@ -407,3 +411,65 @@ async def test_the_app_has_a_client_built_from_the_settings(app, fake_bot_api: F
     assert (messenger.limiter.per_second, messenger.limiter.chat_interval) == (30, 0.5)
     assert messenger.max_retries == 1
     assert fake_bot_api.sent_to(CHAT) == [message]
+
+
+# --- a messenger error escaping an endpoint ----------------------------------------------------
+
+
+def _sender_plugin() -> ModuleType:
+    """A plugin with one endpoint that sends a message and lets any messenger error escape."""
+    router = Router(area="web", tag="messenger-probe")
+
+    @router.post("/messenger-probe/{chat_id}", response_model=dict[str, Any])
+    async def send(request: Request, chat_id: int) -> dict[str, Any]:
+        message: dict[str, Any] = await request.app.state.messenger.send_message(chat_id, "hi")
+        return message
+
+    module = ModuleType("messenger_probe")
+    module.register_routes = hookimpl(lambda: router.endpoints)  # type: ignore[attr-defined]
+    return module
+
+
+class TestErrorsOfEndpoints:
+    @pytest.fixture
+    def subsvc_plugins(self) -> list[Any]:
+        return [_sender_plugin()]
+
+    @pytest.fixture
+    def subsvc_settings_overrides(self, fake_bot_api: FakeBotAPI) -> dict[str, Any]:
+        return fake_bot_api.settings(
+            MESSENGER_MESSAGES_PER_SECOND=0, MESSENGER_MAX_RETRIES=0, MESSENGER_TIMEOUT_SECONDS=0.3
+        )
+
+    async def test_answers_instead_of_500(self, client, fake_bot_api: FakeBotAPI):
+        assert (await client.post(f"/messenger-probe/{CHAT}")).status_code == 200
+
+        fake_bot_api.fail("sendMessage", 400, "Bad Request: chat not found")
+        refused = await client.post(f"/messenger-probe/{CHAT}")
+        assert (refused.status_code, refused.json()) == (
+            502,
+            {"detail": "Messenger API refused the request: Bad Request: chat not found"},
+        )
+
+        fake_bot_api.block(CHAT + 1)
+        blocked = await client.post(f"/messenger-probe/{CHAT + 1}")
+        assert blocked.status_code == 502 and BLOCKED in blocked.json()["detail"]
+
+        fake_bot_api.rate_limit(1, retry_after=7)
+        limited = await client.post(f"/messenger-probe/{CHAT + 2}")
+        assert (limited.status_code, limited.headers["retry-after"]) == (503, "7")
+
+        fake_bot_api.fail("sendMessage", 500, "Internal Server Error")
+        down = await client.post(f"/messenger-probe/{CHAT + 3}")
+        assert (down.status_code, down.json()) == (502, {"detail": "Messenger API unavailable"})
+
+        fake_bot_api.delays["sendMessage"] = 1.0
+        slow = await client.post(f"/messenger-probe/{CHAT + 4}")
+        assert (slow.status_code, slow.json()) == (504, {"detail": "Messenger API did not answer in time"})
+
+    async def test_no_token_is_503(self, app, client):
+        app.state.messenger.token = None
+
+        response = await client.post(f"/messenger-probe/{CHAT}")
+
+        assert (response.status_code, response.json()) == (503, {"detail": "Messenger bot is not configured"})

@@ -144,6 +144,7 @@ async def test_get_plugins_lists_name_version_enabled_requires(client, anon_clie
         "core.plugins",
         "core.events",
         "core.docs",
+        "core.messenger",
         "probe",
     ]
 

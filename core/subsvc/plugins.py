@@ -29,6 +29,7 @@ INTERNAL_PLUGINS = (
     "subsvc.default_plugins.plugins",
     "subsvc.default_plugins.events",
     "subsvc.default_plugins.docs",
+    "subsvc.default_plugins.messenger",
 )
 
 
