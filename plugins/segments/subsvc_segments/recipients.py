@@ -188,6 +188,21 @@ async def count_recipients(
         return int((await own.exec(query, params=params)).one()[0])
 
 
+def reachable_conditions(app: Starlette, now: datetime | None = None) -> list[ColumnElement[bool]]:
+    """The rule of ``reachable=True`` as conditions on ``users`` with their values bound, for a
+    query that reaches users some other way (e.g. offers joined to their users): a messenger
+    id, and no refusal of the bot seen within ``SEGMENTS_BLOCKED_SKIP_DAYS`` of ``now``."""
+    conditions: list[ColumnElement[bool]] = [USERS.c.messenger_id.is_not(None)]
+    days = _settings(app).SEGMENTS_BLOCKED_SKIP_DAYS
+    if days > 0:
+        before = (now or utcnow()) - timedelta(days=days)
+        bound = bindparam("blocked_before", before, type_=UTCDateTime(), unique=True)
+        conditions.append(
+            sa.or_(USERS.c.messenger_blocked_at.is_(None), USERS.c.messenger_blocked_at < bound)
+        )
+    return conditions
+
+
 def user_ids_query(app: Starlette, segment: Segment, *, reachable: bool = False) -> Select[Any]:
     """``SELECT users.id`` of the segment with its values bound: to insert rows for every
     recipient in one statement (``insert(...).from_select([...], query)``)."""

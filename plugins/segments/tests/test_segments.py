@@ -7,11 +7,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from sqlalchemy import true
 from subsvc_segments.catalogue import BUILT_IN, USERS, Definition
 from subsvc_segments.recipients import (
     count_recipients,
     iter_recipients,
+    reachable_conditions,
     recipients,
     resolve,
     segment_names,
@@ -279,3 +281,16 @@ class TestPluginSegments:
         assert {r.user_id for r in await recipients(app, vip)} == {people["none"]}
         assert {r.user_id for r in await recipients(app, autopay)} == {people["low"]}
         assert {"vip", "everyone_too", "all"} <= set(segment_names(app))
+
+
+async def test_reachable_conditions_serve_other_queries(app, db, make_user, now: datetime):
+    reachable = await make_user()
+    await make_user(messenger_id=None, email="only@example.org")
+    await make_user(messenger_blocked_at=now - DAY)
+    long_ago = await make_user(messenger_blocked_at=now - 40 * DAY)
+
+    query = sa.select(USERS.c.id).where(*reachable_conditions(app, now)).order_by(USERS.c.id)
+    async with db.session() as session:
+        ids = list((await session.exec(query)).scalars())
+
+    assert ids == [reachable.id, long_ago.id]
