@@ -13,6 +13,7 @@ from subsvc_users.models import User
 
 from subsvc.db import in_list, utcnow
 from subsvc_promo_offers import recipients
+from subsvc_promo_offers.common import id_chunk
 from subsvc_promo_offers.models import DiscountOffer, OfferBroadcast, OfferBroadcastRecipient
 from subsvc_promo_offers.offers import OfferTerms, upsert_offers
 from subsvc_promo_offers.schemas import PromoOfferBroadcastRequest, PromoOfferBroadcastResponse
@@ -24,7 +25,6 @@ OFFERS = DiscountOffer.__table__
 RECIPIENTS = OfferBroadcastRecipient.__table__
 SEND_JOB = "promo_offers.send_broadcast"
 DIRECT_TARGET = "promo_offer_direct"
-CHUNK = 1000
 
 
 def default_message(discount_percent: int, bonus_amount_kopeks: int, valid_hours: int) -> str:
@@ -68,7 +68,7 @@ async def queue_notifications(
 ) -> OfferBroadcast:
     """Record the broadcast and one pending message per offer whose user the bot can write to
     (a messenger id, and no recent refusal of the bot: the segments plugin's rule), in one
-    ``INSERT ... SELECT`` per thousand offers."""
+    ``INSERT ... SELECT`` per chunk of offers."""
     broadcast = OfferBroadcast(
         target=payload.target or DIRECT_TARGET,
         notification_type=payload.notification_type.strip(),
@@ -96,8 +96,9 @@ async def queue_notifications(
     statement = insert(RECIPIENTS).from_select(
         ["broadcast_id", "offer_id", "user_id", "messenger_id", "state"], messages
     )
-    for start in range(0, len(offer_ids), CHUNK):
-        result = await session.exec(statement, params={"ids": list(offer_ids[start : start + CHUNK])})
+    chunk = id_chunk(session)
+    for start in range(0, len(offer_ids), chunk):
+        result = await session.exec(statement, params={"ids": list(offer_ids[start : start + chunk])})
         broadcast.total_count += result.rowcount
     return broadcast
 

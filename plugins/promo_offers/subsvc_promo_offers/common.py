@@ -27,6 +27,12 @@ def fits_int64(value: int) -> bool:
     return -INT64_MAX - 1 <= value <= INT64_MAX
 
 
+def id_chunk(session: AsyncSession) -> int:
+    """Ids per statement: PostgreSQL takes them as one array parameter; SQLite binds each one
+    (and allows some thirty thousand variables)."""
+    return 10_000 if session.get_bind().dialect.name == "postgresql" else 1_000
+
+
 def dialect_insert(session: AsyncSession, table: Any) -> Any:
     """``INSERT`` of the session's dialect (for ``ON CONFLICT``)."""
     dialect = session.get_bind().dialect.name

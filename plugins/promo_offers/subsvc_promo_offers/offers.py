@@ -20,6 +20,7 @@ from subsvc_promo_offers.common import (
     USERS,
     counted_page,
     fits_int32,
+    id_chunk,
     user_info,
 )
 from subsvc_promo_offers.models import DiscountOffer
@@ -28,7 +29,6 @@ from subsvc_promo_offers.schemas import OfferSubscriptionInfo, PromoOfferRespons
 OFFERS = DiscountOffer.__table__
 SUBSCRIPTIONS = Subscription.__table__
 OPEN = text("is_active AND claimed_at IS NULL")
-UPSERT_CHUNK = 1000
 _REFRESHED = (
     "subscription_id",
     "discount_percent",
@@ -74,7 +74,8 @@ def _upsert(dialect: str) -> Any:
     users.id IN (:ids) ON CONFLICT (user_id, notification_type) WHERE <open> DO UPDATE ...
     RETURNING id, user_id``: the terms are bound once for every user of the statement."""
     terms = [bindparam(name, type_=OFFERS.c[name].type).label(name) for name in _COPIED]
-    rows = select(USERS.c.id, *terms).where(in_list(USERS.c.id, "ids", dialect))
+    # in id order: concurrent upserts over overlapping users lock their rows in one order
+    rows = select(USERS.c.id, *terms).where(in_list(USERS.c.id, "ids", dialect)).order_by(USERS.c.id)
     insert = (postgresql if dialect == "postgresql" else sqlite).insert(OFFERS)
     insert = insert.from_select(["user_id", *_COPIED], rows)
     return insert.on_conflict_do_update(
@@ -87,7 +88,7 @@ def _upsert(dialect: str) -> Any:
 async def upsert_offers(session: AsyncSession, user_ids: Sequence[int], terms: OfferTerms) -> dict[int, int]:
     """Offer ``terms`` to every user: a user's open offer of the same notification type is
     refreshed (terms, expiry now + ``valid_hours``), else a new offer is inserted, in one
-    ``INSERT ... SELECT ... ON CONFLICT`` on the partial unique index per thousand users (so
+    ``INSERT ... SELECT ... ON CONFLICT`` on the partial unique index per chunk of users (so
     concurrent offers to one user never make two open offers). Users that do not exist get
     none. Returns ``{user_id: offer_id}``.
     """
@@ -107,8 +108,9 @@ async def upsert_offers(session: AsyncSession, user_ids: Sequence[int], terms: O
     }
     statement = _upsert(session.get_bind().dialect.name)
     offers: dict[int, int] = {}
-    for start in range(0, len(user_ids), UPSERT_CHUNK):
-        values["ids"] = list(user_ids[start : start + UPSERT_CHUNK])
+    chunk = id_chunk(session)
+    for start in range(0, len(user_ids), chunk):
+        values["ids"] = list(user_ids[start : start + chunk])
         for offer_id, user_id in (await session.exec(statement, params=values)).all():
             offers[user_id] = offer_id
     return offers

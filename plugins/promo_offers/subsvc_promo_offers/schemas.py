@@ -204,7 +204,7 @@ class PromoOfferBroadcastRequest(_OfferTerms, _Targeted):
     user_id: int | None = None
     messenger_id: int | None = None
     email: str | None = Field(default=None, max_length=255, description="User email (for email-only users)")
-    send_notification: bool = Field(default=False, description="Send Telegram notification to users")
+    send_notification: bool = Field(default=False, description="Send a messenger notification to the users")
     message_text: str | None = Field(default=None, max_length=4096, description="Custom message text (HTML)")
     button_text: str | None = Field(default=None, max_length=64, description="Button text")
 

@@ -131,13 +131,20 @@ async def test_other_failures_are_counted_too(admin, make_user, fake_bot_api, wa
     assert failed.error == "Bad Request: chat not found"
 
 
-async def test_without_a_bot_token_every_message_fails_but_the_broadcast_ends(
-    app, admin, member_user, wait_for
+async def test_without_a_bot_token_notifications_are_refused_and_nothing_changes(
+    app, admin, member_user, rows
 ):
     app.state.messenger.token = None
-    answer = (await admin.post(f"{ADMIN}/broadcast", json={**TERMS, "user_id": member_user.id})).json()
-    progress = await _finished(admin, wait_for, answer["broadcast_id"])
-    assert (progress["sent_count"], progress["failed_count"]) == (0, 1)
+    response = await admin.post(f"{ADMIN}/broadcast", json={**TERMS, "user_id": member_user.id})
+    assert (response.status_code, response.json()) == (
+        503,
+        {"detail": "The messenger bot is not configured (BOT_TOKEN): notifications cannot be sent"},
+    )
+    assert await rows(DiscountOffer) == [] and await rows(OfferBroadcast) == []
+    quiet = await admin.post(
+        f"{ADMIN}/broadcast", json={**TERMS, "user_id": member_user.id, "send_notification": False}
+    )
+    assert quiet.status_code == 201
 
 
 async def test_nobody_reachable_means_a_finished_broadcast_and_no_job(admin, make_user, fake_bot_api):

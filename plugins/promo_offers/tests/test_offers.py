@@ -256,3 +256,17 @@ async def test_the_admin_list_filters_by_user_and_activity(client, admin, make_u
     assert item["id"] == made[2]["id"]
     assert item["user"]["id"] == ann.id and item["user"]["email"] is None
     assert (await admin.get(ADMIN, params={"is_active": "false"})).json()["total"] == 0
+
+
+async def test_concurrent_offers_of_one_type_make_one_open_offer(client, admin, make_user, rows):
+    import asyncio
+
+    user = await make_user()
+    body = {"user_id": user.id, "notification_type": "race", "valid_hours": 1}
+    answers = await asyncio.gather(
+        *(client.post(WEB, json={**body, "discount_percent": n}) for n in range(6)),
+        *(admin.post(f"{ADMIN}/broadcast", json={**body, "discount_percent": 50 + n}) for n in range(6)),
+    )
+    assert {answer.status_code for answer in answers} == {201}
+    (offer,) = await rows(DiscountOffer, user_id=user.id)
+    assert offer.is_active and offer.claimed_at is None

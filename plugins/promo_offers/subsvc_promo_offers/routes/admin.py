@@ -10,7 +10,7 @@ from starlette.requests import Request
 
 from subsvc.api import HTTPError, Limit, Offset, Page, Query, Router
 from subsvc.auth.principal import Principal
-from subsvc_promo_offers import offers, templates
+from subsvc_promo_offers import offers, recipients, templates
 from subsvc_promo_offers.broadcast import broadcast_offer
 from subsvc_promo_offers.common import fits_int32
 from subsvc_promo_offers.logs import LogFilter, list_logs
@@ -31,6 +31,7 @@ router = Router(area="cabinet-admin", tag="Admin Promo Offers", prefix="/cabinet
 
 TEMPLATE_NOT_FOUND = "Template not found"
 BROADCAST_NOT_FOUND = "Broadcast not found"
+MESSENGER_NOT_CONFIGURED = "The messenger bot is not configured (BOT_TOKEN): notifications cannot be sent"
 PositiveId = Annotated[int | None, Query(ge=1)]
 
 
@@ -96,12 +97,16 @@ async def list_offers(
     status_code=201,
     summary="Broadcast Offer",
     permission=SEND,
-    responses={400: "Nobody to offer to, ids that disagree, blank texts", 404: "The named user not found"},
+    responses={
+        400: "Nobody to offer to, ids that disagree, blank texts",
+        404: "The named user not found",
+        503: "Notifications asked for but no bot token is configured",
+    },
 )
 async def broadcast(
     request: Request, session: AsyncSession, principal: Principal, payload: PromoOfferBroadcastRequest
 ) -> PromoOfferBroadcastResponse:
-    """Broadcast promo offer to users with optional Telegram notification.
+    """Broadcast promo offer to users with optional messenger notification.
 
     Recipients: the members of the `target` segment (trimmed, lower-cased; `no_sub`,
     `all_users`, `active_subscribers`, `trial_users` are aliases) and the user named by
@@ -112,7 +117,11 @@ async def broadcast(
     `GET /cabinet/admin/promo-offers/broadcasts/{broadcast_id}` reports.
     """
     check_terms(payload.notification_type, payload.effect_type)
-    created_by = principal.id if principal.kind == "user" else None
+    if payload.send_notification and not request.app.state.messenger.configured:
+        raise HTTPError(503, MESSENGER_NOT_CONFIGURED)
+    created_by = None
+    if principal.kind == "user" and await recipients.user_exists(session, principal.id):
+        created_by = principal.id
     with answers():
         return await broadcast_offer(request.app, session, payload, created_by)
 
