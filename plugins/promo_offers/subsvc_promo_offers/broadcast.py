@@ -121,15 +121,7 @@ async def broadcast_offer(
         messenger_id=payload.messenger_id,
         email=payload.email,
     )
-    terms = OfferTerms(
-        notification_type=payload.notification_type.strip(),
-        valid_hours=payload.valid_hours,
-        discount_percent=payload.discount_percent,
-        bonus_amount_kopeks=payload.bonus_amount_kopeks,
-        effect_type=payload.effect_type.strip(),
-        extra_data=payload.extra_data,
-    )
-    offers = await upsert_offers(session, user_ids, terms)
+    offers = await upsert_offers(session, user_ids, OfferTerms.of(payload))
     answer = PromoOfferBroadcastResponse(created_offers=len(offers), user_ids=user_ids, target=payload.target)
     if payload.send_notification and offers:
         settings: PromoOffersSettings = app.state.settings_of["promo_offers"]

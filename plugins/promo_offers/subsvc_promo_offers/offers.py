@@ -24,7 +24,7 @@ from subsvc_promo_offers.common import (
     user_info,
 )
 from subsvc_promo_offers.models import DiscountOffer
-from subsvc_promo_offers.schemas import OfferSubscriptionInfo, PromoOfferResponse
+from subsvc_promo_offers.schemas import OfferSubscriptionInfo, OfferTermsRequest, PromoOfferResponse
 
 OFFERS = DiscountOffer.__table__
 SUBSCRIPTIONS = Subscription.__table__
@@ -51,6 +51,19 @@ class OfferTerms:
     effect_type: str = "percent_discount"
     extra_data: Mapping[str, Any] = field(default_factory=dict)
     subscription_id: int | None = None
+
+    @classmethod
+    def of(cls, request: OfferTermsRequest, subscription_id: int | None = None) -> OfferTerms:
+        """The terms a request gives (texts trimmed)."""
+        return cls(
+            notification_type=request.notification_type.strip(),
+            valid_hours=request.valid_hours,
+            discount_percent=request.discount_percent,
+            bonus_amount_kopeks=request.bonus_amount_kopeks,
+            effect_type=request.effect_type.strip(),
+            extra_data=request.extra_data,
+            subscription_id=subscription_id,
+        )
 
 
 _COPIED = (

@@ -154,7 +154,9 @@ PromoOfferLogListResponse = Page[PromoOfferLogResponse]
 # --- creating and broadcasting -------------------------------------------------------------------
 
 
-class _OfferTerms(BaseModel):
+class OfferTermsRequest(BaseModel):
+    """The terms every offer request carries."""
+
     notification_type: NotificationType
     valid_hours: ValidHours
     discount_percent: Percent = 0
@@ -163,7 +165,7 @@ class _OfferTerms(BaseModel):
     extra_data: dict[str, Any] = Field(default_factory=dict)
 
 
-class PromoOfferCreateRequest(_OfferTerms):
+class PromoOfferCreateRequest(OfferTermsRequest):
     """One offer for one user (named by internal id or messenger id)."""
 
     user_id: int | None = Field(default=None, ge=1)
@@ -197,7 +199,7 @@ class WebPromoOfferBroadcastResponse(BaseModel):
     target: str | None = None
 
 
-class PromoOfferBroadcastRequest(_OfferTerms, _Targeted):
+class PromoOfferBroadcastRequest(OfferTermsRequest, _Targeted):
     """The Cabinet Admin broadcast: offers for a segment and/or one user, optionally announced
     by a messenger message with a claim button."""
 

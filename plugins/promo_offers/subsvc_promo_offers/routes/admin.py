@@ -10,12 +10,21 @@ from starlette.requests import Request
 
 from subsvc.api import HTTPError, Limit, Offset, Page, Query, Router
 from subsvc.auth.principal import Principal
-from subsvc_promo_offers import offers, recipients, templates
+from subsvc_promo_offers import offers, recipients
 from subsvc_promo_offers.broadcast import broadcast_offer
 from subsvc_promo_offers.common import fits_int32
 from subsvc_promo_offers.logs import LogFilter, list_logs
 from subsvc_promo_offers.models import OfferBroadcast
-from subsvc_promo_offers.routes.common import EDIT, READ, SEND, answers, check_terms, template_response
+from subsvc_promo_offers.routes.common import (
+    EDIT,
+    READ,
+    SEND,
+    all_templates,
+    answers,
+    change_template,
+    check_terms,
+    one_template,
+)
 from subsvc_promo_offers.schemas import (
     BroadcastProgress,
     PromoOfferBroadcastRequest,
@@ -40,8 +49,7 @@ PositiveId = Annotated[int | None, Query(ge=1)]
 )
 async def list_templates(session: AsyncSession) -> PromoOfferTemplateListResponse:
     """Every template, by offer type (the reference's three defaults exist from the start)."""
-    items = [template_response(template) for template in await templates.list_templates(session)]
-    return PromoOfferTemplateListResponse(items=items)
+    return await all_templates(session)
 
 
 @router.get(
@@ -52,10 +60,7 @@ async def list_templates(session: AsyncSession) -> PromoOfferTemplateListRespons
     responses={404: TEMPLATE_NOT_FOUND},
 )
 async def get_template(session: AsyncSession, template_id: int) -> PromoOfferTemplateResponse:
-    template = await templates.find_template(session, template_id)
-    if template is None:
-        raise HTTPError(404, TEMPLATE_NOT_FOUND)
-    return template_response(template)
+    return await one_template(session, template_id, TEMPLATE_NOT_FOUND)
 
 
 @router.patch(
@@ -69,12 +74,7 @@ async def update_template(
     session: AsyncSession, template_id: int, payload: PromoOfferTemplateUpdateRequest
 ) -> PromoOfferTemplateResponse:
     """Change the given fields (absent or null: unchanged)."""
-    template = await templates.find_template(session, template_id)
-    if template is None:
-        raise HTTPError(404, TEMPLATE_NOT_FOUND)
-    with answers():
-        await templates.update_template(session, template, payload)
-    return template_response(template)
+    return await change_template(session, template_id, payload, TEMPLATE_NOT_FOUND)
 
 
 @router.get("", response_model=Page[PromoOfferResponse], summary="List Offers", permission=READ)

@@ -6,11 +6,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import cast
 
+from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
 from subsvc.api import HTTPError
+from subsvc_promo_offers import templates
 from subsvc_promo_offers.recipients import RecipientError
-from subsvc_promo_offers.schemas import PromoOfferTemplateResponse
+from subsvc_promo_offers.schemas import (
+    PromoOfferTemplateListResponse,
+    PromoOfferTemplateResponse,
+    PromoOfferTemplateUpdateRequest,
+)
 from subsvc_promo_offers.settings import PromoOffersSettings
 from subsvc_promo_offers.templates import TemplateRuleError
 
@@ -46,3 +52,29 @@ def answers() -> Iterator[None]:
 
 def template_response(template: object) -> PromoOfferTemplateResponse:
     return PromoOfferTemplateResponse.model_validate(template)
+
+
+async def all_templates(session: AsyncSession) -> PromoOfferTemplateListResponse:
+    """Every template, by offer type."""
+    items = [template_response(template) for template in await templates.list_templates(session)]
+    return PromoOfferTemplateListResponse(items=items)
+
+
+async def one_template(session: AsyncSession, template_id: int, not_found: str) -> PromoOfferTemplateResponse:
+    """The template, or 404 ``not_found`` (the areas' texts differ)."""
+    template = await templates.find_template(session, template_id)
+    if template is None:
+        raise HTTPError(404, not_found)
+    return template_response(template)
+
+
+async def change_template(
+    session: AsyncSession, template_id: int, payload: PromoOfferTemplateUpdateRequest, not_found: str
+) -> PromoOfferTemplateResponse:
+    """Change the template's given fields; 404 ``not_found``, 400 for a blank text."""
+    template = await templates.find_template(session, template_id)
+    if template is None:
+        raise HTTPError(404, not_found)
+    with answers():
+        await templates.update_template(session, template, payload)
+    return template_response(template)

@@ -10,16 +10,18 @@ from starlette.requests import Request
 from subsvc_subscriptions import service as subscriptions
 
 from subsvc.api import HTTPError, Limit, Offset, Page, Query, Router
-from subsvc_promo_offers import offers, recipients, templates
+from subsvc_promo_offers import offers, recipients
 from subsvc_promo_offers.logs import LogFilter, list_logs
 from subsvc_promo_offers.routes.common import (
     CREATE,
     EDIT,
     READ,
     SEND,
+    all_templates,
     answers,
+    change_template,
     check_terms,
-    template_response,
+    one_template,
 )
 from subsvc_promo_offers.schemas import (
     PromoOfferCreateRequest,
@@ -53,18 +55,6 @@ async def _check_subscription(session: AsyncSession, subscription_id: int | None
         raise HTTPError(404, SUBSCRIPTION_NOT_FOUND)
     if subscription.user_id != user_id:
         raise HTTPError(400, SUBSCRIPTION_NOT_USERS)
-
-
-def _terms(payload: PromoOfferCreateRequest) -> offers.OfferTerms:
-    return offers.OfferTerms(
-        notification_type=payload.notification_type.strip(),
-        valid_hours=payload.valid_hours,
-        discount_percent=payload.discount_percent,
-        bonus_amount_kopeks=payload.bonus_amount_kopeks,
-        effect_type=payload.effect_type.strip(),
-        extra_data=payload.extra_data,
-        subscription_id=payload.subscription_id,
-    )
 
 
 @router.get("", response_model=Page[PromoOfferResponse], summary="List Promo Offers", permission=READ)
@@ -110,7 +100,9 @@ async def create_promo_offer(session: AsyncSession, payload: PromoOfferCreateReq
     if user_id is None:
         raise HTTPError(400, USER_REQUIRED)
     await _check_subscription(session, payload.subscription_id, user_id)
-    made = await offers.upsert_offers(session, [user_id], _terms(payload))
+    made = await offers.upsert_offers(
+        session, [user_id], offers.OfferTerms.of(payload, payload.subscription_id)
+    )
     offer = await offers.get_offer(session, made[user_id])
     assert offer is not None
     return offer
@@ -146,7 +138,9 @@ async def broadcast_promo_offers(
         if len(user_ids) > 1:
             raise HTTPError(400, SUBSCRIPTION_SINGLE_USER)
         await _check_subscription(session, payload.subscription_id, user_ids[0])
-    made = await offers.upsert_offers(session, user_ids, _terms(payload))
+    made = await offers.upsert_offers(
+        session, user_ids, offers.OfferTerms.of(payload, payload.subscription_id)
+    )
     return WebPromoOfferBroadcastResponse(created_offers=len(made), user_ids=user_ids, target=payload.target)
 
 
@@ -176,8 +170,7 @@ async def get_promo_offer_logs(
 )
 async def list_promo_offer_templates_endpoint(session: AsyncSession) -> PromoOfferTemplateListResponse:
     """Every template, by offer type."""
-    items = [template_response(template) for template in await templates.list_templates(session)]
-    return PromoOfferTemplateListResponse(items=items)
+    return await all_templates(session)
 
 
 @router.get(
@@ -190,10 +183,7 @@ async def list_promo_offer_templates_endpoint(session: AsyncSession) -> PromoOff
 async def get_promo_offer_template_endpoint(
     session: AsyncSession, template_id: int
 ) -> PromoOfferTemplateResponse:
-    template = await templates.find_template(session, template_id)
-    if template is None:
-        raise HTTPError(404, TEMPLATE_NOT_FOUND)
-    return template_response(template)
+    return await one_template(session, template_id, TEMPLATE_NOT_FOUND)
 
 
 @router.patch(
@@ -207,12 +197,7 @@ async def update_promo_offer_template_endpoint(
     session: AsyncSession, template_id: int, payload: PromoOfferTemplateUpdateRequest
 ) -> PromoOfferTemplateResponse:
     """Change the given fields (absent or null: unchanged)."""
-    template = await templates.find_template(session, template_id)
-    if template is None:
-        raise HTTPError(404, TEMPLATE_NOT_FOUND)
-    with answers():
-        await templates.update_template(session, template, payload)
-    return template_response(template)
+    return await change_template(session, template_id, payload, TEMPLATE_NOT_FOUND)
 
 
 @router.get(
