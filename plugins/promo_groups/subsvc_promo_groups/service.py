@@ -98,11 +98,17 @@ async def ensure_default_group(session: AsyncSession) -> PromoGroup:
     if group is None:
         now = utcnow()
         group = PromoGroup(name=DEFAULT_GROUP_NAME, is_default=True, created_at=now, updated_at=now)
-        session.add(group)
     else:  # a group of that name exists but lost the flag: it gets it back
         group.is_default = True
         group.updated_at = utcnow()
-    await session.flush()
+    try:
+        async with session.begin_nested():
+            session.add(group)
+    except IntegrityError:  # SQLite: a concurrent transaction made the default and committed first
+        made = await get_default_group(session)
+        if made is None:
+            raise
+        return made
     return group
 
 

@@ -72,6 +72,13 @@ async def test_default_group_is_created_once(make_user, rows):
     assert {u.promo_group_id for u in await rows(User)} == {group.id}
 
 
+async def test_first_users_created_at_once_share_one_default_group(client, rows):
+    answers = await asyncio.gather(*(client.post("/users", json={"messenger_id": 500 + n}) for n in range(8)))
+    assert [r.status_code for r in answers] == [201] * 8
+    (group,) = await rows(PromoGroup)
+    assert {r.json()["promo_group"]["id"] for r in answers} == {group.id}
+
+
 async def test_existing_default_group_is_used(client, make_user, rows):
     await client.post("/promo-groups", json={"name": "other"})
     vip = (await client.post("/promo-groups", json={"name": "vip", "is_default": True})).json()
