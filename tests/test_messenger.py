@@ -363,10 +363,16 @@ async def test_at_most_30_calls_start_in_any_second(fake_bot_api: FakeBotAPI):
 
 async def test_one_message_per_second_to_a_chat(fake_bot_api: FakeBotAPI):
     messenger = make(fake_bot_api, per_second=30, chat_interval=1.0)
+
+    async def late(text: str) -> None:  # arrives while the others of its chat wait
+        await asyncio.sleep(0.2)
+        await messenger.send_message(CHAT, text)
+
     try:
         await asyncio.gather(
             *(messenger.send_message(CHAT, f"n{i}") for i in range(3)),
             *(messenger.send_message(CHAT + 1, "other") for _ in range(2)),
+            late("n3"),
         )
     finally:
         await messenger.aclose()
@@ -377,6 +383,7 @@ async def test_one_message_per_second_to_a_chat(fake_bot_api: FakeBotAPI):
         "n0",
         "n1",
         "n2",
+        "n3",
     ]
     assert min(b - a for a, b in itertools.pairwise(to_chat)) >= 0.95
     assert to_other[1] - to_other[0] >= 0.95

@@ -27,7 +27,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import httpx2
@@ -159,6 +159,14 @@ class Delivery:
 # --- rate limits ---------------------------------------------------------------------------------
 
 
+@dataclass
+class _ChatGate:
+    """One chat's messages wait here in turn; ``callers`` hold or wait for the lock."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    callers: int = 0
+
+
 class RateLimiter:
     """At most ``per_second`` calls started in any one-second window, evenly spaced (0 = no
     limit), and at least ``chat_interval`` seconds between two messages to one chat (0 = none).
@@ -179,7 +187,7 @@ class RateLimiter:
         self.clock = clock
         self._starts: deque[float] = deque(maxlen=per_second or 1)
         self._gate = asyncio.Lock()
-        self._chat_locks: dict[int | str, asyncio.Lock] = {}
+        self._chat_gates: dict[int | str, _ChatGate] = {}
         self._chat_next: dict[int | str, float] = {}
         self.paused_until = float("-inf")
 
@@ -192,17 +200,19 @@ class RateLimiter:
         if chat_id is None or self.chat_interval <= 0:
             await self._global()
             return
-        lock = self._chat_locks.get(chat_id)
-        if lock is None:
-            lock = self._chat_locks[chat_id] = asyncio.Lock()
+        gate = self._chat_gates.get(chat_id)
+        if gate is None:
+            gate = self._chat_gates[chat_id] = _ChatGate()
+        gate.callers += 1
         try:
-            async with lock:
+            async with gate.lock:
                 await self._sleep_until(self._chat_next.get(chat_id, float("-inf")))
                 started = await self._global()
                 self._chat_next[chat_id] = started + self.chat_interval
         finally:
-            if not lock.locked() and self._chat_locks.get(chat_id) is lock:
-                del self._chat_locks[chat_id]
+            gate.callers -= 1
+            if gate.callers == 0:
+                del self._chat_gates[chat_id]
             self._forget_old_chats()
 
     async def _global(self) -> float:
