@@ -17,7 +17,7 @@ from subsvc_promo_offers.common import id_chunk
 from subsvc_promo_offers.models import DiscountOffer, OfferBroadcast, OfferBroadcastRecipient
 from subsvc_promo_offers.offers import OfferTerms, upsert_offers
 from subsvc_promo_offers.schemas import PromoOfferBroadcastRequest, PromoOfferBroadcastResponse
-from subsvc_promo_offers.segments import reachable
+from subsvc_promo_offers.segments import reachable_conditions
 from subsvc_promo_offers.settings import PromoOffersSettings
 
 USERS = User.__table__
@@ -90,7 +90,7 @@ async def queue_notifications(
             literal("pending"),
         )
         .select_from(OFFERS.join(USERS, USERS.c.id == OFFERS.c.user_id))
-        .where(in_list(OFFERS.c.id, "ids", dialect), *reachable(app, utcnow()))
+        .where(in_list(OFFERS.c.id, "ids", dialect), *reachable_conditions(app))
         .order_by(OFFERS.c.user_id)
     )
     statement = insert(RECIPIENTS).from_select(
