@@ -462,8 +462,8 @@ class Messenger:
                 if attempt >= self.max_retries or exc.retry_after > self.max_retry_after:
                     raise
                 log.warning("messenger: %s rate limited, retrying after %ss", method, exc.retry_after)
-            except MessengerTimeout:
-                if attempt >= self.max_retries or method not in IDEMPOTENT_METHODS:
+            except MessengerTimeout as exc:
+                if attempt >= self.max_retries or not (exc.retryable or method in IDEMPOTENT_METHODS):
                     raise
                 await asyncio.sleep(_backoff(attempt))
             except MessengerUnavailable as exc:
@@ -486,9 +486,13 @@ class Messenger:
         url = f"{self.base_url}/bot{self.token}/{method}"
         try:
             response = await http.post(url, json=dict(params))
-        except httpx2.TimeoutException:
+        except httpx2.TimeoutException as exc:
             raise MessengerTimeout(
-                f"no answer within {self.timeout}s", method=method, chat_id=chat_id
+                f"no answer within {self.timeout}s",
+                # no connection (or none free in our pool): nothing reached the server
+                retryable=isinstance(exc, httpx2.ConnectTimeout | httpx2.PoolTimeout),
+                method=method,
+                chat_id=chat_id,
             ) from None
         except httpx2.TransportError as exc:
             raise MessengerUnavailable(
