@@ -167,7 +167,14 @@ async def claim(app: Starlette, session: AsyncSession, user_id: int, offer_id: i
     if not messages:
         raise ClaimRefused(400, INVALID)
     _record(session, events, offer, details)
-    return ClaimOfferResponse(success=True, message=". ".join(messages), **answer)
+    return ClaimOfferResponse(success=True, message=_sentences(messages), **answer)
+
+
+def _sentences(messages: list[str]) -> str:
+    """One message as the reference words it; several as sentences."""
+    if len(messages) == 1:
+        return messages[0]
+    return " ".join(text if text.endswith(("!", ".")) else f"{text}." for text in messages)
 
 
 async def _credit_bonus(session: AsyncSession, events: EventBus, offer: DiscountOffer) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from pydantic_settings import BaseSettings
 from starlette.applications import Starlette
 
 from subsvc.api import Endpoint
+from subsvc.db import is_database_unavailable
 from subsvc.hookspecs import hookimpl
 from subsvc.jobs import Job
 from subsvc_promo_offers import __version__, templates
@@ -24,6 +26,7 @@ from subsvc_promo_offers.settings import PromoOffersSettings
 PLUGIN_NAME = "promo_offers"
 REQUIRES = ("users", "promo_groups", "billing", "subscriptions", "segments")
 MIGRATIONS = Path(__file__).resolve().parent / "migrations" / "versions"
+log = logging.getLogger("subsvc.promo_offers")
 
 __all__ = ["PLUGIN_NAME", "REQUIRES", "__version__"]
 
@@ -81,7 +84,12 @@ def register_openapi_tags() -> Sequence[Mapping[str, str]]:
 
 @hookimpl
 async def startup(app: Starlette) -> None:
-    """Ensure the default templates exist."""
-    async with app.state.db.session() as session:
-        await templates.ensure_default_templates(session)
-        await session.commit()
+    """Ensure the default templates exist (the upkeep job tries again when the database is down now)."""
+    try:
+        async with app.state.db.session() as session:
+            await templates.ensure_default_templates(session)
+            await session.commit()
+    except Exception as exc:
+        if not is_database_unavailable(exc):
+            raise
+        log.warning("database unavailable at start: the promo offer templates are seeded by the upkeep job")

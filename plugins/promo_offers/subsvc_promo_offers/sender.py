@@ -7,7 +7,7 @@ a sender that dies leaves the lease to run out, and the upkeep job starts anothe
 resumes with the messages still pending (those of the interrupted batch may go twice).
 
 ``promo_offers.upkeep`` (periodic): resumes broadcasts nobody is sending, ends test server
-access that ran out, deactivates expired offers.
+access that ran out, makes sure the default templates exist, deactivates expired offers.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from starlette.applications import Starlette
 from subsvc.db import utcnow
 from subsvc.jobs import Job
 from subsvc.messenger import Delivery, InlineButton, Messenger
-from subsvc_promo_offers import server_access
+from subsvc_promo_offers import server_access, templates
 from subsvc_promo_offers.broadcast import SEND_JOB
 from subsvc_promo_offers.models import DiscountOffer, OfferBroadcast, OfferBroadcastRecipient
 from subsvc_promo_offers.settings import PromoOffersSettings
@@ -176,8 +176,8 @@ async def send_broadcast(app: Starlette, broadcast_id: int) -> None:
 
 
 async def upkeep(app: Starlette) -> None:
-    """Resume broadcasts nobody sends, end test access that ran out, deactivate expired offers
-    (the periodic job ``promo_offers.upkeep``)."""
+    """Resume broadcasts nobody sends, end test access that ran out, make sure the default
+    templates exist, deactivate expired offers (the periodic job ``promo_offers.upkeep``)."""
     now = utcnow()
     unsent = select(BROADCASTS.c.id).where(
         BROADCASTS.c.status.in_(UNFINISHED),
@@ -194,6 +194,9 @@ async def upkeep(app: Starlette) -> None:
             await session.commit()
         if not revoked:
             break
+    async with app.state.db.session() as session:
+        await templates.ensure_default_templates(session)
+        await session.commit()
     async with app.state.db.session() as session:
         await session.exec(
             update(OFFERS)

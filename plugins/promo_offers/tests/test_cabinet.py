@@ -164,7 +164,7 @@ async def test_a_balance_bonus_is_credited_once_through_billing(client, member, 
 async def test_an_offer_with_a_percent_and_a_bonus_gives_both(client, member, member_user, rows):
     offer = await _offer(client, member_user.id, discount_percent=15, bonus_amount_kopeks=100)
     claimed = (await member.post(f"{CABINET}/claim", json={"offer_id": offer["id"]})).json()
-    assert claimed["message"] == "Discount of 15% activated!. Bonus of 1.00 ₽ credited to your balance"
+    assert claimed["message"] == "Discount of 15% activated! Bonus of 1.00 ₽ credited to your balance."
     assert (claimed["discount_percent"], claimed["balance_kopeks"]) == (15, 100)
 
 

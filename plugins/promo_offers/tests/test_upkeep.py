@@ -109,3 +109,20 @@ async def test_the_scheduled_upkeep_does_nothing_when_switched_off(app, client, 
         await session.commit()
     await app.state.jobs.declared["promo_offers.upkeep"].run(app)
     assert (await rows(DiscountOffer))[0].is_active is True
+
+
+async def test_the_upkeep_brings_back_missing_templates(app, admin, db):
+    from subsvc_promo_offers.models import PromoOfferTemplate
+
+    async with db.session() as session:
+        await session.exec(
+            sa.delete(PromoOfferTemplate).where(PromoOfferTemplate.offer_type == "test_access")
+        )
+        await session.commit()
+    assert len((await admin.get("/cabinet/admin/promo-offers/templates")).json()["items"]) == 2
+    await sender.upkeep(app)
+    types = [
+        item["offer_type"]
+        for item in (await admin.get("/cabinet/admin/promo-offers/templates")).json()["items"]
+    ]
+    assert types == ["extend_discount", "purchase_discount", "test_access"]
