@@ -95,8 +95,10 @@ def cabinet_access_token(user_id: int, hours: int = 4) -> str:
     return jwt.encode(claims, CABINET_JWT_SECRET, algorithm="HS256")
 
 
-LOGIN_BODIES = tuple(
-    json.dumps({"init_data": messenger_init_data(FIRST_MESSENGER_ID + n)}) for n in range(1, 1001)
+LOGIN_BODIES = tuple(  # 1,001 active seeded users (the seed blocks every 20th: they would get 403)
+    json.dumps({"init_data": messenger_init_data(FIRST_MESSENGER_ID + n)})
+    for n in range(1, 1054)
+    if n % 20 != 0
 )
 
 SCENARIO_SETS: dict[str, ScenarioSet] = {
