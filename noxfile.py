@@ -17,6 +17,10 @@ ROOT = Path(__file__).parent
 PLUGINS = sorted(str(p.parent) for p in (ROOT / "plugins").glob("*/pyproject.toml"))
 DEFAULT_PG = "postgresql+asyncpg://postgres@127.0.0.1:5432/subsvc_test"
 REFERENCE = ROOT.parent / "shared" / "reference" / "openapi.json"
+# Most tests wait (on the database, on loopback servers) more than they compute: run them in
+# several processes (pytest-xdist), a file per process at a time so module fixtures stay
+# together. `nox -s tests -- -n 0` runs them in one process.
+WORKERS = ["-n", os.environ.get("SUBSVC_TEST_WORKERS", "4"), "--dist", "loadfile"]
 
 nox.options.sessions = ["tests", "tests_pg"]
 nox.options.reuse_existing_virtualenvs = True
@@ -35,7 +39,7 @@ def tests(session: nox.Session) -> None:
     """The whole suite on SQLite."""
     install(session, "test")
     env = {"TEST_DATABASE_URL": ""}
-    session.run("pytest", *session.posargs, env=env)
+    session.run("pytest", *WORKERS, *session.posargs, env=env)
 
 
 @nox.session
@@ -48,7 +52,7 @@ def tests_pg(session: nox.Session) -> None:
         session.skip(f"no PostgreSQL answers at {url}; set TEST_DATABASE_URL to run this session")
     install(session, "test")
     session.run("python", "-m", "subsvc.testing_db", url)  # create the database if missing
-    session.run("pytest", *session.posargs, env={"TEST_DATABASE_URL": url})
+    session.run("pytest", *WORKERS, *session.posargs, env={"TEST_DATABASE_URL": url})
 
 
 @nox.session

@@ -31,11 +31,13 @@ from pathlib import Path
 
 import httpx2
 import uvicorn
-from run import HOST, BenchError, free_port, log, pinning, server, service_command
+from run import HOST, BenchError, Pinning, free_port, log, pinning, server, service_command
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+
+TIMEOUT = 30.0  # seconds a request may take before it counts as failed
 
 
 class Receiver:
@@ -79,12 +81,17 @@ class Receiver:
         self.first_at = self.last_at = self.expected = None
 
 
-async def publish(base: str, token: str, seconds: float, connections: int) -> tuple[int, int, float]:
-    """Keep ``connections`` POST /users in flight for ``seconds``: (created, failed, elapsed)."""
+async def publish(
+    base: str, token: str, seconds: float, connections: int
+) -> tuple[int, int, float, list[float]]:
+    """Keep ``connections`` POST /users in flight for ``seconds``:
+    (created, failed, elapsed, each request's seconds)."""
     created = failed = 0
+    latencies: list[float] = []
     errors: Counter[str] = Counter()
     limits = httpx2.Limits(max_connections=connections, max_keepalive_connections=connections)
-    async with httpx2.AsyncClient(base_url=base, headers={"X-API-Key": token}, limits=limits) as client:
+    headers = {"X-API-Key": token}
+    async with httpx2.AsyncClient(base_url=base, headers=headers, limits=limits, timeout=TIMEOUT) as client:
         started = time.monotonic()
         deadline = started + seconds
 
@@ -93,7 +100,15 @@ async def publish(base: str, token: str, seconds: float, connections: int) -> tu
             sequence = 0
             while time.monotonic() < deadline:
                 sequence += 1
-                r = await client.post("/users", json={"first_name": f"Bench {number}-{sequence}"})
+                sent = time.monotonic()
+                try:
+                    r = await client.post("/users", json={"first_name": f"Bench {number}-{sequence}"})
+                except httpx2.TimeoutException as exc:
+                    failed += 1
+                    errors[f"timeout ({type(exc).__name__})"] += 1
+                    continue
+                finally:
+                    latencies.append(time.monotonic() - sent)
                 if r.status_code == 201:
                     created += 1
                 else:
@@ -103,12 +118,20 @@ async def publish(base: str, token: str, seconds: float, connections: int) -> tu
         await asyncio.gather(*(worker(n) for n in range(connections)))
         for text, count in errors.most_common(5):
             log(f"POST /users failed {count}x: {text}")
-        return created, failed, time.monotonic() - started
+        return created, failed, time.monotonic() - started, latencies
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value below which ``fraction`` of ``values`` lie (0 for none)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 async def measure(args: argparse.Namespace, port: int, token: str, receiver: Receiver, hook_url: str) -> dict:
     base = f"http://{HOST}:{port}"
-    async with httpx2.AsyncClient(base_url=base, headers={"X-API-Key": token}) as client:
+    async with httpx2.AsyncClient(base_url=base, headers={"X-API-Key": token}, timeout=TIMEOUT) as client:
         for number in range(args.webhooks):
             body = {"name": f"bench {number}", "url": hook_url, "event_type": "*"}
             r = await client.post("/webhooks", json=body)
@@ -121,7 +144,7 @@ async def measure(args: argparse.Namespace, port: int, token: str, receiver: Rec
         await receiver.received(warm_up, 30)  # its deliveries, before measuring
         receiver.restart()
         started = time.monotonic()
-        created, failed, elapsed = await publish(base, token, args.duration, args.connections)
+        created, failed, elapsed, latencies = await publish(base, token, args.duration, args.connections)
         at_end, ended = receiver.count, time.monotonic()
         expected = created * args.webhooks
         await receiver.received(expected, args.drain_timeout)
@@ -135,6 +158,9 @@ async def measure(args: argparse.Namespace, port: int, token: str, receiver: Rec
         "events": created,
         "event_errors": failed,
         "events_per_second": created / elapsed,
+        "event_p50_ms": percentile(latencies, 0.50) * 1000,
+        "event_p99_ms": percentile(latencies, 0.99) * 1000,
+        "event_max_ms": max(latencies, default=0.0) * 1000,
         "deliveries_expected": expected,
         "deliveries_received": receiver.count,
         "duplicates": sum(n - 1 for n in receiver.keys.values() if n > 1),
@@ -154,7 +180,7 @@ async def measure(args: argparse.Namespace, port: int, token: str, receiver: Rec
     return result
 
 
-async def run(args: argparse.Namespace, workdir: Path) -> dict:
+async def run(args: argparse.Namespace, workdir: Path, pin: Pinning) -> dict:
     receiver = Receiver(args.receiver_ms / 1000)
     receiver_port = free_port()
     app = Starlette(routes=[Route("/hook", receiver.handle, methods=["POST"])])
@@ -178,7 +204,6 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict:
         "LOG_LEVEL": "WARNING",
     }
     env.update(dict(kv.split("=", 1) for kv in args.env))
-    pin = pinning(args)
     cmd = [*pin.server, *service_command(args)]
     try:
         with server(cmd, env, port, workdir / "server.log", "/health", 60.0):
@@ -197,6 +222,10 @@ def render(result: dict, args: argparse.Namespace) -> str:
     rows = [
         ("events published", f"{r['events']:,} in {args.duration:g} s ({r['event_errors']} errors)"),
         ("events/s (POST /users, deliveries running)", f"{r['events_per_second']:,.0f}"),
+        (
+            "POST /users p50 / p99 / max",
+            f"{r['event_p50_ms']:.0f} / {r['event_p99_ms']:.0f} / {r['event_max_ms']:.0f} ms",
+        ),
         ("deliveries received / expected", f"{r['deliveries_received']:,} / {r['deliveries_expected']:,}"),
         ("duplicates", str(r["duplicates"])),
         ("deliveries/s (first request to last delivery)", f"{r['deliveries_per_second']:,.0f}"),
@@ -227,12 +256,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    pin = pinning(args)
+    pin = pinning(args)  # decided before this process pins itself to one CPU
     if pin.wrk:  # this process generates the load and receives: pin it like wrk
         os.sched_setaffinity(0, {args.wrk_cpu})
     try:
         with tempfile.TemporaryDirectory(prefix="subsvc-bench-webhooks-") as folder:
-            result = asyncio.run(run(args, Path(folder)))
+            result = asyncio.run(run(args, Path(folder), pin))
     except BenchError as exc:
         log(f"error: {exc}")
         return 2

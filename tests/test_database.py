@@ -17,6 +17,7 @@ from tcp_proxy import TCPProxy
 
 from subsvc.app import create_app
 from subsvc.db import migrate
+from subsvc.db.database import WriteGate
 from subsvc.testing import API_KEY
 
 
@@ -57,7 +58,7 @@ async def test_migrations_run_from_empty_up_and_down(empty_url, app):
     assert {"web_api_tokens", "outbox_events", "probe_notes", "alembic_version"} <= await table_names(
         empty_url
     )
-    assert sorted(await asyncio.to_thread(migrate.heads, empty_url, dirs)) == ["core_0002", "probe_0001"]
+    assert sorted(await asyncio.to_thread(migrate.heads, empty_url, dirs)) == ["core_0003", "probe_0001"]
     await asyncio.to_thread(migrate.upgrade, empty_url, dirs)  # idempotent
     await asyncio.to_thread(migrate.downgrade, empty_url, dirs)
     assert await table_names(empty_url) <= {"alembic_version"}
@@ -193,3 +194,99 @@ def test_an_error_raised_from_none_while_handling_an_outage_is_not_an_outage():
 
     assert is_database_unavailable(failing(suppress=False))
     assert not is_database_unavailable(failing(suppress=True))
+
+
+async def test_sqlite_writers_take_turns_in_arrival_order(db):
+    """A writer that has waited goes before one that just came: with SQLite's own polling
+    the newcomer would usually take the lock while the long waiter sleeps between polls."""
+    if db.dialect != "sqlite":
+        pytest.skip("SQLite's write gate")
+    from sqlalchemy import text
+
+    async with db.engine.begin() as connection:
+        await connection.execute(text("CREATE TABLE gate_log (who TEXT)"))
+    order: list[str] = []
+
+    async def write(who: str) -> None:
+        async with db.engine.begin() as connection:
+            await connection.execute(text("INSERT INTO gate_log VALUES (:who)"), {"who": who})
+            order.append(who)
+
+    async with db.engine.connect() as first:
+        await first.execute(text("SELECT 1"))  # a read takes no turn
+        await first.execute(text("INSERT INTO gate_log VALUES ('first')"))
+        waiter = asyncio.create_task(write("waiter"))
+        await asyncio.sleep(0.7)  # long enough for SQLite's polling to sleep 100 ms at a time
+        assert order == [] and not waiter.done()
+        await first.commit()
+        newcomer = asyncio.create_task(write("newcomer"))
+        await asyncio.gather(waiter, newcomer)
+    assert order == ["waiter", "newcomer"]
+    async with db.engine.connect() as connection:
+        assert len((await connection.execute(text("SELECT who FROM gate_log"))).all()) == 3
+
+
+async def test_an_invalidated_writer_gives_its_turn_back(db):
+    """A connection dropped in the middle of its transaction (a cancelled commit does this)
+    hands the turn on; the pool then reports the discarded connection as ``None``, which
+    must change nothing."""
+    if db.dialect != "sqlite":
+        pytest.skip("SQLite's write gate")
+    from sqlalchemy import text
+
+    async with db.engine.begin() as connection:
+        await connection.execute(text("CREATE TABLE gate_drop (who TEXT)"))
+    async with db.engine.connect() as dropped:
+        transaction = await dropped.begin()
+        await dropped.execute(text("INSERT INTO gate_drop VALUES ('dropped')"))
+        await dropped.invalidate()
+        await transaction.rollback()
+    async with asyncio.timeout(2), db.engine.begin() as connection:
+        await connection.execute(text("INSERT INTO gate_drop VALUES ('next')"))
+    async with db.engine.connect() as connection:
+        assert (await connection.execute(text("SELECT who FROM gate_drop"))).scalars().all() == ["next"]
+
+
+async def test_a_writer_that_gives_up_after_being_handed_the_turn_passes_it_on():
+    gate = WriteGate(timeout=5)
+    first, second, third = object(), object(), object()
+    await gate._enter(first)
+    second_waits = asyncio.create_task(gate._enter(second))
+    third_waits = asyncio.create_task(gate._enter(third))
+    await asyncio.sleep(0)
+    gate.transaction_ended(None)  # the pool's word for a discarded connection: nothing changes
+    assert gate.holder is first
+    gate.transaction_ended(first)
+    assert gate.holder is second  # handed over at once ...
+    second_waits.cancel()  # ... but its request is cancelled before it runs again
+    with pytest.raises(asyncio.CancelledError):
+        await second_waits
+    await asyncio.wait_for(third_waits, 1)
+    assert gate.holder is third
+
+
+async def test_a_writer_that_waits_too_long_gets_a_timeout_and_loses_no_turn():
+    from sqlalchemy import exc
+
+    gate = WriteGate(timeout=0.05)
+    first, late, next_one = object(), object(), object()
+    await gate._enter(first)
+    with pytest.raises(exc.TimeoutError, match="no turn to write"):
+        await gate._enter(late)
+    next_waits = asyncio.create_task(gate._enter(next_one))
+    await asyncio.sleep(0)
+    gate.transaction_ended(first)
+    await asyncio.wait_for(next_waits, 1)
+    assert gate.holder is next_one
+
+
+async def test_a_released_savepoint_is_undone_by_the_enclosing_rollback(db):
+    from sqlmodel import select
+    from subsvc_probe import ProbeNote
+
+    async with db.session() as session:
+        async with session.begin_nested():  # the first statement of the transaction
+            session.add(ProbeNote(text="inside"))
+        await session.rollback()
+    async with db.session() as session:
+        assert (await session.exec(select(ProbeNote))).all() == []

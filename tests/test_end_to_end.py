@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx2
 import pytest
@@ -45,12 +46,12 @@ def subsvc(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 
 @contextlib.contextmanager
-def serving(env: dict[str, str]) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+def serving(env: dict[str, str], *args: str) -> Iterator[tuple[int, subprocess.Popen[str]]]:
     """`subsvc serve` on a free loopback port, answering /health; stopped at the end."""
     port = free_port()
     env = {**env, "PORT": str(port), "HOST": "127.0.0.1"}
     server = subprocess.Popen(
-        [sys.executable, "-m", "subsvc", "serve"],
+        [sys.executable, "-m", "subsvc", "serve", *args],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -82,6 +83,39 @@ def test_serve_migrates_answers_health_and_accepts_a_cli_token(env):
         assert r.status_code == 200
         assert [t["name"] for t in r.json()] == ["from-cli"]
         assert r.json()[0]["created_by"] == "cli"
+
+
+def serving_processes(parent: int) -> list[str]:
+    """The children of ``parent`` that uvicorn started to serve (not multiprocessing's helper)."""
+    children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+    return [pid for pid in children if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]
+
+
+def test_several_processes_serve_one_port_on_one_migrated_database(env, redis_url):
+    settings = {**env, "REDIS_URL": redis_url, "WEB_API_DEFAULT_TOKEN": "e2e-api-key-" + "w" * 20}
+    with serving(settings, "--workers", "2") as (port, server):
+        assert len(serving_processes(server.pid)) == 2
+        base_url = f"http://127.0.0.1:{port}"
+        admin = {"X-API-Key": settings["WEB_API_DEFAULT_TOKEN"]}
+        created = httpx2.post(f"{base_url}/tokens", json={"name": "shared"}, headers=admin)
+        assert created.status_code == 201, created.text
+        token = {"X-API-Key": created.json()["token"]}
+
+        def statuses() -> set[int]:  # a new connection per request: either process answers
+            return {httpx2.get(f"{base_url}/tokens", headers=token).status_code for _ in range(30)}
+
+        assert statuses() == {200}  # now remembered by whichever processes answered
+        revoked = httpx2.post(f"{base_url}/tokens/{created.json()['id']}/revoke", headers=admin)
+        assert revoked.status_code == 200
+        time.sleep(0.5)  # the revocation travels through Redis
+        assert statuses() == {401}
+    assert "Traceback" not in server.stdout.read()
+
+
+def test_several_processes_without_redis_are_refused(env):
+    result = subsvc("serve", "--workers", "2", env=env)
+    assert result.returncode == 2
+    assert "WORKERS: 2 processes need REDIS_URL" in result.stderr
 
 
 def test_websocket_credentials_in_the_query_never_reach_the_log(env):

@@ -14,8 +14,6 @@ from subsvc_probe import ProbeNote
 from subsvc.app import create_app
 from subsvc.jobs import UnknownJob
 
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-
 
 async def wait_for(predicate, seconds: float = 5.0) -> None:
     for _ in range(int(seconds / 0.01)):
@@ -38,7 +36,7 @@ def clear_runs():
 
 async def test_an_enqueued_job_runs_with_its_arguments(app):
     assert "register_jobs" in subsvc_probe.CALLS
-    assert set(app.state.jobs.declared) == {"probe.ping", "probe.tick", "probe.fail"}
+    assert set(app.state.jobs.declared) == {"probe.ping", "probe.tick", "probe.fail", "core.outbox_prune"}
     await app.state.jobs.enqueue("probe.ping", note_id=7, text="héllo")
     await wait_for(lambda: runs("probe.ping"))
     assert runs("probe.ping") == [{"note_id": 7, "text": "héllo"}]
@@ -139,26 +137,11 @@ async def test_stopping_the_app_waits_for_a_running_job(subsvc_settings, app):
     assert runs("probe.ping") == [{"sleep": 0.2}]
 
 
-@pytest.fixture
-async def redis_available():
-    import redis.asyncio as redis
-
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        await client.ping()
-    except Exception:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"no Redis at {REDIS_URL}")
-    finally:
-        await client.aclose()
-
-
 async def test_with_redis_a_job_enqueued_by_one_instance_runs_in_a_worker_instance(
-    redis_available, subsvc_settings, app
+    redis_url, subsvc_settings, app
 ):
     queue = f"subsvc:test-jobs:{uuid.uuid4().hex}"
-    base = subsvc_settings.model_copy(update={"REDIS_URL": REDIS_URL, "JOBS_QUEUE": queue})
+    base = subsvc_settings.model_copy(update={"REDIS_URL": redis_url, "JOBS_QUEUE": queue})
     web = create_app(base.model_copy(update={"JOBS_WORKER": False}), plugins=["subsvc_probe"])
     worker = create_app(base, plugins=["subsvc_probe"])
     async with web.router.lifespan_context(web):
@@ -173,6 +156,25 @@ async def test_with_redis_a_job_enqueued_by_one_instance_runs_in_a_worker_instan
                 await session.commit()
             await wait_for(lambda: len(runs("probe.ping")) == 2)
     assert [r["sent_by"] for r in runs("probe.ping")] == ["web", "commit"]
+
+
+async def test_with_redis_the_worker_outwaits_the_connection_read_timeout(
+    redis_url, subsvc_settings, app, caplog
+):
+    queue = f"subsvc:test-jobs:{uuid.uuid4().hex}"
+    separator = "&" if "?" in redis_url else "?"
+    settings = subsvc_settings.model_copy(
+        update={"REDIS_URL": f"{redis_url}{separator}socket_timeout=0.3", "JOBS_QUEUE": queue}
+    )
+    worker = create_app(settings, plugins=["subsvc_probe"])
+    with caplog.at_level(logging.WARNING, logger="subsvc.jobs"):
+        async with worker.router.lifespan_context(worker):
+            await worker.state.jobs.enqueue("probe.ping", sleep=1.2)  # runs across idle waits
+            await asyncio.sleep(1.5)  # five read timeouts without a job
+            await worker.state.jobs.enqueue("probe.ping", sent="after")
+            await wait_for(lambda: len(runs("probe.ping")) == 2)
+    assert runs("probe.ping") == [{"sleep": 1.2}, {"sent": "after"}]
+    assert [r.getMessage() for r in caplog.records] == []
 
 
 def test_the_worker_command_runs_until_sigterm(tmp_path):

@@ -87,3 +87,43 @@ async def test_no_subscriber_means_no_extra_statement(app, client, db):
     with recorded_statements(db) as statements:
         assert (await client.post("/probe/events", json=NOTE)).status_code == 201
     assert [s.split()[0] for s in statements] == ["INSERT"]  # the note (the outbox row is core's)
+
+
+async def test_a_rolled_back_savepoint_takes_its_events_along(app, db, seen):
+    events = app.state.events
+    async with db.session() as session:
+        events.publish(session, "probe.note_created", NoteCreated(note_id=1, text="before"))
+        try:
+            async with session.begin_nested():
+                events.publish(session, "probe.note_created", NoteCreated(note_id=2, text="undone"))
+                raise RuntimeError("the savepoint fails")
+        except RuntimeError:
+            pass
+        events.publish(session, "probe.note_created", NoteCreated(note_id=3, text="after"))
+        await session.commit()
+    assert [[e.payload["text"] for e in call] for call in seen] == [["before", "after"]]
+    async with db.session() as session:
+        rows = (await session.exec(select(OutboxEvent).order_by(OutboxEvent.id))).scalars().all()
+    assert [row.payload["text"] for row in rows] == ["before", "after"]
+    assert [e.id for e in seen[0]] == [row.id for row in rows]
+
+
+async def test_events_of_a_released_savepoint_are_written_once_with_the_transaction(app, db, seen):
+    events = app.state.events
+    async with db.session() as session:
+        async with session.begin_nested():
+            events.publish(session, "probe.note_created", NoteCreated(note_id=1, text="inner"))
+        events.publish(session, "probe.note_created", NoteCreated(note_id=2, text="outer"))
+        await session.commit()
+    assert sorted(e.payload["text"] for call in seen for e in call) == ["inner", "outer"]
+    assert len(await outbox_ids(db)) == 2
+    assert len(await notes(db)) == 2  # the subscriber's rows: one per event
+
+
+async def test_a_released_savepoint_in_a_rolled_back_transaction_leaves_nothing(app, db, seen):
+    events = app.state.events
+    async with db.session() as session:
+        async with session.begin_nested():
+            events.publish(session, "probe.note_created", NoteCreated(note_id=1, text="inner"))
+        await session.rollback()
+    assert await outbox_ids(db) == [] and await notes(db) == []

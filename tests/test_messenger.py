@@ -112,6 +112,18 @@ async def test_media_by_url_or_file_id_with_caption_and_keyboard(
     assert kind in by_url and by_url["caption"] == "<i>see</i>"
 
 
+async def test_send_document_file_uploads_the_bytes(messenger: Messenger, fake_bot_api: FakeBotAPI):
+    message = await messenger.send_document_file(CHAT, "report.csv", b"a,b\n1,2\n", caption="Report")
+
+    (call,) = fake_bot_api.calls
+    assert call.method == "sendDocument"
+    assert call.params["chat_id"] == str(CHAT)  # a multipart form carries text
+    assert call.params["caption"] == "Report"
+    assert call.params["_uploads"]["document"] == {"filename": "report.csv", "content": b"a,b\n1,2\n"}
+    assert message["document"]["file_name"] == "report.csv"
+    assert fake_bot_api.sent_to(CHAT)[0]["caption"] == "Report"
+
+
 async def test_send_puts_a_long_text_after_the_media(messenger: Messenger, fake_bot_api: FakeBotAPI):
     text = "x" * 1500
     last = await messenger.send(CHAT, text, media=Media("photo", "file-1"), keyboard=KEYBOARD)

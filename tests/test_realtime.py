@@ -16,7 +16,6 @@ from typing import Any
 import httpx2
 import jwt
 import pytest
-import uvicorn
 from starlette.applications import Starlette
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -24,28 +23,16 @@ from websockets.exceptions import ConnectionClosed
 from subsvc.app import create_app
 from subsvc.realtime import Hub
 from subsvc.testing import JWT_SECRET
+from subsvc.testing_server import LoopbackServer
 
 ADMIN_GREETING = {"type": "connection", "status": "connected", "message": "WebSocket connection established"}
 
 
 @asynccontextmanager
 async def serving(app: Starlette) -> AsyncIterator[str]:
-    """Serve an app (already started) with uvicorn on a free loopback port; yields its ws:// base."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(app, lifespan="off", log_level="warning", ws_ping_interval=None)
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
-    try:
-        yield f"ws://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        await task
-        sock.close()
+    """Serve a started app on a free loopback port; yields its ws:// base."""
+    async with LoopbackServer(app) as server:
+        yield server.ws_url
 
 
 @pytest.fixture
@@ -286,25 +273,6 @@ async def test_shutdown_closes_sockets_with_1001(subsvc_settings, app, api_key, 
 
 
 # --- across instances -----------------------------------------------------------------------------
-
-
-@pytest.fixture
-async def redis_url():
-    import os
-
-    import redis.asyncio as redis
-
-    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-    client = redis.Redis.from_url(url)
-    try:
-        await client.ping()
-    except Exception:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"no Redis at {url}")
-    finally:
-        await client.aclose()
-    return url
 
 
 async def test_fan_out_across_two_instances_on_one_redis(redis_url, subsvc_settings, app, api_key):

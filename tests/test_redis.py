@@ -3,34 +3,14 @@ that had it cached (Redis pub/sub invalidation)."""
 
 from __future__ import annotations
 
-import os
-
 import httpx2
-import pytest
 
 from subsvc.app import create_app
 from subsvc.testing import API_KEY
 
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
-
-@pytest.fixture
-async def redis_available():
-    import redis.asyncio as redis
-
-    client = redis.Redis.from_url(REDIS_URL)
-    try:
-        await client.ping()
-    except Exception:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"no Redis at {REDIS_URL}")
-    finally:
-        await client.aclose()
-
-
-async def test_revocation_reaches_the_other_instance(redis_available, subsvc_settings, app):
-    settings = subsvc_settings.model_copy(update={"REDIS_URL": REDIS_URL})
+async def test_revocation_reaches_the_other_instance(redis_url, subsvc_settings, app):
+    settings = subsvc_settings.model_copy(update={"REDIS_URL": redis_url})
     one, two = create_app(settings, plugins=["subsvc_probe"]), create_app(settings, plugins=["subsvc_probe"])
     async with one.router.lifespan_context(one), two.router.lifespan_context(two):
         clients = [
@@ -51,3 +31,32 @@ async def test_revocation_reaches_the_other_instance(redis_available, subsvc_set
 
                 await asyncio.sleep(0.02)
             assert (await b.get("/plugins", headers=headers)).status_code == 401
+
+
+async def test_buses_on_other_redis_database_numbers_do_not_hear_each_other(redis_url):
+    """Pub/sub ignores database numbers; the bus's channel names carry them."""
+    import asyncio
+
+    from sqlalchemy.engine import make_url
+
+    from subsvc.bus import RedisBus
+
+    url = make_url(redis_url)
+    other = url.set(database=str((int(url.database or 0) + 8) % 16)).render_as_string(hide_password=False)
+    same, neighbour, apart = RedisBus(redis_url), RedisBus(redis_url), RedisBus(other)
+    heard: dict[str, list[str]] = {"same": [], "apart": []}
+    same.subscribe("probe", lambda message: heard["same"].append(message))
+    apart.subscribe("probe", lambda message: heard["apart"].append(message))
+    for bus in (same, neighbour, apart):
+        await bus.start()
+    try:
+        await neighbour.publish("probe", "hello")
+        for _ in range(100):
+            if heard["same"]:
+                break
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.1)  # time for a stray delivery to arrive, were there one
+        assert heard == {"same": ["hello"], "apart": []}
+    finally:
+        for bus in (same, neighbour, apart):
+            await bus.stop()

@@ -44,23 +44,24 @@ class Bus:
 class RedisBus(Bus):
     """Redis pub/sub: a message published by any instance reaches every instance's listeners.
 
-    Channels are prefixed with ``subsvc:``. When Redis is down, publishing logs and moves
-    on (listeners of this process still get the message); the listener reconnects.
+    Channels are prefixed with ``subsvc:<database number>:``: pub/sub ignores database
+    numbers, and deployments kept apart by database number stay apart on the bus too. When
+    Redis is down, publishing logs and moves on (listeners of this process still get the
+    message); the listener reconnects.
     """
-
-    PREFIX = "subsvc:"
 
     def __init__(self, url: str) -> None:
         super().__init__()
         import redis.asyncio as redis
 
         self.redis = redis.Redis.from_url(url, decode_responses=True)
+        self.prefix = f"subsvc:{self.redis.connection_pool.connection_kwargs.get('db', 0)}:"
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
 
     async def publish(self, channel: str, message: str) -> None:
         try:
-            await self.redis.publish(self.PREFIX + channel, message)
+            await self.redis.publish(self.prefix + channel, message)
         except Exception:
             log.warning("redis publish on %s failed; delivering locally only", channel, exc_info=True)
             await self.deliver(channel, message)
@@ -74,11 +75,11 @@ class RedisBus(Bus):
         while True:
             try:
                 async with self.redis.pubsub() as pubsub:
-                    await pubsub.psubscribe(self.PREFIX + "*")
+                    await pubsub.psubscribe(self.prefix + "*")
                     self._ready.set()
                     async for item in pubsub.listen():
                         if item.get("type") == "pmessage":
-                            channel = str(item["channel"]).removeprefix(self.PREFIX)
+                            channel = str(item["channel"]).removeprefix(self.prefix)
                             await self.deliver(channel, str(item["data"]))
             except asyncio.CancelledError:
                 raise

@@ -9,9 +9,12 @@ import logging
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from subsvc.settings import Settings, SettingsError, load_settings
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 
 
 def _settings() -> Settings:
@@ -44,27 +47,54 @@ class RedactCredentials(logging.Filter):
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Run the HTTP server (migrating first when ``MIGRATE_ON_START`` is true)."""
+    """Run the HTTP server (migrating first when ``MIGRATE_ON_START`` is true); ``--workers``
+    (``WORKERS``) processes share the port."""
     import uvicorn
 
+    from subsvc.app import create_app
+    from subsvc.db import migrate
+
+    settings = _settings()
+    workers = args.workers or settings.WORKERS
+    if workers > 1 and not settings.REDIS_URL:
+        raise SettingsError(
+            f"invalid settings:\n  WORKERS: {workers} processes need REDIS_URL "
+            "(they drop each other's stale caches and share events through it)"
+        )
+    _configure_logging(settings)
+    options: dict[str, Any] = {
+        "host": args.host or settings.HOST,
+        "port": args.port or settings.PORT,
+        "log_level": settings.LOG_LEVEL.lower(),
+        "access_log": False,
+        "proxy_headers": False,
+        "server_header": False,
+    }
+    if workers == 1:
+        config = uvicorn.Config(create_app(settings, migrate=settings.MIGRATE_ON_START), **options)
+        _redact_server_log()
+        uvicorn.Server(config).run()
+        return 0
+    if settings.MIGRATE_ON_START:  # once, here, before the processes start
+        migrate.upgrade(settings.DATABASE_URL, create_app(settings).state.migration_dirs)
+    uvicorn.run("subsvc.cli:worker_process_app", factory=True, workers=workers, **options)
+    return 0
+
+
+def worker_process_app() -> Starlette:
+    """The app of one ``subsvc serve --workers N`` process (uvicorn calls this in each; the
+    database is already migrated)."""
     from subsvc.app import create_app
 
     settings = _settings()
     _configure_logging(settings)
-    app = create_app(settings, migrate=settings.MIGRATE_ON_START)
-    config = uvicorn.Config(
-        app,
-        host=args.host or settings.HOST,
-        port=args.port or settings.PORT,
-        log_level=settings.LOG_LEVEL.lower(),
-        access_log=False,
-        proxy_headers=False,
-        server_header=False,
-    )
+    _redact_server_log()
+    return create_app(settings, migrate=False)
+
+
+def _redact_server_log() -> None:
     for name in ("uvicorn.error", "uvicorn.access"):  # after uvicorn configured its loggers
         logging.getLogger(name).addFilter(RedactCredentials())
-    uvicorn.Server(config).run()
-    return 0
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -182,6 +212,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, Any]:
     serve = commands.add_parser("serve", help=cmd_serve.__doc__)
     serve.add_argument("--host")
     serve.add_argument("--port", type=int)
+    serve.add_argument("--workers", type=int, help="processes sharing the port (default: WORKERS)")
     serve.set_defaults(handler=cmd_serve)
     commands.add_parser("worker", help=cmd_worker.__doc__).set_defaults(handler=cmd_worker)
     commands.add_parser("migrate", help=cmd_migrate.__doc__).set_defaults(handler=cmd_migrate)

@@ -20,18 +20,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import itertools
 import json
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
 from pydantic import BaseModel
-from sqlalchemy import JSON, Column, Select, Update, bindparam, event, inspect, update
-from sqlalchemy.orm import Session
+from sqlalchemy import JSON, Column, Index, Insert, Select, Update, bindparam, event, update
+from sqlalchemy.orm import Session, SessionTransaction
 from sqlmodel import Field, SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -43,6 +44,7 @@ BUS_CHANNEL = "events"
 _PENDING_KEY = "subsvc.events.pending"
 _LISTENING_KEY = "subsvc.events.listening"
 STOP_SECONDS = 5.0
+_PENDING = sa.text("dispatched_at IS NULL")
 
 
 class OutboxEvent(SQLModel, table=True):
@@ -50,11 +52,16 @@ class OutboxEvent(SQLModel, table=True):
 
     __tablename__ = "outbox_events"
 
+    __table_args__ = (
+        # the dispatcher's claim: the pending rows' ids only (see core_0003)
+        Index("ix_outbox_events_pending", "id", postgresql_where=_PENDING, sqlite_where=_PENDING),
+    )
+
     id: int | None = Field(default=None, primary_key=True)
     event_type: str = Field(max_length=100, index=True)
     payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
-    dispatched_at: datetime | None = Field(default=None, sa_type=UTCDateTime, index=True)
+    dispatched_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
 @dataclass(frozen=True)
@@ -97,6 +104,32 @@ def _dispatch_statements(dialect: str) -> tuple[Select[Any], Update]:
     return claim, mark
 
 
+@functools.cache
+def _outbox_insert() -> Insert:
+    """All of a commit's events in one INSERT, their ids returned in the values' order."""
+    table: sa.Table = OutboxEvent.__table__  # type: ignore[attr-defined]
+    return sa.insert(table).returning(table.c.id, sort_by_parameter_order=True)
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """An event published in a transaction, its row not written yet."""
+
+    event_type: str
+    payload: dict[str, Any]
+    created_at: datetime
+    published_in: SessionTransaction  # the innermost transaction then
+
+
+def _inside(transaction: SessionTransaction | None, outer: SessionTransaction) -> bool:
+    """Is ``transaction`` ``outer`` or a savepoint within it?"""
+    while transaction is not None:
+        if transaction is outer:
+            return True
+        transaction = transaction.parent
+    return False
+
+
 class UnknownEventType(LookupError):
     """An event type no plugin declared through ``register_events``."""
 
@@ -126,7 +159,7 @@ class EventBus:
 
     def subscribe_in_transaction(self, subscriber: TransactionSubscriber) -> None:
         """Call ``subscriber(session, events)`` inside every transaction that published events,
-        just before it commits, with those events (flushed: their ids are set).
+        just before it commits, with those events (written: their ids are set).
 
         ``session`` is the synchronous :class:`~sqlalchemy.orm.Session` behind the caller's
         ``AsyncSession``; statements run on it (``session.execute(...)``) join the transaction,
@@ -139,38 +172,49 @@ class EventBus:
     def publish(self, session: AsyncSession, event_type: str, payload: BaseModel | Mapping[str, Any]) -> None:
         """Add the event to the session's transaction; it is dispatched after the commit.
 
-        The payload is validated against the type's declared model.
+        The payload is validated against the type's declared model. The outbox row is
+        written just before the transaction (or the savepoint it was published in) commits,
+        all of its events in one statement; a rolled-back savepoint takes its events along.
         """
         model = self.catalogue.get(event_type)
         if model is None:
             raise UnknownEventType(f"event type {event_type!r} is not declared by any plugin")
         validated = payload if isinstance(payload, model) else model.model_validate(payload)
-        row = OutboxEvent(event_type=event_type, payload=validated.model_dump(mode="json"))
-        session.add(row)
         sync_session = session.sync_session
         info = sync_session.info
         if _LISTENING_KEY not in info:
             # For the session's life (a request's): a commit that fails keeps the listeners.
             info[_LISTENING_KEY] = True
-            if self.transaction_subscribers:
-                event.listen(sync_session, "before_commit", self._before_commit)
+            event.listen(sync_session, "before_commit", self._before_commit)
             event.listen(sync_session, "after_commit", self._after_commit)
-        info.setdefault(_PENDING_KEY, []).append(row)
+            event.listen(sync_session, "after_soft_rollback", self._after_rollback)
+        published_in = (
+            sync_session.get_nested_transaction() or sync_session.get_transaction() or sync_session.begin()
+        )
+        pending = _Pending(event_type, validated.model_dump(mode="json"), utcnow(), published_in)
+        info.setdefault(_PENDING_KEY, []).append(pending)
 
     def _before_commit(self, session: Session) -> None:
-        pending: list[OutboxEvent] | None = session.info.get(_PENDING_KEY)
+        pending: list[_Pending] | None = session.info.get(_PENDING_KEY)
         if not pending:
             return
-        session.flush()
-        # Rows of a rolled-back attempt are no longer persistent: their events never happened.
-        events = [
-            Event(row.id, row.event_type, row.payload, row.created_at)  # type: ignore[arg-type]
-            for row in pending
-            if inspect(row).persistent
+        values = [
+            {"event_type": item.event_type, "payload": item.payload, "created_at": item.created_at}
+            for item in pending
         ]
-        if events:
-            for subscriber in self.transaction_subscribers:
-                subscriber(session, events)
+        ids = session.execute(_outbox_insert(), values).scalars().all()
+        events = [
+            Event(event_id, item.event_type, item.payload, item.created_at)
+            for event_id, item in zip(ids, pending, strict=True)
+        ]
+        for subscriber in self.transaction_subscribers:
+            subscriber(session, events)
+
+    def _after_rollback(self, session: Session, rolled_back: SessionTransaction) -> None:
+        """The events published in a rolled-back transaction (or savepoint) never happened."""
+        pending: list[_Pending] | None = session.info.get(_PENDING_KEY)
+        if pending:
+            pending[:] = [item for item in pending if not _inside(item.published_in, rolled_back)]
 
     def _after_commit(self, session: Session) -> None:
         if session.info.pop(_PENDING_KEY, None):
@@ -236,3 +280,36 @@ class EventBus:
             except Exception:
                 log.exception("subscriber of %s failed for event %s", item.type, item.id)
         await self.bus.publish(BUS_CHANNEL, item.to_json())
+
+
+PRUNE_BATCH = 5_000
+
+
+async def prune_outbox(db: Database, retention: timedelta, batch: int = PRUNE_BATCH) -> int:
+    """Delete the events dispatched and older than ``retention``, oldest first, a batch per
+    transaction; returns how many. Walks the primary key from the oldest row and stops at the
+    first younger one (ids grow with time), so it costs no index of its own. Rows still
+    waiting for dispatch stay. Webhook deliveries keep their own copy of a payload."""
+    table: sa.Table = OutboxEvent.__table__  # type: ignore[attr-defined]
+    before = utcnow() - retention
+    after, deleted = 0, 0
+    while True:
+        async with db.session() as session:
+            rows = (
+                await session.exec(
+                    sa.select(table.c.id, table.c.created_at, table.c.dispatched_at)  # type: ignore[call-overload]
+                    .where(table.c.id > after)
+                    .order_by(table.c.id)
+                    .limit(batch)
+                )
+            ).all()
+            old = list(itertools.takewhile(lambda row: row.created_at < before, rows))
+            done = [row.id for row in old if row.dispatched_at is not None]
+            if done:
+                removal = sa.delete(table).where(in_list(table.c.id, "ids", db.dialect))
+                await session.exec(removal, params={"ids": done})
+                await session.commit()
+                deleted += len(done)
+        if len(old) < len(rows) or len(rows) < batch:
+            return deleted
+        after = rows[-1].id

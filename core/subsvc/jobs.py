@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -66,10 +66,30 @@ class UnknownJob(LookupError):
 def create_broker(settings: Settings) -> AsyncBroker:
     """taskiq's in-memory broker, or a Redis list queue when ``REDIS_URL`` is set."""
     if settings.REDIS_URL:
-        from taskiq_redis import ListQueueBroker
-
-        return ListQueueBroker(settings.REDIS_URL, queue_name=settings.JOBS_QUEUE)
+        return _redis_queue_broker(settings.REDIS_URL, settings.JOBS_QUEUE)
     return InMemoryBroker(cast_types=False, max_stored_results=1)
+
+
+def _redis_queue_broker(url: str, queue: str) -> AsyncBroker:
+    from redis.asyncio import Redis
+    from taskiq_redis import ListQueueBroker
+
+    class QueueBroker(ListQueueBroker):
+        """taskiq-redis's list queue, waiting for a job in BRPOPs shorter than the
+        connection's read timeout (redis-py: 5 s unless the URL says ``socket_timeout``).
+        An endless BRPOP outlived it whenever no job came for that long, and the read
+        timeout stopped the receiver, cancelling the jobs it was running."""
+
+        async def listen(self) -> AsyncGenerator[bytes, None]:
+            read_timeout = self.connection_pool.connection_kwargs.get("socket_timeout")
+            wait = max(read_timeout / 2, 0.1) if read_timeout else 0  # 0: block
+            while True:
+                async with Redis(connection_pool=self.connection_pool) as redis:
+                    popped = await redis.brpop([self.queue_name], timeout=wait)
+                if popped is not None:
+                    yield popped[1]  # type: ignore[misc] # bytes: the pool does not decode
+
+    return QueueBroker(url, queue_name=queue)
 
 
 class Jobs:

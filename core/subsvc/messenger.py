@@ -23,6 +23,7 @@ it answers ``sent``, ``blocked`` or ``failed``, for broadcasts that count them.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections import deque
@@ -349,6 +350,27 @@ class Messenger:
     async def send_document(self, chat_id: int | str, document: str, **options: Any) -> dict[str, Any]:
         return await self.send_media(chat_id, Media("document", document), **options)
 
+    async def send_document_file(
+        self,
+        chat_id: int | str,
+        filename: str,
+        content: bytes,
+        *,
+        caption: str | None = None,
+        parse_mode: str | None = "HTML",
+    ) -> dict[str, Any]:
+        """``sendDocument`` uploading ``content`` as a file named ``filename`` (a report, an
+        export); the sent Message."""
+        params: dict[str, Any] = {"chat_id": chat_id}
+        if caption:
+            params["caption"] = caption[:CAPTION_LIMIT]
+            if parse_mode:
+                params["parse_mode"] = parse_mode
+        result: dict[str, Any] = await self.call(
+            "sendDocument", params, files={"document": (filename, content)}
+        )
+        return result
+
     async def send(
         self,
         chat_id: int | str,
@@ -440,8 +462,11 @@ class Messenger:
 
     # --- the transport ---------------------------------------------------------------------------
 
-    async def call(self, method: str, params: Mapping[str, Any]) -> Any:
-        """``POST /bot<token>/<method>`` with ``params`` as JSON; the answer's ``result``.
+    async def call(
+        self, method: str, params: Mapping[str, Any], *, files: Mapping[str, tuple[str, bytes]] | None = None
+    ) -> Any:
+        """``POST /bot<token>/<method>`` with ``params`` as JSON (as a multipart form when
+        ``files`` are uploaded: ``{field: (filename, content)}``); the answer's ``result``.
 
         Waits for the rate limits, then retries a 429 (after ``retry_after``), a 5xx, a failed
         connection and, for calls that may be repeated, a timeout — at most ``max_retries``
@@ -456,7 +481,7 @@ class Messenger:
             if method not in UNLIMITED_METHODS:
                 await self.limiter.acquire(chat_id if method in SEND_METHODS else None)
             try:
-                result = await self._post(http, method, params, chat_id)
+                result = await self._post(http, method, params, chat_id, files)
             except MessengerRateLimited as exc:
                 self.limiter.pause(exc.retry_after)
                 if attempt >= self.max_retries or exc.retry_after > self.max_retry_after:
@@ -481,11 +506,23 @@ class Messenger:
             attempt += 1
 
     async def _post(
-        self, http: httpx2.AsyncClient, method: str, params: Mapping[str, Any], chat_id: int | str | None
+        self,
+        http: httpx2.AsyncClient,
+        method: str,
+        params: Mapping[str, Any],
+        chat_id: int | str | None,
+        files: Mapping[str, tuple[str, bytes]] | None = None,
     ) -> Any:
         url = f"{self.base_url}/bot{self.token}/{method}"
         try:
-            response = await http.post(url, json=dict(params))
+            if files:
+                form = {
+                    key: value if isinstance(value, str) else json.dumps(value)
+                    for key, value in params.items()
+                }
+                response = await http.post(url, data=form, files=dict(files))
+            else:
+                response = await http.post(url, json=dict(params))
         except httpx2.TimeoutException as exc:
             raise MessengerTimeout(
                 f"no answer within {self.timeout}s",

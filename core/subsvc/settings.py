@@ -60,6 +60,13 @@ class Settings(BaseSettings):
         description="PostgreSQL planner's random_page_cost for our connections (1.1 suits SSDs; "
         "unset = the server's). Lets trigram searches use their indexes.",
     )
+    WORKERS: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description="Processes of `subsvc serve` sharing the port (about one per core). Above 1 "
+        "needs `REDIS_URL`: through it the processes drop each other's stale caches and share events.",
+    )
     MIGRATE_ON_START: bool = Field(True, description="`subsvc serve` upgrades the database before serving.")
     IS_DOCS_ENABLED: bool = Field(False, description="Serve `/docs`, `/redoc` and `/openapi.json`.")
     API_TITLE: str = Field("Subscription Service Admin API", description="Title in the OpenAPI document.")
@@ -118,7 +125,14 @@ class Settings(BaseSettings):
     REDIS_URL: str | None = Field(
         None,
         description="Redis for cross-instance cache invalidation, fan-out and the job broker; "
-        "unset = in-process.",
+        "unset = in-process. Its database number also names the pub/sub channels, so "
+        "deployments on different numbers stay apart.",
+    )
+    OUTBOX_RETENTION_DAYS: int = Field(
+        7,
+        ge=0,
+        description="Dispatched events are deleted from the outbox after this many days "
+        "(hourly); 0 = kept. Webhook deliveries keep their own copy.",
     )
     JOBS_WORKER: bool = Field(
         True,

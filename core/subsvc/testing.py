@@ -2,7 +2,9 @@
 
 Fixtures:
 - ``subsvc_database_url``: SQLite in a temporary folder, or ``TEST_DATABASE_URL``
-  (PostgreSQL; its ``public`` schema is emptied at the start of the session).
+  (PostgreSQL; its ``public`` schema is emptied at the start of the session; under
+  pytest-xdist, workers after the first use ``<database>_<worker>``, created if missing).
+- ``redis_url``: a Redis for the tests that need one (a database number per xdist worker).
 - ``subsvc_plugins``: the plugins to run; ``None`` = every installed plugin. Override it
   in a ``conftest.py`` to test a plugin alone or with a test plugin module.
 - ``subsvc_settings_overrides``: a dict of settings for the app; override per module.
@@ -13,15 +15,23 @@ Fixtures:
 - ``fake_bot_api``: a loopback fake of the messenger's Bot API
   (:mod:`subsvc.testing_messenger`); point the app at it with
   ``subsvc_settings_overrides`` returning ``fake_bot_api.settings()``.
+- Shared by the plugins' tests: ``admin`` and ``member`` (bearer clients of ``admin_token``
+  and ``user_token``; :func:`bearer_client` for any token), ``make_user`` (through the users
+  plugin's ``create_user``), ``insert_user`` (a bare users row), ``reload`` (a row as
+  committed), ``outbox`` (``(event_type, payload)`` pairs), ``wait_for`` (:func:`wait_until`),
+  ``utc_time`` (:func:`parse_utc`). Migration tests: :mod:`subsvc.testing_migrations`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib
+import itertools
 import os
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
+from datetime import datetime
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -38,7 +48,9 @@ from starlette.applications import Starlette
 from subsvc.app import create_app
 from subsvc.db import Database
 from subsvc.db import migrate as migrations
+from subsvc.events import OutboxEvent
 from subsvc.settings import Settings
+from subsvc.testing_db import ensure_database
 from subsvc.testing_messenger import fake_bot_api  # noqa: F401 - the fixture, for every test
 
 API_KEY = "test-api-key-0123456789abcdef"
@@ -87,24 +99,43 @@ async def ensure_migrated(url: str, dirs: list[Path]) -> None:
 
 
 async def empty_tables(db: Database) -> None:
-    """Delete every row of every migrated table (fast: no schema work between tests)."""
+    """Delete every row of every migrated table and restart the id sequences, touching only
+    the tables that have rows (one query finds them): a test leaves most tables empty, and
+    emptying all of them after each test costs more than most tests."""
     existing = _tables.get(db.url, set())
     names = [t.name for t in reversed(SQLModel.metadata.sorted_tables) if t.name in existing]
     names += sorted(existing - set(names))
     if not names:
         return
+    probe = " UNION ALL ".join(
+        f'SELECT {i} WHERE EXISTS (SELECT 1 FROM "{name}")'  # noqa: S608 - names from the schema
+        for i, name in enumerate(names)
+    )
     async with db.engine.begin() as connection:
+        filled = [names[i] for i in (await connection.execute(text(probe))).scalars()]
         if db.dialect == "postgresql":
-            quoted = ", ".join(f'"{name}"' for name in names)
-            await connection.execute(text(f"TRUNCATE {quoted} RESTART IDENTITY CASCADE"))
-        else:
+            if filled:
+                quoted = ", ".join(f'"{name}"' for name in filled)
+                await connection.execute(text(f"TRUNCATE {quoted} CASCADE"))
+            await connection.execute(text(_RESTART_SEQUENCES))
+            return
+        if filled:
             await connection.execute(text("PRAGMA foreign_keys=OFF"))
-            for name in names:
+            for name in filled:
                 await connection.execute(text(f'DELETE FROM "{name}"'))  # noqa: S608 - names from the schema
             await connection.execute(text("PRAGMA foreign_keys=ON"))
 
 
+# Every sequence of the public schema that has handed out a value starts again at 1.
+_RESTART_SEQUENCES = (
+    "SELECT setval(format('%I.%I', schemaname, sequencename)::regclass, 1, false) "
+    "FROM pg_sequences WHERE schemaname = current_schema() AND last_value IS NOT NULL"
+)
+
+
 BACKGROUND_TABLES = ("outbox_events", "web_api_tokens")
+# asyncpg's own queries when it first meets a type on a connection (jit off around them)
+_INTROSPECTION = ("'jit'", "typeinfo_tree")
 
 
 def schema_differences(connection: Any, tables: set[str]) -> list[Any]:
@@ -131,30 +162,80 @@ def _table_of(diff: Any, tables: set[str]) -> str | None:
 
 @contextmanager
 def recorded_statements(db: Database) -> Iterator[list[str]]:
-    """The SQL statements run on ``db`` inside the block, leaving out core's background work
-    (outbox dispatch, token-usage writes), which may run at any moment."""
+    """The SQL statements run on ``db`` inside the block (on connections taken from the pool
+    inside it), leaving out core's background work (outbox dispatch, token-usage writes),
+    which may run at any moment. Reads straight through the driver
+    (:class:`~subsvc.db.DriverSelect`) are seen by the driver's query logger."""
     statements: list[str] = []
+    transaction_control = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 
     def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
         if not any(table in statement for table in BACKGROUND_TABLES):
             statements.append(statement)
 
-    event.listen(db.engine.sync_engine, "before_cursor_execute", record)
+    def record_driver_query(query: Any) -> None:
+        text_ = query.query.lstrip()
+        if text_.upper().startswith(transaction_control) or any(m in text_ for m in _INTROSPECTION):
+            return
+        record(None, None, text_)
+
+    def watch(dbapi_connection: Any, record_: Any, proxy: Any) -> None:
+        if db.dialect == "postgresql":
+            record_.driver_connection.add_query_logger(record_driver_query)
+
+    def unwatch(dbapi_connection: Any, record_: Any) -> None:
+        if db.dialect == "postgresql" and record_.driver_connection is not None:
+            record_.driver_connection.remove_query_logger(record_driver_query)
+
+    engine = db.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", record)
+    event.listen(engine.pool, "checkout", watch)
+    event.listen(engine.pool, "checkin", unwatch)
     try:
         yield statements
     finally:
-        event.remove(db.engine.sync_engine, "before_cursor_execute", record)
+        event.remove(engine, "before_cursor_execute", record)
+        event.remove(engine.pool, "checkout", watch)
+        event.remove(engine.pool, "checkin", unwatch)
 
 
 @pytest.fixture(scope="session")
 def subsvc_database_url() -> Iterator[str]:
     url = os.environ.get("TEST_DATABASE_URL")
     if url:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+        if worker != "gw0":  # each pytest-xdist worker has a database of its own
+            parsed = make_url(url)
+            url = parsed.set(database=f"{parsed.database}_{worker}").render_as_string(hide_password=False)
+            asyncio.run(ensure_database(url))
         asyncio.run(reset_database(url))
         yield url
         return
     with tempfile.TemporaryDirectory(prefix="subsvc-test-") as folder:
         yield f"sqlite+aiosqlite:///{folder}/test.db"
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """A Redis for the tests that need one: ``TEST_REDIS_URL`` (default the local one,
+    database 15), skipped when none answers, except under CI. Each pytest-xdist worker takes
+    the next lower database number, so parallel workers share neither keys nor bus channels."""
+    import redis
+
+    url = make_url(os.environ.get("TEST_REDIS_URL") or "redis://127.0.0.1:6379/15")
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    url = url.set(database=str((int(url.database or 0) - worker) % 16))
+    rendered = url.render_as_string(hide_password=False)
+    client = redis.Redis.from_url(rendered)
+    try:
+        client.ping()
+    except redis.RedisError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip(f"no Redis answers at {url}")
+    finally:
+        client.close()
+    return rendered
 
 
 @pytest.fixture
@@ -190,11 +271,21 @@ async def app(
 ) -> AsyncIterator[Starlette]:
     application = create_app(subsvc_settings, plugins=subsvc_plugins)
     await ensure_migrated(subsvc_settings.DATABASE_URL, application.state.migration_dirs)
-    async with application.router.lifespan_context(application):
-        try:
+    async with running(application):
+        yield application
+
+
+@asynccontextmanager
+async def running(application: Starlette) -> AsyncIterator[Starlette]:
+    """The app started for a test; once it has stopped, its database emptied again. (Only
+    then: its background work — jobs, senders, syncs — would otherwise still hold rows while
+    they are removed, and PostgreSQL may answer with a deadlock.)"""
+    try:
+        async with application.router.lifespan_context(application):
             yield application
-        finally:
-            await empty_tables(application.state.db)
+    finally:
+        await empty_tables(application.state.db)
+        await application.state.db.dispose()
 
 
 @pytest.fixture
@@ -255,3 +346,135 @@ def admin_token(app: Starlette) -> str:
     """Access JWT of an administrator (id 1, messenger id in ``ADMIN_IDS``)."""
     token: str = app.state.jwt.access_token(1, messenger_id=ADMIN_MESSENGER_ID)
     return token
+
+
+# Helpers the plugins' tests share (a conftest.py may still define its own variant by name).
+
+
+def bearer_client(app: Starlette, token: str, client_ip: str = "127.0.0.1") -> httpx2.AsyncClient:
+    """A client of ``app`` sending ``token`` as its bearer (use it with ``async with``)."""
+    transport = httpx2.ASGITransport(app=app, client=(client_ip, 50000))
+    return httpx2.AsyncClient(
+        transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {token}"}
+    )
+
+
+@pytest.fixture
+async def admin(app: Starlette, admin_token: str) -> AsyncIterator[httpx2.AsyncClient]:
+    """A client with the administrator's access JWT (``admin_token``: user 1, ``ADMIN_IDS``)."""
+    async with bearer_client(app, admin_token) as http:
+        yield http
+
+
+@pytest.fixture
+async def member(app: Starlette, user_token: str) -> AsyncIterator[httpx2.AsyncClient]:
+    """A client with an ordinary cabinet user's access JWT (``user_token``: user 2, no role)."""
+    async with bearer_client(app, user_token) as http:
+        yield http
+
+
+MakeUser = Callable[..., Awaitable[Any]]
+
+
+@pytest.fixture
+def make_user(app: Starlette, db: Database) -> MakeUser:
+    """``await make_user(username="ann", email=...)``: a committed user made by the users
+    plugin's ``create_user`` (messenger id unless given); fields it does not take are then set
+    on the row. Needs the users plugin."""
+    request_type: Any = importlib.import_module("subsvc_users.schemas").UserCreateRequest
+    create_user: Any = importlib.import_module("subsvc_users.service").create_user
+
+    counter = itertools.count(1)
+
+    async def make(**fields: Any) -> Any:
+        create = {name: fields.pop(name) for name in list(fields) if name in request_type.model_fields}
+        create.setdefault("messenger_id", 700_000_000 + next(counter))
+        async with db.session() as session:
+            user = await create_user(app, session, request_type(**create))
+            for name, value in fields.items():
+                setattr(user, name, value)
+            await session.commit()
+            await session.refresh(user)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def insert_user(db: Database) -> MakeUser:
+    """``await insert_user(balance_kopeks=500)``: a bare committed ``users`` row, none of the
+    users plugin's logic (messenger id unless given). Needs the users plugin's model."""
+    user_model: Any = importlib.import_module("subsvc_users.models").User
+
+    counter = itertools.count(1)
+
+    async def insert(**fields: Any) -> Any:
+        fields.setdefault("messenger_id", 700_000_000 + next(counter))
+        user = user_model(**fields)
+        async with db.session() as session:
+            session.add(user)
+            await session.commit()
+            await session.refresh(user)
+        return user
+
+    return insert
+
+
+@pytest.fixture
+def reload(db: Database) -> Callable[..., Awaitable[Any]]:
+    """``await reload(Model, id)``: the row as committed now (``None`` when gone)."""
+
+    async def read(model: type[Any], key: Any) -> Any:
+        async with db.session() as session:
+            return await session.get(model, key)
+
+    return read
+
+
+Outbox = Callable[[], Awaitable[list[tuple[str, dict[str, Any]]]]]
+
+
+@pytest.fixture
+def outbox(rows: Rows) -> Outbox:
+    """The outbox rows as ``(event_type, payload)``, oldest first."""
+
+    async def read() -> list[tuple[str, dict[str, Any]]]:
+        return [(row.event_type, row.payload) for row in await rows(OutboxEvent)]
+
+    return read
+
+
+async def wait_until(predicate: Callable[[], Awaitable[bool] | bool], seconds: float = 10.0) -> None:
+    """Poll ``predicate`` (plain or async) until it holds; fail after ``seconds``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while True:
+        result = predicate()
+        if isinstance(result, Awaitable):
+            result = await result
+        if result:
+            return
+        if loop.time() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+def wait_for() -> Callable[..., Awaitable[None]]:
+    """``await wait_for(predicate, seconds=10)`` (plain or async predicate): poll until it
+    holds (work done after a response)."""
+    return wait_until
+
+
+def parse_utc(value: str) -> datetime:
+    """Parse a response's ISO 8601 timestamp, asserting it is timezone-aware UTC."""
+    parsed = datetime.fromisoformat(value)
+    offset = parsed.utcoffset()
+    assert offset is not None and offset.total_seconds() == 0, f"not UTC with an offset: {value}"
+    return parsed
+
+
+@pytest.fixture
+def utc_time() -> Callable[[str], datetime]:
+    """Parse a response's ISO 8601 timestamp, asserting it is timezone-aware UTC."""
+    return parse_utc

@@ -28,20 +28,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import socket
 import time
 from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from email.parser import BytesParser
+from email.policy import HTTP
 from typing import Any
 
 import pytest
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
+
+from subsvc.testing_server import LoopbackServer
 
 BOT_ID = 7_000_000_001
 BOT_TOKEN = f"{BOT_ID}:AAFakeBotApiTokenForTests0123456789"
@@ -213,7 +215,9 @@ class FakeBotAPI:
 
     def _sendDocument(self, params: dict[str, Any]) -> dict[str, Any]:
         file_id = self._media(params, "document")
-        return self._message(params, {"document": {**_file(file_id), "file_name": "document"}})
+        upload = params.get("_uploads", {}).get("document")
+        name = upload["filename"] if upload else "document"
+        return self._message(params, {"document": {**_file(file_id), "file_name": name}})
 
     def _pinChatMessage(self, params: dict[str, Any]) -> bool:
         chat_id = _chat_id(params)
@@ -311,12 +315,41 @@ async def _params(request: Request) -> dict[str, Any]:
             body = None
         if isinstance(body, dict):
             params.update(body)
-    elif content_type.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
+    elif content_type.startswith("multipart/form-data"):
+        params.update(_multipart(content_type, await request.body()))
+        if isinstance(params.get("reply_markup"), str):
+            with contextlib.suppress(ValueError):
+                params["reply_markup"] = json.loads(params["reply_markup"])
+    elif content_type.startswith("application/x-www-form-urlencoded"):
         form = await request.form()
         params.update({key: value for key, value in form.items() if isinstance(value, str)})
         if isinstance(params.get("reply_markup"), str):
             with contextlib.suppress(ValueError):  # left a string: answered "can't parse"
                 params["reply_markup"] = json.loads(params["reply_markup"])
+    return params
+
+
+def _multipart(content_type: str, body: bytes) -> dict[str, Any]:
+    """The fields of a multipart form (parsed with the standard library); an uploaded file's
+    field is ``attach://<filename>`` and its bytes are under ``_uploads``."""
+    head = f"Content-Type: {content_type}\r\n\r\n".encode()
+    message = BytesParser(policy=HTTP).parsebytes(head + body)
+    params: dict[str, Any] = {}
+    uploads: dict[str, dict[str, Any]] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if not isinstance(name, str):
+            continue
+        payload = part.get_payload(decode=True)
+        content = payload if isinstance(payload, bytes) else b""
+        filename = part.get_filename()
+        if filename is None:
+            params[name] = content.decode()
+        else:
+            params[name] = f"attach://{filename}"
+            uploads[name] = {"filename": filename, "content": content}
+    if uploads:
+        params["_uploads"] = uploads
     return params
 
 
@@ -396,21 +429,9 @@ def _error(exc: BotApiError) -> JSONResponse:
 async def serve_fake_bot_api(fake: FakeBotAPI | None = None) -> AsyncIterator[FakeBotAPI]:
     """Serve a fake Bot API with uvicorn on a free loopback port (``fake.url`` is its base)."""
     fake = fake or FakeBotAPI()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    fake.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server = uvicorn.Server(uvicorn.Config(fake.app(), log_level="warning", lifespan="off"))
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
-    try:
+    async with LoopbackServer(fake.app()) as server:
+        fake.url = server.url
         yield fake
-    finally:
-        server.should_exit = True
-        await task
-        sock.close()
 
 
 @pytest.fixture

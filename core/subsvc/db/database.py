@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -12,6 +13,7 @@ from sqlalchemy import event, exc, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.util import await_only
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.settings import Settings
@@ -37,6 +39,91 @@ def is_database_unavailable(error: BaseException) -> bool:
 
 def _unicode_lower(value: object) -> object:
     return value.lower() if isinstance(value, str) else value
+
+
+class WriteGate:
+    """SQLite's writers, one connection at a time in arrival order.
+
+    SQLite lets one connection write at a time; the others poll (``busy_timeout``) with
+    growing sleeps, so under load a newcomer often takes the lock before a writer that has
+    waited for seconds, and some wait until the timeout (503). The gate makes a connection
+    queue (first come first served) just before its first writing statement and lets the
+    next one in when its transaction ends: the span SQLite holds its write lock.
+
+    The turn is handed over, not taken: when a transaction ends, the next waiting
+    connection becomes the holder at once. A waiter that gives up (timeout, cancellation)
+    after being handed the turn passes it on, so no turn is ever lost.
+    """
+
+    _READS = ("SELECT", "PRAGMA", "RELEASE", "ROLLBACK")
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self._holder: object | None = None
+        self._waiting: deque[tuple[object, asyncio.Future[None]]] = deque()
+
+    @property
+    def holder(self) -> object | None:
+        """The connection whose turn it is (``None``: nobody's)."""
+        return self._holder
+
+    async def _enter(self, holder: object) -> None:
+        if self._holder is None:
+            self._holder = holder
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append((holder, turn))
+        try:
+            async with asyncio.timeout(self.timeout):
+                await turn
+        except BaseException as error:
+            if turn.done() and not turn.cancelled():  # handed the turn while giving up
+                self.transaction_ended(holder)
+            turn.cancel()
+            if isinstance(error, TimeoutError):
+                raise exc.TimeoutError(
+                    f"no turn to write to the database within {self.timeout:g} s"
+                ) from None
+            raise
+
+    def before_statement(self, holder: object, statement: str) -> None:
+        """Wait for this connection's turn if ``statement`` writes (called in SQLAlchemy's
+        greenlet, so it can await)."""
+        if self._holder is not holder and not statement.lstrip()[:8].upper().startswith(self._READS):
+            await_only(self._enter(holder))
+
+    def transaction_ended(self, holder: object | None) -> None:
+        """``holder``'s transaction is over: the turn goes to the next connection waiting.
+        (``None`` — what the pool reports for a connection it has already discarded — and
+        connections that do not hold the turn change nothing.)"""
+        if holder is None or self._holder is not holder:
+            return
+        self._holder = None
+        while self._waiting:
+            waiter, turn = self._waiting.popleft()
+            if not turn.done():  # a waiter that gave up is skipped
+                self._holder = waiter
+                turn.set_result(None)
+                return
+
+    def install(self, engine: AsyncEngine) -> None:
+        """Listen to ``engine``'s statements and transaction ends (keyed by DBAPI connection)."""
+
+        def before(conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+            self.before_statement(conn.connection.dbapi_connection, statement)
+
+        def ended(conn: Any) -> None:
+            if not conn.invalidated:  # an invalidated one was let go by the pool's event
+                self.transaction_ended(conn.connection.dbapi_connection)
+
+        def released(dbapi_connection: Any, *_: Any) -> None:
+            self.transaction_ended(dbapi_connection)
+
+        event.listen(engine.sync_engine, "before_cursor_execute", before)
+        event.listen(engine.sync_engine, "commit", ended)
+        event.listen(engine.sync_engine, "rollback", ended)
+        for name in ("reset", "checkin", "invalidate", "close"):
+            event.listen(engine.sync_engine.pool, name, released)
 
 
 def create_engine(settings: Settings) -> AsyncEngine:
@@ -71,6 +158,16 @@ def create_engine(settings: Settings) -> AsyncEngine:
             # so Cyrillic searches need Python's Unicode-aware lower().
             dbapi_connection.create_function("lower", 1, _unicode_lower, deterministic=True)
 
+        @event.listens_for(engine.sync_engine, "savepoint")
+        def _begin_before_savepoint(conn: Any, _name: str) -> None:
+            # The driver opens a transaction only before a data change; a SAVEPOINT outside
+            # one opens its own, which its RELEASE commits: the enclosing transaction's
+            # rollback could no longer undo it.
+            if not conn.connection.driver_connection.in_transaction:
+                conn.exec_driver_sql("BEGIN")
+
+        if not memory:
+            WriteGate(settings.DATABASE_TIMEOUT).install(engine)
         return engine
     server_settings = {}
     if settings.DATABASE_RANDOM_PAGE_COST is not None:

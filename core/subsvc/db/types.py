@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import DateTime
 from sqlalchemy.engine import Dialect
@@ -24,6 +24,9 @@ class UTCDateTime(TypeDecorator[datetime]):
 
     impl = DateTime(timezone=True)
     cache_ok = True
+    # asyncpg already returns ``timestamptz`` aware in UTC: reading straight from the driver
+    # gives what this type returns (``subsvc.db.queries.DriverSelect``).
+    values_final_on: ClassVar[frozenset[str]] = frozenset({"postgresql"})
 
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:

@@ -1,4 +1,5 @@
-"""Internal plugin: the event catalogue, ``GET /events/types`` and ``GET /events/types/{event_type}``.
+"""Internal plugin: the event catalogue, ``GET /events/types`` and ``GET /events/types/{event_type}``,
+and the outbox's upkeep (job ``core.outbox_prune``, hourly).
 
 Every event type a plugin declares with ``register_events``, the plugin that declared it, and
 the JSON Schema of its payload as subscribers, webhooks and ``/ws`` receive it (the payload
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 from pydantic import BaseModel, Field, TypeAdapter
@@ -17,7 +19,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from subsvc.api import Endpoint, HTTPError, Router
+from subsvc.events import prune_outbox
 from subsvc.hookspecs import hookimpl
+from subsvc.jobs import Job
 
 router = Router(area="web", tag="events")
 EVENT_TYPE_NOT_FOUND = "Event type not found"
@@ -93,3 +97,18 @@ def register_routes() -> Sequence[Endpoint]:
 @hookimpl
 def register_openapi_tags() -> Sequence[dict[str, str]]:
     return [{"name": "events", "description": "The catalogue of event types and their payload schemas."}]
+
+
+PRUNE_EVERY_SECONDS = 3600
+
+
+async def prune(app: Starlette) -> None:
+    """Job ``core.outbox_prune``: dispatched events older than ``OUTBOX_RETENTION_DAYS`` go."""
+    days = app.state.settings.OUTBOX_RETENTION_DAYS
+    if days:
+        await prune_outbox(app.state.db, timedelta(days=days))
+
+
+@hookimpl
+def register_jobs() -> Sequence[Job]:
+    return [Job("core.outbox_prune", prune, every=PRUNE_EVERY_SECONDS)]

@@ -34,16 +34,16 @@ def test_declared_operations():
     ("method", "path"),
     [("POST", "/users/1/balance"), ("POST", "/users/1/deposit"), ("GET", "/transactions")],
 )
-async def test_every_operation_needs_an_api_key(anon_client, make_user, balance_of, method, path):
-    user = await make_user(balance_kopeks=100)
+async def test_every_operation_needs_an_api_key(anon_client, insert_user, balance_of, method, path):
+    user = await insert_user(balance_kopeks=100)
     r = await anon_client.request(method, path.replace("1", str(user.id)), json={"amount_kopeks": 5})
     assert r.status_code == 401
     assert r.json() == {"detail": "Missing API key"}
     assert await balance_of(user.id) == 100
 
 
-async def test_credit_records_a_manual_deposit_and_answers_the_user(client, make_user, rows, outbox):
-    user = await make_user(balance_kopeks=1_000, username="alice")
+async def test_credit_records_a_manual_deposit_and_answers_the_user(client, insert_user, rows, outbox):
+    user = await insert_user(balance_kopeks=1_000, username="alice")
     r = await client.post(f"/users/{user.id}/balance", json={"amount_kopeks": 2_550})
     assert r.status_code == 200
     body = r.json()
@@ -88,8 +88,8 @@ async def test_credit_records_a_manual_deposit_and_answers_the_user(client, make
     assert datetime.fromisoformat(payload["created_at"]) == tx.created_at
 
 
-async def test_debit_records_a_withdrawal_with_a_positive_amount(client, make_user, rows, outbox):
-    user = await make_user(balance_kopeks=1_000)
+async def test_debit_records_a_withdrawal_with_a_positive_amount(client, insert_user, rows, outbox):
+    user = await insert_user(balance_kopeks=1_000)
     r = await client.post(
         f"/users/{user.id}/balance", json={"amount_kopeks": -400, "description": "Возврат ошибочного платежа"}
     )
@@ -107,16 +107,16 @@ async def test_debit_records_a_withdrawal_with_a_positive_amount(client, make_us
     assert events[0][1]["new_balance_kopeks"] == 600
 
 
-async def test_debit_of_the_whole_balance_leaves_zero(client, make_user, rows):
-    user = await make_user(balance_kopeks=700)
+async def test_debit_of_the_whole_balance_leaves_zero(client, insert_user, rows):
+    user = await insert_user(balance_kopeks=700)
     r = await client.post(f"/users/{user.id}/balance", json={"amount_kopeks": -700})
     assert r.status_code == 200
     assert r.json()["balance_kopeks"] == 0
     assert len(await rows(Transaction, type="withdrawal")) == 1
 
 
-async def test_debit_larger_than_the_balance_changes_nothing(client, make_user, rows, outbox):
-    user = await make_user(balance_kopeks=500)
+async def test_debit_larger_than_the_balance_changes_nothing(client, insert_user, rows, outbox):
+    user = await insert_user(balance_kopeks=500)
     r = await client.post(f"/users/{user.id}/balance", json={"amount_kopeks": -501})
     assert r.status_code == 400
     assert r.json() == {"detail": "Insufficient balance"}
@@ -127,8 +127,8 @@ async def test_debit_larger_than_the_balance_changes_nothing(client, make_user, 
     assert await outbox() == []
 
 
-async def test_debit_from_an_empty_balance_without_transaction_is_refused_too(client, make_user, rows):
-    user = await make_user()
+async def test_debit_from_an_empty_balance_without_transaction_is_refused_too(client, insert_user, rows):
+    user = await insert_user()
     r = await client.post(
         f"/users/{user.id}/balance", json={"amount_kopeks": -1, "create_transaction": False}
     )
@@ -137,11 +137,11 @@ async def test_debit_from_an_empty_balance_without_transaction_is_refused_too(cl
     assert (await rows(User))[0].balance_kopeks == 0
 
 
-async def test_zero_is_400_before_the_user_is_looked_up(client, make_user, rows):
+async def test_zero_is_400_before_the_user_is_looked_up(client, insert_user, rows):
     r = await client.post("/users/987654321/balance", json={"amount_kopeks": 0})
     assert r.status_code == 400
     assert r.json() == {"detail": "Amount must be non-zero"}
-    user = await make_user(balance_kopeks=10)
+    user = await insert_user(balance_kopeks=10)
     r = await client.post(f"/users/{user.id}/balance", json={"amount_kopeks": 0})
     assert r.status_code == 400
     assert r.json() == {"detail": "Amount must be non-zero"}
@@ -155,24 +155,24 @@ async def test_unknown_user_is_404(client, rows):
     assert await rows(Transaction) == []
 
 
-async def test_path_id_is_a_messenger_id_first_then_an_internal_id(client, make_user, balance_of):
-    first = await make_user(messenger_id=None)
+async def test_path_id_is_a_messenger_id_first_then_an_internal_id(client, insert_user, balance_of):
+    first = await insert_user(messenger_id=None)
     assert first.id is not None
-    second = await make_user(messenger_id=first.id)  # its messenger id equals the first's internal id
+    second = await insert_user(messenger_id=first.id)  # its messenger id equals the first's internal id
     r = await client.post(f"/users/{first.id}/balance", json={"amount_kopeks": 5})
     assert r.status_code == 200
     assert r.json()["id"] == second.id
     r = await client.post(f"/users/{second.id}/balance", json={"amount_kopeks": 7})
     assert r.status_code == 200
     assert r.json()["id"] == second.id  # internal id 2 is nobody's messenger id
-    big = await make_user(messenger_id=8_000_000_000)
+    big = await insert_user(messenger_id=8_000_000_000)
     r = await client.post("/users/8000000000/balance", json={"amount_kopeks": 9})
     assert r.json()["id"] == big.id
     assert (await balance_of(first.id), await balance_of(second.id), await balance_of(big.id)) == (0, 12, 9)
 
 
-async def test_without_transaction_only_the_balance_changes(client, make_user, rows, outbox):
-    user = await make_user(balance_kopeks=100)
+async def test_without_transaction_only_the_balance_changes(client, insert_user, rows, outbox):
+    user = await insert_user(balance_kopeks=100)
     r = await client.post(
         f"/users/{user.id}/balance", json={"amount_kopeks": 250, "create_transaction": False}
     )
@@ -187,16 +187,16 @@ async def test_without_transaction_only_the_balance_changes(client, make_user, r
     assert await outbox() == []
 
 
-async def test_null_description_takes_the_default(client, make_user, rows):
-    user = await make_user()
+async def test_null_description_takes_the_default(client, insert_user, rows):
+    user = await insert_user()
     r = await client.post(f"/users/{user.id}/balance", json={"amount_kopeks": 1, "description": None})
     assert r.status_code == 200
     assert (await rows(Transaction))[0].description == DEFAULT_DESCRIPTION
 
 
 @pytest.mark.parametrize("amount", [100_000_000, -100_000_000])
-async def test_amount_bounds_are_inclusive(client, make_user, balance_of, amount):
-    user = await make_user(balance_kopeks=100_000_000)
+async def test_amount_bounds_are_inclusive(client, insert_user, balance_of, amount):
+    user = await insert_user(balance_kopeks=100_000_000)
     r = await client.post(f"/users/{user.id}/balance", json={"amount_kopeks": amount})
     assert r.status_code == 200
     assert await balance_of(user.id) == 100_000_000 + amount
@@ -209,8 +209,8 @@ async def test_amount_bounds_are_inclusive(client, make_user, balance_of, amount
         (-100_000_001, "greater_than_equal", {"ge": -100_000_000}),
     ],
 )
-async def test_amount_beyond_the_bounds_is_422(client, make_user, rows, amount, error, ctx):
-    user = await make_user(balance_kopeks=200_000_000)
+async def test_amount_beyond_the_bounds_is_422(client, insert_user, rows, amount, error, ctx):
+    user = await insert_user(balance_kopeks=200_000_000)
     r = await client.post(f"/users/{user.id}/balance", json={"amount_kopeks": amount})
     assert r.status_code == 422
     (item,) = r.json()["detail"]
@@ -232,8 +232,8 @@ async def test_amount_beyond_the_bounds_is_422(client, make_user, rows, amount, 
         ({"amount_kopeks": 1, "create_transaction": "maybe"}, ["body", "create_transaction"], "bool_parsing"),
     ],
 )
-async def test_invalid_bodies_are_422(client, make_user, body, loc, error):
-    user = await make_user()
+async def test_invalid_bodies_are_422(client, insert_user, body, loc, error):
+    user = await insert_user()
     r = await client.post(f"/users/{user.id}/balance", json=body)
     assert r.status_code == 422
     (item,) = r.json()["detail"]
@@ -246,10 +246,10 @@ async def test_path_id_must_be_an_integer(client):
     assert r.json()["detail"][0]["loc"] == ["path", "user_id"]
 
 
-async def test_events_reach_subscribers_after_the_commit_only(app, client, make_user, rows, wait_for):
+async def test_events_reach_subscribers_after_the_commit_only(app, client, insert_user, rows, wait_for):
     received: list[Event] = []
     app.state.events.subscribe("*", received.append)
-    user = await make_user(balance_kopeks=100)
+    user = await insert_user(balance_kopeks=100)
     r = await client.post(f"/users/{user.id}/balance", json={"amount_kopeks": -500})
     assert r.status_code == 400
     r = await client.post(f"/users/{user.id}/balance", json={"amount_kopeks": 300})
@@ -263,8 +263,8 @@ async def test_events_reach_subscribers_after_the_commit_only(app, client, make_
     assert len(received) == 2  # the failed debit left nothing to dispatch
 
 
-async def test_transactions_go_with_their_user(client, make_user, db, rows):
-    user, other = await make_user(), await make_user()
+async def test_transactions_go_with_their_user(client, insert_user, db, rows):
+    user, other = await insert_user(), await insert_user()
     for target in (user, other):
         await client.post(f"/users/{target.id}/balance", json={"amount_kopeks": 10})
     async with db.session() as session:

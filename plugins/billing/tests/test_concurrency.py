@@ -20,8 +20,8 @@ def subsvc_settings_overrides():
     return {"DATABASE_POOL_SIZE": 20, "DATABASE_MAX_OVERFLOW": 5, "DATABASE_TIMEOUT": 60}
 
 
-async def test_200_concurrent_credits_all_count(client, make_user, rows, balance_of):
-    user = await make_user(balance_kopeks=5_000)
+async def test_200_concurrent_credits_all_count(client, insert_user, rows, balance_of):
+    user = await insert_user(balance_kopeks=5_000)
     responses = await asyncio.gather(
         *(client.post(f"/users/{user.id}/balance", json={"amount_kopeks": 7}) for _ in range(200))
     )
@@ -39,8 +39,8 @@ async def test_200_concurrent_credits_all_count(client, make_user, rows, balance
     }
 
 
-async def test_concurrent_debits_never_take_the_balance_below_zero(client, make_user, rows, balance_of):
-    user = await make_user(balance_kopeks=1_000)
+async def test_concurrent_debits_never_take_the_balance_below_zero(client, insert_user, rows, balance_of):
+    user = await insert_user(balance_kopeks=1_000)
     responses = await asyncio.gather(
         *(client.post(f"/users/{user.id}/balance", json={"amount_kopeks": -30}) for _ in range(50))
     )
@@ -53,8 +53,8 @@ async def test_concurrent_debits_never_take_the_balance_below_zero(client, make_
     assert Counter(row.event_type for row in await rows(OutboxEvent)) == {"transaction.created": 33}
 
 
-async def test_concurrent_credits_and_debits_add_up(client, make_user, rows, balance_of):
-    user = await make_user(balance_kopeks=0)
+async def test_concurrent_credits_and_debits_add_up(client, insert_user, rows, balance_of):
+    user = await insert_user(balance_kopeks=0)
     amounts = [50, -20] * 40
     responses = await asyncio.gather(
         *(client.post(f"/users/{user.id}/balance", json={"amount_kopeks": a}) for a in amounts)
@@ -66,8 +66,8 @@ async def test_concurrent_credits_and_debits_add_up(client, make_user, rows, bal
     assert len(await rows(Transaction, user_id=user.id)) == len(succeeded)
 
 
-async def test_concurrent_retries_of_one_deposit_move_money_once(client, make_user, rows, balance_of):
-    user = await make_user(balance_kopeks=100)
+async def test_concurrent_retries_of_one_deposit_move_money_once(client, insert_user, rows, balance_of):
+    user = await insert_user(balance_kopeks=100)
     body = {"amount_kopeks": 2_500, "idempotency_key": "invoice-2026-001"}
     responses = await asyncio.gather(
         *(client.post(f"/users/{user.id}/deposit", json=body) for _ in range(30))
@@ -86,8 +86,8 @@ async def test_concurrent_retries_of_one_deposit_move_money_once(client, make_us
     }
 
 
-async def test_concurrent_uses_of_one_key_for_two_users_credit_one(client, make_user, rows, balance_of):
-    first, second = await make_user(), await make_user()
+async def test_concurrent_uses_of_one_key_for_two_users_credit_one(client, insert_user, rows, balance_of):
+    first, second = await insert_user(), await insert_user()
     body = {"amount_kopeks": 900, "idempotency_key": "shared-key"}
     requests = [client.post(f"/users/{u.id}/deposit", json=body) for _ in range(10) for u in (first, second)]
     responses = await asyncio.gather(*requests)

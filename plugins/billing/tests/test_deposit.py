@@ -12,8 +12,8 @@ from subsvc.settings import SettingsError
 LIMIT_TEXT = "exceeds the manual deposit limit of"
 
 
-async def test_deposit_credits_and_answers_the_outcome(client, make_user, rows, outbox):
-    user = await make_user(balance_kopeks=1_000)
+async def test_deposit_credits_and_answers_the_outcome(client, insert_user, rows, outbox):
+    user = await insert_user(balance_kopeks=1_000)
     r = await client.post(f"/users/{user.id}/deposit", json={"amount_kopeks": 15_050})
     assert r.status_code == 200
     (tx,) = await rows(Transaction)
@@ -44,8 +44,8 @@ async def test_deposit_credits_and_answers_the_outcome(client, make_user, rows, 
     assert events[0][1]["new_balance_kopeks"] == 16_050
 
 
-async def test_deposit_passes_description_and_flags_on(client, make_user, rows, outbox):
-    user = await make_user()
+async def test_deposit_passes_description_and_flags_on(client, insert_user, rows, outbox):
+    user = await insert_user()
     body = {
         "amount_kopeks": 500,
         "description": "Оплата по счёту 42",
@@ -60,9 +60,9 @@ async def test_deposit_passes_description_and_flags_on(client, make_user, rows, 
 
 
 async def test_idempotency_key_is_stored_and_a_retry_moves_no_money(
-    client, make_user, rows, outbox, balance_of
+    client, insert_user, rows, outbox, balance_of
 ):
-    user = await make_user(balance_kopeks=200)
+    user = await insert_user(balance_kopeks=200)
     body = {"amount_kopeks": 300, "idempotency_key": "order-1"}
     first = await client.post(f"/users/{user.id}/deposit", json=body)
     assert first.status_code == 200
@@ -81,8 +81,8 @@ async def test_idempotency_key_is_stored_and_a_retry_moves_no_money(
     assert len(await outbox()) == 2  # the first deposit's events only
 
 
-async def test_a_key_is_per_deposit_not_per_user(client, make_user, rows, balance_of):
-    user = await make_user()
+async def test_a_key_is_per_deposit_not_per_user(client, insert_user, rows, balance_of):
+    user = await insert_user()
     for key in ("a", "b"):
         r = await client.post(
             f"/users/{user.id}/deposit", json={"amount_kopeks": 100, "idempotency_key": key}
@@ -94,8 +94,8 @@ async def test_a_key_is_per_deposit_not_per_user(client, make_user, rows, balanc
     assert len(await rows(Transaction)) == 4
 
 
-async def test_same_key_with_another_amount_is_409(client, make_user, rows, balance_of):
-    user = await make_user()
+async def test_same_key_with_another_amount_is_409(client, insert_user, rows, balance_of):
+    user = await insert_user()
     await client.post(f"/users/{user.id}/deposit", json={"amount_kopeks": 100, "idempotency_key": "k"})
     r = await client.post(f"/users/{user.id}/deposit", json={"amount_kopeks": 101, "idempotency_key": "k"})
     assert r.status_code == 409
@@ -104,8 +104,8 @@ async def test_same_key_with_another_amount_is_409(client, make_user, rows, bala
     assert len(await rows(Transaction)) == 1
 
 
-async def test_same_key_for_another_user_is_409(client, make_user, rows, balance_of):
-    first, second = await make_user(), await make_user()
+async def test_same_key_for_another_user_is_409(client, insert_user, rows, balance_of):
+    first, second = await insert_user(), await insert_user()
     await client.post(f"/users/{first.id}/deposit", json={"amount_kopeks": 100, "idempotency_key": "k"})
     r = await client.post(f"/users/{second.id}/deposit", json={"amount_kopeks": 100, "idempotency_key": "k"})
     assert r.status_code == 409
@@ -113,8 +113,8 @@ async def test_same_key_for_another_user_is_409(client, make_user, rows, balance
     assert (await balance_of(first.id), await balance_of(second.id)) == (100, 0)
 
 
-async def test_key_of_another_kind_of_manual_transaction_is_409(client, make_user, db):
-    user = await make_user(balance_kopeks=50)
+async def test_key_of_another_kind_of_manual_transaction_is_409(client, insert_user, db):
+    user = await insert_user(balance_kopeks=50)
     async with db.session() as session:
         session.add(
             Transaction(
@@ -134,8 +134,8 @@ async def test_unknown_user_is_404(client, rows):
     assert await rows(Transaction) == []
 
 
-async def test_default_limit_is_one_million_kopeks(client, make_user, balance_of):
-    user = await make_user()
+async def test_default_limit_is_one_million_kopeks(client, insert_user, balance_of):
+    user = await insert_user()
     r = await client.post(f"/users/{user.id}/deposit", json={"amount_kopeks": 1_000_001})
     assert r.status_code == 400
     assert r.json() == {
@@ -161,8 +161,8 @@ async def test_default_limit_is_one_million_kopeks(client, make_user, balance_of
         ({"amount_kopeks": 1, "notify_user": "maybe"}, ["body", "notify_user"], "bool_parsing"),
     ],
 )
-async def test_invalid_bodies_are_422(client, make_user, rows, body, loc, error):
-    user = await make_user()
+async def test_invalid_bodies_are_422(client, insert_user, rows, body, loc, error):
+    user = await insert_user()
     r = await client.post(f"/users/{user.id}/deposit", json=body)
     assert r.status_code == 422
     (item,) = r.json()["detail"]
@@ -170,8 +170,8 @@ async def test_invalid_bodies_are_422(client, make_user, rows, body, loc, error)
     assert await rows(Transaction) == []
 
 
-async def test_longest_key_and_description_are_accepted(client, make_user, rows):
-    user = await make_user()
+async def test_longest_key_and_description_are_accepted(client, insert_user, rows):
+    user = await insert_user()
     body = {"amount_kopeks": 1, "idempotency_key": "k" * 200, "description": "d" * 500}
     r = await client.post(f"/users/{user.id}/deposit", json=body)
     assert r.status_code == 200
@@ -196,17 +196,17 @@ def subsvc_settings_overrides(monkeypatch, deposit_limit):
 
 
 @pytest.mark.parametrize("deposit_limit", ["0"])
-async def test_zero_limit_means_unlimited(client, make_user, balance_of, deposit_limit):
-    user = await make_user()
+async def test_zero_limit_means_unlimited(client, insert_user, balance_of, deposit_limit):
+    user = await insert_user()
     r = await client.post(f"/users/{user.id}/deposit", json={"amount_kopeks": 100_000_000})
     assert r.status_code == 200
     assert await balance_of(user.id) == 100_000_000
 
 
 @pytest.mark.parametrize("deposit_limit", ["500"])
-async def test_limit_comes_from_the_setting(app, client, make_user, balance_of, deposit_limit):
+async def test_limit_comes_from_the_setting(app, client, insert_user, balance_of, deposit_limit):
     assert app.state.settings_of["billing"].WEB_API_MANUAL_DEPOSIT_MAX_KOPEKS == 500
-    user = await make_user()
+    user = await insert_user()
     r = await client.post(f"/users/{user.id}/deposit", json={"amount_kopeks": 501})
     assert r.status_code == 400
     assert LIMIT_TEXT in r.json()["detail"] and "500 kopeks" in r.json()["detail"]

@@ -4,52 +4,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import sqlalchemy as sa
 from subsvc_billing import plugin
 from subsvc_promo_groups import plugin as promo_groups_plugin
 from subsvc_users import plugin as users_plugin
 
-from subsvc.db import migrate
-from subsvc.testing import schema_differences
+from subsvc.testing_migrations import migrated_database
 
 TABLE = "transactions"
 
 
 def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
-    path = tmp_path / "migrations.db"
-    async_url, sync_url = f"sqlite+aiosqlite:///{path}", f"sqlite:///{path}"
-    plugins = (promo_groups_plugin, users_plugin, plugin)
-    dirs = [p.register_migrations() for p in plugins]
-    for p in plugins:
-        p.register_models()
-
-    migrate.upgrade(async_url, dirs)
-    assert "billing_0001" in migrate.heads(async_url, dirs)
-    engine = sa.create_engine(sync_url)
-    try:
-        with engine.connect() as connection:
-            inspector = sa.inspect(connection)
-            assert TABLE in inspector.get_table_names()
-            indexes = {ix["name"]: ix["column_names"] for ix in inspector.get_indexes(TABLE)}
-            assert indexes == {
-                "ix_transactions_user_id_created_at": ["user_id", "created_at"],
-                "ix_transactions_type_created_at": ["type", "created_at"],
-                "ix_transactions_created_at": ["created_at"],
-            }
-            (unique,) = inspector.get_unique_constraints(TABLE)
-            assert unique["column_names"] == ["payment_method", "external_id"]
-            (foreign_key,) = inspector.get_foreign_keys(TABLE)
-            assert (foreign_key["referred_table"], foreign_key["options"].get("ondelete")) == (
-                "users",
-                "CASCADE",
-            )
-            diffs = schema_differences(connection, {TABLE})
-        assert diffs == []
-
-        migrate.downgrade(async_url, dirs, "billing@base")
-        with engine.connect() as connection:
-            remaining = set(sa.inspect(connection).get_table_names())
-        assert TABLE not in remaining
-        assert {"users", "promo_groups"} <= remaining  # the branches it builds on stay
-    finally:
-        engine.dispose()
+    with migrated_database(tmp_path, promo_groups_plugin, users_plugin, plugin) as db:
+        assert db.indexes(TABLE) == {
+            "ix_transactions_user_id_created_at": ["user_id", "created_at"],
+            "ix_transactions_type_created_at": ["type", "created_at"],
+            "ix_transactions_created_at": ["created_at"],
+        }
+        assert db.unique_constraints(TABLE) == [["payment_method", "external_id"]]
+        assert db.foreign_keys(TABLE) == [("users", "CASCADE")]
+        db.round_trip("billing", head="billing_0001", tables={TABLE}, kept={"users", "promo_groups"})

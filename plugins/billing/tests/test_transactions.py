@@ -15,9 +15,9 @@ T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-async def ledger(db, make_user):
+async def ledger(db, insert_user):
     """Two users and six transactions an hour apart (oldest first)."""
-    alice, bob = await make_user(), await make_user()
+    alice, bob = await insert_user(), await insert_user()
     specs = [
         (alice, "deposit", 10_000, "manual", True),
         (alice, "subscription_payment", -5_000, "balance", True),
@@ -140,8 +140,8 @@ async def test_filter_by_internal_user_id(client, ledger):
     assert r.json()["total"] == 0
 
 
-async def test_transactions_made_through_the_api_are_listed(client, make_user):
-    user = await make_user(balance_kopeks=1_000)
+async def test_transactions_made_through_the_api_are_listed(client, insert_user):
+    user = await insert_user(balance_kopeks=1_000)
     await client.post(f"/users/{user.id}/balance", json={"amount_kopeks": -100})
     await client.post(f"/users/{user.id}/deposit", json={"amount_kopeks": 200, "idempotency_key": "pay-7"})
     r = await client.get("/transactions", params={"user_id": user.id})

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from datetime import datetime
 from typing import Any
 
@@ -156,23 +155,6 @@ async def test_subscription_changes_reach_the_users_socket(app, base, client, ma
             "status": "disabled",
         }
         await nothing_more(ws)
-
-
-@pytest.fixture
-async def redis_url():
-    import redis.asyncio as redis
-
-    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-    probe = redis.Redis.from_url(url)
-    try:
-        await probe.ping()
-    except Exception:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"no Redis at {url}")
-    finally:
-        await probe.aclose()
-    return url
 
 
 async def test_a_balance_change_on_one_instance_reaches_a_socket_on_another(

@@ -44,9 +44,10 @@ class UserInUse(RuntimeError):
     """Rows that cannot go with the user still point at it (409)."""
 
 
-def _events(app: Starlette) -> EventBus:
-    events: EventBus = app.state.events
-    return events
+def events(app: Starlette) -> EventBus:
+    """The application's event bus."""
+    bus: EventBus = app.state.events
+    return bus
 
 
 async def set_status(
@@ -67,7 +68,7 @@ async def set_status(
         reason=reason,
         changed_by=actor,
     )
-    _events(app).publish(session, STATUS_CHANGED, payload)
+    events(app).publish(session, STATUS_CHANGED, payload)
     return old
 
 
@@ -143,7 +144,7 @@ async def delete_user(
         await session.flush()
     except IntegrityError as exc:
         raise UserInUse(str(exc.orig)) from exc
-    _events(app).publish(session, USER_DELETED, payload)
+    events(app).publish(session, USER_DELETED, payload)
     count_cache(app).invalidate_on_commit(session)
 
 
@@ -154,7 +155,7 @@ async def disable_subscriptions(
     changed = []
     for subscription in rows:
         if subscription.status != "disabled":
-            await subscriptions.disable(session, _events(app), subscription)
+            await subscriptions.disable(session, events(app), subscription)
             changed.append(subscription)
     return changed
 

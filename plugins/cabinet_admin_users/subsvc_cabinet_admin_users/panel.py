@@ -26,6 +26,11 @@ class PanelError(Exception):
     """The panel refused a request or did not answer; the message says what happened."""
 
 
+def failure_text(exc: PanelError) -> str:
+    """What an answer says about a failure of the panel."""
+    return f"VPN panel error: {exc}"
+
+
 @dataclass(frozen=True)
 class PanelUser:
     """The panel's account of a user."""

@@ -36,10 +36,12 @@ class SortBy(StrEnum):
     PURCHASE_COUNT = "purchase_count"
 
 
-# --- reads ---------------------------------------------------------------------------------------
+# --- shared field sets ---------------------------------------------------------------------------
 
 
-class UserListItem(BaseModel):
+class UserIdentity(BaseModel):
+    """Who the user is: the fields every user answer starts with."""
+
     id: int
     messenger_id: int | None = None
     username: str | None = None
@@ -47,6 +49,19 @@ class UserListItem(BaseModel):
     last_name: str | None = None
     full_name: str
     status: str
+
+
+class ActionResponse(BaseModel):
+    """The answer of a change: whether it succeeded and what happened."""
+
+    success: bool
+    message: str
+
+
+# --- reads ---------------------------------------------------------------------------------------
+
+
+class UserListItem(UserIdentity):
     balance_kopeks: int
     balance_rubles: float
     created_at: datetime
@@ -153,14 +168,7 @@ class UserTransactionsResponse(BaseModel):
     limit: int
 
 
-class UserDetailResponse(BaseModel):
-    id: int
-    messenger_id: int | None = None
-    username: str | None = None
-    first_name: str | None = None
-    last_name: str | None = None
-    full_name: str
-    status: str
+class UserDetailResponse(UserIdentity):
     language: str
     balance_kopeks: int
     balance_rubles: float
@@ -303,9 +311,7 @@ class UpdateSubscriptionRequest(BaseModel):
     device_limit: int | None = Field(None, ge=1, le=MAX_DEVICES, description="Device limit")
 
 
-class UpdateSubscriptionResponse(BaseModel):
-    success: bool
-    message: str
+class UpdateSubscriptionResponse(ActionResponse):
     subscription: UserSubscriptionInfo | None = None
 
 
@@ -367,9 +373,8 @@ class DeleteUserRequest(BaseModel):
     reason: Reason = Field(None, description="Reason for deletion")
 
 
-class DeleteUserResponse(BaseModel):
-    success: bool
-    message: str
+class DeleteUserResponse(ActionResponse):
+    pass
 
 
 class FullDeleteUserRequest(BaseModel):
@@ -377,9 +382,7 @@ class FullDeleteUserRequest(BaseModel):
     reason: Reason = Field(None, description="Reason for deletion")
 
 
-class FullDeleteUserResponse(BaseModel):
-    success: bool
-    message: str
+class FullDeleteUserResponse(ActionResponse):
     deleted_from_bot: bool = False
     deleted_from_panel: bool = False
     panel_error: str | None = None
@@ -389,9 +392,7 @@ class ResetTrialRequest(BaseModel):
     reason: Reason = Field(None, description="Reason for trial reset")
 
 
-class ResetTrialResponse(BaseModel):
-    success: bool
-    message: str
+class ResetTrialResponse(ActionResponse):
     subscription_deleted: bool = False
     has_used_trial_reset: bool = False
 
@@ -401,9 +402,7 @@ class ResetSubscriptionRequest(BaseModel):
     reason: Reason = Field(None, description="Reason for subscription reset")
 
 
-class ResetSubscriptionResponse(BaseModel):
-    success: bool
-    message: str
+class ResetSubscriptionResponse(ActionResponse):
     subscription_deleted: bool = False
     panel_deactivated: bool = False
     panel_error: str | None = None
@@ -413,9 +412,7 @@ class DisableUserRequest(BaseModel):
     reason: Reason = Field(None, description="Reason for disabling")
 
 
-class DisableUserResponse(BaseModel):
-    success: bool
-    message: str
+class DisableUserResponse(ActionResponse):
     subscription_deactivated: bool = False
     panel_deactivated: bool = False
     user_blocked: bool = False
@@ -438,15 +435,11 @@ class UserDevicesResponse(BaseModel):
     device_limit: int = 0
 
 
-class DeleteDeviceResponse(BaseModel):
-    success: bool
-    message: str
+class DeleteDeviceResponse(ActionResponse):
     deleted_hwid: str | None = None
 
 
-class ResetDevicesResponse(BaseModel):
-    success: bool
-    message: str
+class ResetDevicesResponse(ActionResponse):
     deleted_count: int = 0
 
 
@@ -523,9 +516,7 @@ class PanelUserInfo(BaseModel):
     active_squads: list[str] = Field(default_factory=list)
 
 
-class SyncFromPanelResponse(BaseModel):
-    success: bool
-    message: str
+class SyncFromPanelResponse(ActionResponse):
     panel_user: PanelUserInfo | None = None
     changes: dict[str, Any] = Field(default_factory=dict)
     errors: list[str] = Field(default_factory=list)
@@ -539,9 +530,7 @@ class SyncToPanelRequest(BaseModel):
     update_squads: bool = Field(True, description="Update connected squads in panel")
 
 
-class SyncToPanelResponse(BaseModel):
-    success: bool
-    message: str
+class SyncToPanelResponse(ActionResponse):
     action: str = ""
     panel_uuid: str | None = None
     changes: dict[str, Any] = Field(default_factory=dict)

@@ -9,7 +9,8 @@ subscriptions service uses.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TypeVar
@@ -26,6 +27,7 @@ from subsvc_users.models import User
 
 from subsvc.db import utcnow
 from subsvc.events import EventBus
+from subsvc_cabinet_admin_users import changes
 from subsvc_cabinet_admin_users.lookup import current_subscription, fits_row_id
 from subsvc_cabinet_admin_users.schemas import UpdateSubscriptionRequest
 
@@ -61,8 +63,7 @@ class Context:
 
     @property
     def events(self) -> EventBus:
-        events: EventBus = self.app.state.events
-        return events
+        return changes.events(self.app)
 
     @property
     def settings(self) -> SubscriptionSettings:
@@ -74,6 +75,15 @@ def _changed(context: Context, subscription: Subscription, kind: ChangeKind) -> 
     """Mark for the panel and publish ``subscription.changed`` (the service's own helper)."""
     subscription.updated_at = utcnow()
     subscriptions.publish_change(context.session, context.events, subscription, kind)
+
+
+@contextmanager
+def _rules_refusals() -> Iterator[None]:
+    """A refusal by the subscriptions plugin's rules refuses the action (400, its message)."""
+    try:
+        yield
+    except subscriptions.RuleViolation as exc:
+        raise ActionRefused(str(exc)) from None
 
 
 def _required(value: T | None, name: str) -> T:
@@ -97,21 +107,17 @@ async def _create(context: Context) -> Outcome:
         device_limit=request.device_limit,
         replace_existing=True,  # a pending or disabled leftover is reused, not kept beside
     )
-    try:
+    with _rules_refusals():
         created = await subscriptions.create_or_replace(
             context.session, context.events, context.settings, context.user, order
         )
-    except subscriptions.RuleViolation as exc:
-        raise ActionRefused(str(exc)) from None
     return Outcome(created, f"Subscription created for {days} days")
 
 
 async def _extend(context: Context, subscription: Subscription) -> Outcome:
     days = _required(context.request.days, "days")
-    try:
+    with _rules_refusals():
         await subscriptions.extend(context.session, context.events, subscription, days)
-    except subscriptions.RuleViolation as exc:
-        raise ActionRefused(str(exc)) from None
     return Outcome(subscription, f"Subscription extended by {days} days")
 
 
@@ -177,10 +183,8 @@ async def _activate(context: Context, subscription: Subscription) -> Outcome:
 
 async def _add_traffic(context: Context, subscription: Subscription) -> Outcome:
     gb = _required(context.request.traffic_gb, "traffic_gb")
-    try:
+    with _rules_refusals():
         await subscriptions.add_traffic(context.session, context.events, context.settings, subscription, gb)
-    except subscriptions.RuleViolation as exc:
-        raise ActionRefused(str(exc)) from None
     days = context.settings.TRAFFIC_PURCHASE_DAYS
     return Outcome(subscription, f"Added {gb} GB traffic ({days} days)")
 

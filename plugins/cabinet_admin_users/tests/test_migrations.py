@@ -5,47 +5,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import sqlalchemy as sa
 from subsvc_billing import plugin as billing_plugin
 from subsvc_cabinet_admin_users import plugin
 from subsvc_promo_groups import plugin as promo_groups_plugin
 from subsvc_subscriptions import plugin as subscriptions_plugin
 from subsvc_users import plugin as users_plugin
 
-from subsvc.db import migrate
-from subsvc.testing import schema_differences
+from subsvc.testing_migrations import migrated_database
 
 TABLE = "user_admin_settings"
 
 
 def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
-    path = tmp_path / "migrations.db"
-    async_url, sync_url = f"sqlite+aiosqlite:///{path}", f"sqlite:///{path}"
     plugins = (promo_groups_plugin, users_plugin, billing_plugin, subscriptions_plugin, plugin)
-    dirs = [p.register_migrations() for p in plugins]
-    for p in plugins:
-        p.register_models()
-
-    migrate.upgrade(async_url, dirs)
-    assert "cabinet_admin_users_0001" in migrate.heads(async_url, dirs)
-    engine = sa.create_engine(sync_url)
-    try:
-        with engine.connect() as connection:
-            inspector = sa.inspect(connection)
-            assert TABLE in inspector.get_table_names()
+    with migrated_database(tmp_path, *plugins) as db:
+        with db.inspector() as inspector:
             assert inspector.get_pk_constraint(TABLE)["constrained_columns"] == ["user_id"]
-            (foreign_key,) = inspector.get_foreign_keys(TABLE)
-            assert (foreign_key["referred_table"], foreign_key["options"].get("ondelete")) == (
-                "users",
-                "CASCADE",
-            )
-            diffs = schema_differences(connection, {TABLE})
-        assert diffs == []
-
-        migrate.downgrade(async_url, dirs, "cabinet_admin_users@base")
-        with engine.connect() as connection:
-            remaining = set(sa.inspect(connection).get_table_names())
-        assert TABLE not in remaining
-        assert {"users", "subscriptions", "transactions"} <= remaining  # the branches it builds on stay
-    finally:
-        engine.dispose()
+        assert db.foreign_keys(TABLE) == [("users", "CASCADE")]
+        db.round_trip(
+            "cabinet_admin_users",
+            head="cabinet_admin_users_0001",
+            tables={TABLE},
+            kept={"users", "subscriptions", "transactions"},
+        )

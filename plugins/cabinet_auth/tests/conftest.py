@@ -5,22 +5,19 @@ from __future__ import annotations
 import json
 import time
 import types
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 from pydantic import BaseModel
 from subsvc_cabinet_auth.messenger import init_data_secret, sign, widget_secret
-from subsvc_users.models import User
 
 from subsvc.api import Router
 from subsvc.auth.principal import Grants, Principal
-from subsvc.db import Database
 from subsvc.hookspecs import hookimpl
 
 BOT_TOKEN = "123456:TEST-bot-token-for-signatures"
-MakeUser = Callable[..., Awaitable[User]]
 
 
 # --- a stand-in for the RBAC plugin: grants per user id, and one permission-checked route ---
@@ -113,22 +110,6 @@ def bearer(token: str) -> dict[str, str]:
 def auth_header() -> Callable[[str], dict[str, str]]:
     """``auth_header(token)``: the ``Authorization: Bearer`` header."""
     return bearer
-
-
-@pytest.fixture
-def make_user(db: Database) -> MakeUser:
-    """``await make_user(status="blocked")``: a committed user row."""
-    counter = iter(range(1, 1_000_000))
-
-    async def make(**fields: Any) -> User:
-        fields.setdefault("messenger_id", 710_000_000 + next(counter))
-        user = User(**fields)
-        async with db.session() as session:
-            session.add(user)
-            await session.commit()
-        return user
-
-    return make
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from subsvc.testing import ADMIN_MESSENGER_ID
 PATH = "/cabinet/auth/login/auto"
 
 
-async def test_an_auto_login_token_logs_in_once(anon_client, make_user, app, rows):
-    user = await make_user(username="guest")
+async def test_an_auto_login_token_logs_in_once(anon_client, insert_user, app, rows):
+    user = await insert_user(username="guest")
     token = issue_auto_login_token(app, user.id)
 
     first = await anon_client.post(PATH, json={"token": token})
@@ -28,8 +28,8 @@ async def test_an_auto_login_token_logs_in_once(anon_client, make_user, app, row
     assert stored.device_info == "auto_login"
 
 
-async def test_forged_expired_and_other_tokens_are_refused(anon_client, make_user, app):
-    user = await make_user()
+async def test_forged_expired_and_other_tokens_are_refused(anon_client, insert_user, app):
+    user = await insert_user()
     now = datetime.now(UTC)
     claims = {"sub": str(user.id), "type": "auto_login", "iat": now, "exp": now + timedelta(hours=1)}
     expired = jwt.encode(
@@ -45,9 +45,9 @@ async def test_forged_expired_and_other_tokens_are_refused(anon_client, make_use
         assert response.json() == {"detail": "Invalid or expired auto-login token"}
 
 
-async def test_inactive_users_and_administrators_cannot_auto_login(anon_client, make_user, app):
-    blocked = await make_user(status="blocked")
-    admin = await make_user(messenger_id=ADMIN_MESSENGER_ID)
+async def test_inactive_users_and_administrators_cannot_auto_login(anon_client, insert_user, app):
+    blocked = await insert_user(status="blocked")
+    admin = await insert_user(messenger_id=ADMIN_MESSENGER_ID)
 
     refused = await anon_client.post(PATH, json={"token": issue_auto_login_token(app, blocked.id)})
     admin_refused = await anon_client.post(PATH, json={"token": issue_auto_login_token(app, admin.id)})

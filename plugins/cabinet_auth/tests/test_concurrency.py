@@ -41,8 +41,8 @@ async def test_a_widget_payload_sent_concurrently_logs_in_once(anon_client, sign
     assert len(await rows(CabinetRefreshToken)) == 1
 
 
-async def test_an_auto_login_token_sent_concurrently_logs_in_once(anon_client, make_user, app, rows):
-    user = await make_user()
+async def test_an_auto_login_token_sent_concurrently_logs_in_once(anon_client, insert_user, app, rows):
+    user = await insert_user()
     token = issue_auto_login_token(app, user.id)
 
     responses = await asyncio.gather(
@@ -54,11 +54,11 @@ async def test_an_auto_login_token_sent_concurrently_logs_in_once(anon_client, m
 
 
 async def test_concurrent_polls_of_a_confirmed_deep_link_log_in_once(
-    anon_client, client, make_user, rows, monkeypatch, app
+    anon_client, client, insert_user, rows, monkeypatch, app
 ):
     settings = app.state.settings_of["cabinet_auth"]
     app.state.settings_of["cabinet_auth"] = settings.model_copy(update={"BOT_USERNAME": "bot"})
-    await make_user(messenger_id=91003)
+    await insert_user(messenger_id=91003)
     token = (await anon_client.post("/cabinet/auth/deeplink/request")).json()["token"]
     assert (
         await client.post("/auth/deeplink/confirm", json={"token": token, "messenger_id": 91003})

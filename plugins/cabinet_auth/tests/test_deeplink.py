@@ -26,8 +26,8 @@ async def _request_token(anon_client) -> str:
     return body["token"]
 
 
-async def test_request_confirm_poll_logs_the_user_in_once(anon_client, client, make_user, rows):
-    user = await make_user(messenger_id=8001, username="trinity")
+async def test_request_confirm_poll_logs_the_user_in_once(anon_client, client, insert_user, rows):
+    user = await insert_user(messenger_id=8001, username="trinity")
     token = await _request_token(anon_client)
 
     waiting = await anon_client.post(POLL, json={"token": token})
@@ -51,8 +51,8 @@ async def test_request_confirm_poll_logs_the_user_in_once(anon_client, client, m
     assert row.token_hash != token and len(row.token_hash) == 64  # stored hashed
 
 
-async def test_unknown_and_expired_tokens_are_gone(anon_client, client, make_user, db):
-    await make_user(messenger_id=8002)
+async def test_unknown_and_expired_tokens_are_gone(anon_client, client, insert_user, db):
+    await insert_user(messenger_id=8002)
     token = await _request_token(anon_client)
     async with db.session() as session:
         await session.exec(update(DeepLinkToken).values(expires_at=datetime.now(UTC) - timedelta(seconds=1)))
@@ -68,10 +68,10 @@ async def test_unknown_and_expired_tokens_are_gone(anon_client, client, make_use
     assert confirm.status_code == 410
 
 
-async def test_the_bot_cannot_confirm_for_unknown_inactive_or_second_users(anon_client, client, make_user):
-    await make_user(messenger_id=8003)
-    await make_user(messenger_id=8004)
-    await make_user(messenger_id=8005, status="blocked")
+async def test_the_bot_cannot_confirm_for_unknown_inactive_or_second_users(anon_client, client, insert_user):
+    await insert_user(messenger_id=8003)
+    await insert_user(messenger_id=8004)
+    await insert_user(messenger_id=8005, status="blocked")
     token = await _request_token(anon_client)
 
     unknown = await client.post(CONFIRM, json={"token": token, "messenger_id": 8999})
@@ -95,10 +95,10 @@ async def test_confirming_needs_the_api_key(anon_client):
     assert response.status_code == 401
 
 
-async def test_a_user_blocked_before_the_poll_is_refused(anon_client, client, make_user, db):
+async def test_a_user_blocked_before_the_poll_is_refused(anon_client, client, insert_user, db):
     from subsvc_users.models import User
 
-    await make_user(messenger_id=8006)
+    await insert_user(messenger_id=8006)
     token = await _request_token(anon_client)
     await client.post(CONFIRM, json={"token": token, "messenger_id": 8006})
     async with db.session() as session:

@@ -13,8 +13,10 @@ ME = "/cabinet/auth/me"
 WHOAMI = "/cabinet/admin/probe/whoami"
 
 
-async def test_me_answers_the_cabinet_user(anon_client, make_user, app, auth_header):
-    user = await make_user(username="neo", balance_kopeks=12345, email="neo@example.org", email_verified=True)
+async def test_me_answers_the_cabinet_user(anon_client, insert_user, app, auth_header):
+    user = await insert_user(
+        username="neo", balance_kopeks=12345, email="neo@example.org", email_verified=True
+    )
 
     response = await anon_client.get(ME, headers=auth_header(app.state.jwt.access_token(user.id)))
 
@@ -44,8 +46,8 @@ async def test_a_token_of_a_user_that_is_gone_is_404(anon_client, app, auth_head
     assert huge.status_code == 404
 
 
-async def test_blocked_and_deleted_users_are_refused_at_once(anon_client, make_user, app, auth_header, db):
-    user = await make_user()
+async def test_blocked_and_deleted_users_are_refused_at_once(anon_client, insert_user, app, auth_header, db):
+    user = await insert_user()
     token = app.state.jwt.access_token(user.id)
     assert (await anon_client.get(ME, headers=auth_header(token))).status_code == 200
 
@@ -81,9 +83,9 @@ async def test_blocked_and_deleted_users_are_refused_at_once(anon_client, make_u
 )
 @pytest.mark.parametrize("subsvc_settings_overrides", [{"ADMIN_EMAILS": ["Boss@Example.org"]}])
 async def test_administrators_come_from_the_users_row(
-    anon_client, make_user, app, auth_header, grants, fields, is_admin
+    anon_client, insert_user, app, auth_header, grants, fields, is_admin
 ):
-    user = await make_user(**fields)
+    user = await insert_user(**fields)
     token = app.state.jwt.access_token(user.id, messenger_id=ADMIN_MESSENGER_ID)  # claims do not count
 
     whoami = await anon_client.get(WHOAMI, headers=auth_header(token))
@@ -100,8 +102,8 @@ async def test_administrators_come_from_the_users_row(
         assert permissions.json() == {"permissions": [], "roles": [], "role_level": 0}
 
 
-async def test_role_holders_are_admins_with_their_grants(anon_client, make_user, app, auth_header, grants):
-    user = await make_user()
+async def test_role_holders_are_admins_with_their_grants(anon_client, insert_user, app, auth_header, grants):
+    user = await insert_user()
     grants[user.id] = Grants(roles=("Moderator",), permissions=("users:read", "users:block"), level=50)
     token = app.state.jwt.access_token(user.id)
 

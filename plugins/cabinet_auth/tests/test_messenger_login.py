@@ -118,10 +118,10 @@ async def test_init_data_without_a_user_is_refused(anon_client, sign_init_data):
 
 
 async def test_a_deleted_account_is_revived_and_a_blocked_one_refused(
-    anon_client, sign_init_data, make_user, rows
+    anon_client, sign_init_data, insert_user, rows
 ):
-    deleted = await make_user(messenger_id=5001, status="deleted")
-    blocked_user = await make_user(messenger_id=5002, status="blocked")
+    deleted = await insert_user(messenger_id=5001, status="deleted")
+    blocked_user = await insert_user(messenger_id=5002, status="blocked")
 
     revived = await anon_client.post(PATH, json={"init_data": sign_init_data({"id": 5001})})
     blocked = await anon_client.post(PATH, json={"init_data": sign_init_data({"id": 5002})})
@@ -136,9 +136,9 @@ async def test_a_deleted_account_is_revived_and_a_blocked_one_refused(
 
 
 async def test_a_referral_code_makes_the_inviter_the_referrer_of_a_new_user(
-    anon_client, sign_init_data, make_user, rows
+    anon_client, sign_init_data, insert_user, rows
 ):
-    inviter = await make_user(messenger_id=6001, referral_code="refINVITE1")
+    inviter = await insert_user(messenger_id=6001, referral_code="refINVITE1")
 
     response = await anon_client.post(
         PATH, json={"init_data": sign_init_data({"id": 6002}), "referral_code": "refINVITE1"}

@@ -4,44 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import sqlalchemy as sa
 from subsvc_cabinet_auth import plugin
 from subsvc_promo_groups import plugin as promo_groups_plugin
 from subsvc_users import plugin as users_plugin
 
-from subsvc.db import migrate
-from subsvc.testing import schema_differences
+from subsvc.testing_migrations import migrated_database
 
 TABLES = {"cabinet_refresh_tokens", "cabinet_used_credentials", "cabinet_deeplink_tokens"}
 
 
 def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
-    path = tmp_path / "migrations.db"
-    async_url, sync_url = f"sqlite+aiosqlite:///{path}", f"sqlite:///{path}"
-    plugins = (promo_groups_plugin, users_plugin, plugin)
-    dirs = [p.register_migrations() for p in plugins]
-    for p in plugins:
-        p.register_models()
-
-    migrate.upgrade(async_url, dirs)
-    assert "cabinet_auth_0001" in migrate.heads(async_url, dirs)
-    engine = sa.create_engine(sync_url)
-    try:
-        with engine.connect() as connection:
-            inspector = sa.inspect(connection)
-            assert set(inspector.get_table_names()) >= TABLES
-            assert {ix["name"] for ix in inspector.get_indexes("cabinet_refresh_tokens")} == {
-                "ix_cabinet_refresh_tokens_user_id"
-            }
-            (unique,) = inspector.get_unique_constraints("cabinet_refresh_tokens")
-            assert unique["column_names"] == ["token_hash"]
-            diffs = schema_differences(connection, TABLES)
-        assert diffs == []
-
-        migrate.downgrade(async_url, dirs, "cabinet_auth@base")
-        with engine.connect() as connection:
-            remaining = set(sa.inspect(connection).get_table_names())
-        assert not TABLES & remaining
-        assert {"users", "promo_groups"} <= remaining
-    finally:
-        engine.dispose()
+    with migrated_database(tmp_path, promo_groups_plugin, users_plugin, plugin) as db:
+        assert set(db.indexes("cabinet_refresh_tokens")) == {"ix_cabinet_refresh_tokens_user_id"}
+        assert db.unique_constraints("cabinet_refresh_tokens") == [["token_hash"]]
+        db.round_trip("cabinet_auth", head="cabinet_auth_0001", tables=TABLES, kept={"users", "promo_groups"})

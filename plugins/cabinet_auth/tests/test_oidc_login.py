@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import json
@@ -12,7 +11,6 @@ from typing import Any
 
 import jwt
 import pytest
-import uvicorn
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from jwt.algorithms import ECAlgorithm, RSAAlgorithm
@@ -24,9 +22,9 @@ from starlette.routing import Route
 from subsvc_cabinet_auth.models import UsedCredential
 from subsvc_users.models import User
 
+from subsvc.testing_server import LoopbackServer
+
 PATH = "/cabinet/auth/messenger/oidc"
-PORT = 18111
-ISSUER = f"http://127.0.0.1:{PORT}"
 CLIENT_ID = "cabinet-client-42"
 
 
@@ -39,6 +37,7 @@ class FakeProvider:
         self.published: list[dict[str, Any]] = []
         self.hits = 0
         self.failing = False
+        self.issuer = ""  # the loopback server's address, once it listens
         self.publish("rsa-1", "ec-1")
 
     def publish(self, *kids: str) -> None:
@@ -62,7 +61,7 @@ class FakeProvider:
     def token(self, kid: str = "rsa-1", key: Any = None, alg: str = "RS256", **claims: Any) -> str:
         now = int(time.time())
         payload = {
-            "iss": ISSUER,
+            "iss": self.issuer,
             "aud": CLIENT_ID,
             "sub": "777000111",
             "id": 777000111,
@@ -82,19 +81,15 @@ class FakeProvider:
 async def provider() -> AsyncIterator[FakeProvider]:
     fake = FakeProvider()
     app = Starlette(routes=[Route("/.well-known/jwks.json", fake.jwks)])
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=PORT, log_level="warning"))
-    task = asyncio.create_task(server.serve())
-    while not server.started:  # noqa: ASYNC110 - uvicorn offers no event
-        await asyncio.sleep(0.01)
-    yield fake
-    server.should_exit = True
-    await task
+    async with LoopbackServer(app) as server:
+        fake.issuer = server.url
+        yield fake
 
 
 @pytest.fixture(autouse=True)
 def oidc_settings(monkeypatch: pytest.MonkeyPatch, provider: FakeProvider) -> None:
     monkeypatch.setenv("MESSENGER_OIDC_CLIENT_ID", CLIENT_ID)
-    monkeypatch.setenv("MESSENGER_OIDC_ISSUER", ISSUER)
+    monkeypatch.setenv("MESSENGER_OIDC_ISSUER", provider.issuer)
     provider.publish("rsa-1", "ec-1")
     provider.failing = False
 
@@ -135,10 +130,12 @@ def _forged(provider: FakeProvider, case: str) -> str:
     if case == "wrong key":
         return provider.token(key=other)
     if case == "alg none":
-        return jwt.encode({"iss": ISSUER, "aud": CLIENT_ID, "sub": "1", "exp": 2**31}, None, algorithm="none")
+        return jwt.encode(
+            {"iss": provider.issuer, "aud": CLIENT_ID, "sub": "1", "exp": 2**31}, None, algorithm="none"
+        )
     if case == "hmac with the public key":  # algorithm confusion: the public key as HMAC secret
         pem = provider.rsa.public_key().public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo)
-        claims = {"iss": ISSUER, "aud": CLIENT_ID, "sub": "1", "iat": 1, "exp": 2**31}
+        claims = {"iss": provider.issuer, "aud": CLIENT_ID, "sub": "1", "iat": 1, "exp": 2**31}
         signing_input = b".".join(
             base64url_encode(json.dumps(part).encode())
             for part in ({"alg": "HS256", "typ": "JWT", "kid": "rsa-1"}, claims)
@@ -228,8 +225,8 @@ async def test_without_configuration_oidc_is_off(anon_client, provider, monkeypa
     assert response.json() == {"detail": "Messenger OIDC is not configured"}
 
 
-async def test_a_blocked_user_is_refused(anon_client, provider, make_user):
-    await make_user(messenger_id=777000111, status="blocked")
+async def test_a_blocked_user_is_refused(anon_client, provider, insert_user):
+    await insert_user(messenger_id=777000111, status="blocked")
 
     response = await anon_client.post(PATH, json={"id_token": provider.token()})
 

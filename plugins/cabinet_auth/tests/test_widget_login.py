@@ -68,10 +68,10 @@ async def test_old_or_future_widget_data_is_refused(anon_client, sign_widget, ag
 
 
 async def test_widget_login_of_inactive_users_is_refused_and_not_consumed(
-    anon_client, sign_widget, make_user, rows
+    anon_client, sign_widget, insert_user, rows
 ):
-    await make_user(messenger_id=555_000_002, status="deleted")
-    await make_user(messenger_id=555_000_003, status="blocked")
+    await insert_user(messenger_id=555_000_002, status="deleted")
+    await insert_user(messenger_id=555_000_003, status="blocked")
 
     deleted = await anon_client.post(PATH, json=sign_widget(555_000_002))
     blocked = await anon_client.post(PATH, json=sign_widget(555_000_003))

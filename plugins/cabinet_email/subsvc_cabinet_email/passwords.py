@@ -4,6 +4,7 @@ milliseconds of CPU and tens of MiB of memory by design."""
 from __future__ import annotations
 
 import asyncio
+from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -21,7 +22,7 @@ class Passwords:
             parallelism=settings.CABINET_PASSWORD_ARGON2_PARALLELISM,
         )
         # checked against when no account matches, so that a miss costs what a hit costs
-        self._decoy = self.hasher.hash("not a password of anyone")
+        self._decoy = _decoy(self.hasher.time_cost, self.hasher.memory_cost, self.hasher.parallelism)
 
     async def hash(self, password: str) -> str:
         return await asyncio.to_thread(self.hasher.hash, password)
@@ -43,3 +44,11 @@ class Passwords:
             return self.hasher.check_needs_rehash(password_hash)
         except InvalidHashError:
             return True
+
+
+@cache
+def _decoy(time_cost: int, memory_cost: int, parallelism: int) -> str:
+    """A hash of no one's password made with these costs (once per process: it costs what a
+    real hash costs)."""
+    hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_cost, parallelism=parallelism)
+    return hasher.hash("not a password of anyone")

@@ -15,9 +15,6 @@ import httpx2
 import pytest
 from starlette.applications import Starlette
 from subsvc_cabinet_oauth.testing import FakeProvider, callback_body, serve, start_and_authorize
-from subsvc_users.models import User
-
-from subsvc.db import Database
 
 BOT_TOKEN = "123456:TEST-bot-token-for-oauth-links"
 PLUGINS = [
@@ -28,7 +25,6 @@ PLUGINS = [
     "subsvc_billing.plugin",
     "subsvc_subscriptions.plugin",
 ]
-MakeUser = Callable[..., Awaitable[User]]
 
 
 @pytest.fixture(scope="session")
@@ -61,23 +57,6 @@ def subsvc_settings_overrides(
     for name, value in {**fake.env(), "CABINET_URL": "https://cabinet.example", **oauth_env}.items():
         monkeypatch.setenv(name, value)
     return {"BOT_TOKEN": BOT_TOKEN, "CORS_ORIGINS": ["https://app.example"]}
-
-
-@pytest.fixture
-def make_user(db: Database) -> MakeUser:
-    """``await make_user(email=..., balance_kopeks=...)``: a committed user row."""
-    counter = iter(range(1, 1_000_000))
-
-    async def make(**fields: Any) -> User:
-        fields.setdefault("messenger_id", 800_000_000 + next(counter))
-        user = User(**fields)
-        async with db.session() as session:
-            session.add(user)
-            await session.commit()
-            await session.refresh(user)
-        return user
-
-    return make
 
 
 @pytest.fixture

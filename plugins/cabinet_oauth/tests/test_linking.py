@@ -15,8 +15,8 @@ def by_provider(body: dict) -> dict[str, dict]:
     return {item["provider"]: item for item in body["providers"]}
 
 
-async def test_linked_providers_lists_every_way_to_log_in(anon_client, make_user, bearer):
-    user = await make_user(messenger_id=4242)
+async def test_linked_providers_lists_every_way_to_log_in(anon_client, insert_user, bearer):
+    user = await insert_user(messenger_id=4242)
     r = await anon_client.get("/cabinet/auth/account/linked-providers", headers=bearer(user.id))
     assert r.status_code == 200
     providers = by_provider(r.json())
@@ -33,8 +33,8 @@ async def test_linking_needs_a_login(anon_client):
 
 
 @pytest.mark.parametrize("provider", ["google", "yandex", "discord", "vk"])
-async def test_link_a_provider(oauth_link, make_user, rows, anon_client, bearer, provider):
-    user = await make_user()
+async def test_link_a_provider(oauth_link, insert_user, rows, anon_client, bearer, provider):
+    user = await insert_user()
     r = await oauth_link(user.id, provider, account(provider, "p-1", email="max@example.com"))
     assert r.status_code == 200, r.text
     assert r.json() == {"success": True, "message": "linked", "merge_required": False, "merge_token": None}
@@ -46,29 +46,29 @@ async def test_link_a_provider(oauth_link, make_user, rows, anon_client, bearer,
     assert by_provider(r.json())[provider] == {"provider": provider, "linked": True, "identifier": "p-1"}
 
 
-async def test_linked_provider_then_logs_in_as_that_user(oauth_link, oauth_login, make_user):
-    user = await make_user()
+async def test_linked_provider_then_logs_in_as_that_user(oauth_link, oauth_login, insert_user):
+    user = await insert_user()
     await oauth_link(user.id, "vk", account("vk", "777"))
     r = await oauth_login("vk", account("vk", "777"))
     assert r.status_code == 200 and r.json()["user"]["id"] == user.id
 
 
-async def test_link_keeps_an_existing_email(oauth_link, make_user, rows):
-    user = await make_user(email="own@example.com", email_verified=True)
+async def test_link_keeps_an_existing_email(oauth_link, insert_user, rows):
+    user = await insert_user(email="own@example.com", email_verified=True)
     await oauth_link(user.id, "google", account("google", "g-1", email="other@example.com"))
     (row,) = await rows(User, id=user.id)
     assert row.email == "own@example.com"
 
 
-async def test_init_refuses_a_provider_already_linked(oauth_link, make_user, anon_client, bearer):
-    user = await make_user()
+async def test_init_refuses_a_provider_already_linked(oauth_link, insert_user, anon_client, bearer):
+    user = await insert_user()
     await oauth_link(user.id, "google", account("google", "g-1"))
     r = await anon_client.get("/cabinet/auth/account/link/google/init", headers=bearer(user.id))
     assert r.status_code == 400 and r.json() == {"detail": "Provider is already linked to your account"}
 
 
-async def test_linking_the_same_account_again_is_already_linked(anon_client, fake, make_user, bearer, db):
-    user = await make_user()
+async def test_linking_the_same_account_again_is_already_linked(anon_client, fake, insert_user, bearer, db):
+    user = await insert_user()
     headers = bearer(user.id)
     path = "/cabinet/auth/account/link/discord/init"
     _, first = await start_and_authorize(anon_client, fake, path, account("discord", "d-1"), headers=headers)
@@ -86,8 +86,8 @@ async def test_linking_the_same_account_again_is_already_linked(anon_client, fak
     }
 
 
-async def test_another_account_of_a_linked_provider_is_409(anon_client, fake, make_user, bearer, rows):
-    user = await make_user()
+async def test_another_account_of_a_linked_provider_is_409(anon_client, fake, insert_user, bearer, rows):
+    user = await insert_user()
     headers = bearer(user.id)
     path = "/cabinet/auth/account/link/google/init"
     _, first = await start_and_authorize(anon_client, fake, path, account("google", "g-1"), headers=headers)
@@ -99,9 +99,9 @@ async def test_another_account_of_a_linked_provider_is_409(anon_client, fake, ma
     assert [i.subject for i in await rows(OAuthIdentity)] == ["g-1"]
 
 
-async def test_an_account_of_another_user_offers_a_merge(oauth_login, oauth_link, make_user, rows):
+async def test_an_account_of_another_user_offers_a_merge(oauth_login, oauth_link, insert_user, rows):
     other = (await oauth_login("yandex", account("yandex", "y-1"))).json()["user"]["id"]
-    me = await make_user()
+    me = await insert_user()
     r = await oauth_link(me.id, "yandex", account("yandex", "y-1"))
     assert r.status_code == 200
     body = r.json()
@@ -119,8 +119,8 @@ async def test_an_account_of_another_user_offers_a_merge(oauth_login, oauth_link
     assert identity.user_id == other  # nothing moved yet
 
 
-async def test_a_state_of_another_user_is_refused(anon_client, fake, make_user, bearer):
-    alice, bob = await make_user(), await make_user()
+async def test_a_state_of_another_user_is_refused(anon_client, fake, insert_user, bearer):
+    alice, bob = await insert_user(), await insert_user()
     path = "/cabinet/auth/account/link/google/init"
     _, back = await start_and_authorize(
         anon_client, fake, path, account("google", "g"), headers=bearer(alice.id)
@@ -131,8 +131,8 @@ async def test_a_state_of_another_user_is_refused(anon_client, fake, make_user, 
     assert r.status_code == 400 and r.json() == {"detail": "OAuth state was initiated by a different user"}
 
 
-async def test_a_login_state_does_not_link(anon_client, fake, make_user, bearer):
-    user = await make_user()
+async def test_a_login_state_does_not_link(anon_client, fake, insert_user, bearer):
+    user = await insert_user()
     _, back = await start_and_authorize(
         anon_client, fake, "/cabinet/auth/oauth/google/authorize", account("google", "g")
     )
@@ -144,8 +144,8 @@ async def test_a_login_state_does_not_link(anon_client, fake, make_user, bearer)
     }
 
 
-async def test_link_provider_failures_are_400(anon_client, fake, make_user, bearer, rows):
-    user = await make_user()
+async def test_link_provider_failures_are_400(anon_client, fake, insert_user, bearer, rows):
+    user = await insert_user()
     fake.failing.add("userinfo")
     path = "/cabinet/auth/account/link/google/init"
     _, back = await start_and_authorize(
@@ -161,8 +161,8 @@ async def test_link_provider_failures_are_400(anon_client, fake, make_user, bear
 # --- server-side completion ------------------------------------------------------------------------
 
 
-async def test_server_complete_links_without_a_jwt(anon_client, fake, make_user, bearer, rows):
-    user = await make_user()
+async def test_server_complete_links_without_a_jwt(anon_client, fake, insert_user, bearer, rows):
+    user = await insert_user()
     path = "/cabinet/auth/account/link/vk/init"
     _, back = await start_and_authorize(anon_client, fake, path, account("vk", "55"), headers=bearer(user.id))
     r = await anon_client.post("/cabinet/auth/account/link/server-complete", json=callback_body(back))
@@ -180,8 +180,8 @@ async def test_server_complete_links_without_a_jwt(anon_client, fake, make_user,
     assert r.status_code == 400 and r.json()["detail"] == "Invalid or expired OAuth state"
 
 
-async def test_server_complete_checks_the_provider_and_purpose(anon_client, fake, make_user, bearer):
-    user = await make_user()
+async def test_server_complete_checks_the_provider_and_purpose(anon_client, fake, insert_user, bearer):
+    user = await insert_user()
     path = "/cabinet/auth/account/link/google/init"
     _, back = await start_and_authorize(
         anon_client, fake, path, account("google", "g"), headers=bearer(user.id)
@@ -202,8 +202,8 @@ async def test_server_complete_checks_the_provider_and_purpose(anon_client, fake
 # --- unlinking -------------------------------------------------------------------------------------------
 
 
-async def test_unlink_a_provider(oauth_link, make_user, anon_client, bearer, rows):
-    user = await make_user(messenger_id=31337)
+async def test_unlink_a_provider(oauth_link, insert_user, anon_client, bearer, rows):
+    user = await insert_user(messenger_id=31337)
     await oauth_link(user.id, "discord", account("discord", "d-1"))
     r = await anon_client.post("/cabinet/auth/account/unlink/discord", headers=bearer(user.id))
     assert r.status_code == 200 and r.json() == {"success": True}
@@ -229,8 +229,8 @@ async def test_two_providers_unlink_down_to_one(oauth_login, oauth_link, anon_cl
     assert [i.provider for i in await rows(OAuthIdentity)] == ["yandex"]
 
 
-async def test_unlink_of_a_provider_not_linked_is_400(make_user, anon_client, bearer):
-    user = await make_user()
+async def test_unlink_of_a_provider_not_linked_is_400(insert_user, anon_client, bearer):
+    user = await insert_user()
     r = await anon_client.post("/cabinet/auth/account/unlink/vk", headers=bearer(user.id))
     assert r.status_code == 400 and r.json() == {"detail": "Provider is not linked to your account"}
 
@@ -264,8 +264,8 @@ async def test_link_the_messenger_with_widget_fields_once(oauth_login, anon_clie
     )
 
 
-async def test_forged_or_stale_messenger_data_is_refused(make_user, anon_client, bearer, sign, rows):
-    user = await make_user(messenger_id=None, email="a@example.com", password_hash="x")
+async def test_forged_or_stale_messenger_data_is_refused(insert_user, anon_client, bearer, sign, rows):
+    user = await insert_user(messenger_id=None, email="a@example.com", password_hash="x")
     forged = sign.init_data(555003).replace("Max", "Eve")
     r = await anon_client.post(
         "/cabinet/auth/account/link/messenger", json={"init_data": forged}, headers=bearer(user.id)
@@ -278,8 +278,8 @@ async def test_forged_or_stale_messenger_data_is_refused(make_user, anon_client,
     assert row.messenger_id is None
 
 
-async def test_link_messenger_body_needs_exactly_one_mode(make_user, anon_client, bearer, sign):
-    user = await make_user(messenger_id=None)
+async def test_link_messenger_body_needs_exactly_one_mode(insert_user, anon_client, bearer, sign):
+    user = await insert_user(messenger_id=None)
     body = {"init_data": sign.init_data(1), **sign.widget(1)}
     r = await anon_client.post("/cabinet/auth/account/link/messenger", json=body, headers=bearer(user.id))
     assert r.status_code == 422
@@ -287,8 +287,8 @@ async def test_link_messenger_body_needs_exactly_one_mode(make_user, anon_client
     assert r.status_code == 422
 
 
-async def test_messenger_already_linked_is_400(make_user, anon_client, bearer, sign):
-    user = await make_user(messenger_id=1000)
+async def test_messenger_already_linked_is_400(insert_user, anon_client, bearer, sign):
+    user = await insert_user(messenger_id=1000)
     r = await anon_client.post(
         "/cabinet/auth/account/link/messenger",
         json={"init_data": sign.init_data(2000)},
@@ -298,9 +298,9 @@ async def test_messenger_already_linked_is_400(make_user, anon_client, bearer, s
 
 
 async def test_a_messenger_account_of_another_user_offers_a_merge(
-    oauth_login, make_user, anon_client, sign, rows
+    oauth_login, insert_user, anon_client, sign, rows
 ):
-    owner = await make_user(messenger_id=777000)
+    owner = await insert_user(messenger_id=777000)
     r = await oauth_login("google", account("google", "g-1"))
     headers = {"Authorization": f"Bearer {r.json()['access_token']}"}
     r = await anon_client.post(
@@ -312,8 +312,8 @@ async def test_a_messenger_account_of_another_user_offers_a_merge(
     assert (token.secondary_user_id, token.provider, token.subject) == (owner.id, "messenger", "777000")
 
 
-async def test_states_of_the_link_flow_are_bound_to_the_user(anon_client, fake, make_user, bearer, rows):
-    user = await make_user()
+async def test_states_of_the_link_flow_are_bound_to_the_user(anon_client, fake, insert_user, bearer, rows):
+    user = await insert_user()
     await anon_client.get("/cabinet/auth/account/link/yandex/init", headers=bearer(user.id))
     (state,) = await rows(OAuthState)
     assert (state.purpose, state.user_id, state.provider) == ("link", user.id, "yandex")

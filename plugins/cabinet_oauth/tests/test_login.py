@@ -142,8 +142,8 @@ async def test_second_login_finds_the_same_user(oauth_login, rows):
     assert identity.email == "new@example.com" and identity.display_name == "Anna"
 
 
-async def test_referral_code_sets_the_inviter_of_a_new_user(oauth_login, make_user, rows):
-    inviter = await make_user(referral_code="refINVITE1")
+async def test_referral_code_sets_the_inviter_of_a_new_user(oauth_login, insert_user, rows):
+    inviter = await insert_user(referral_code="refINVITE1")
     r = await oauth_login("google", account("google", "g-2"), referral_code="refINVITE1")
     (user,) = await rows(User, id=r.json()["user"]["id"])
     assert user.referred_by_id == inviter.id
@@ -206,8 +206,8 @@ async def test_state_is_bound_to_its_provider(anon_client, fake):
     assert r.status_code == 400 and r.json()["detail"] == "Invalid or expired OAuth state"
 
 
-async def test_a_linking_state_does_not_log_in(anon_client, fake, make_user, bearer):
-    user = await make_user()
+async def test_a_linking_state_does_not_log_in(anon_client, fake, insert_user, bearer):
+    user = await insert_user()
     path = "/cabinet/auth/account/link/google/init"
     _, back = await start_and_authorize(
         anon_client, fake, path, account("google", "g"), headers=bearer(user.id)
@@ -287,8 +287,8 @@ async def test_provider_unreachable_is_400(anon_client, fake, monkeypatch):
 # --- which user ----------------------------------------------------------------------------------------
 
 
-async def test_verified_email_of_a_verified_local_user_links_and_logs_in(oauth_login, make_user, rows):
-    local = await make_user(email="ann@example.com", email_verified=True, auth_type="email")
+async def test_verified_email_of_a_verified_local_user_links_and_logs_in(oauth_login, insert_user, rows):
+    local = await insert_user(email="ann@example.com", email_verified=True, auth_type="email")
     r = await oauth_login("google", account("google", "g-1", email="ANN@example.com"))
     assert r.status_code == 200
     assert r.json()["user"]["id"] == local.id
@@ -297,8 +297,8 @@ async def test_verified_email_of_a_verified_local_user_links_and_logs_in(oauth_l
     assert len(await rows(User)) == 1
 
 
-async def test_verified_email_of_an_unverified_local_user_is_409(oauth_login, make_user, rows):
-    await make_user(email="ann@example.com", email_verified=False)
+async def test_verified_email_of_an_unverified_local_user_is_409(oauth_login, insert_user, rows):
+    await insert_user(email="ann@example.com", email_verified=False)
     r = await oauth_login("google", account("google", "g-1", email="ann@example.com"))
     assert r.status_code == 409
     detail = r.json()["detail"]
@@ -306,8 +306,8 @@ async def test_verified_email_of_an_unverified_local_user_is_409(oauth_login, ma
     assert await rows(OAuthIdentity) == [] and len(await rows(User)) == 1
 
 
-async def test_unverified_provider_email_never_links(oauth_login, make_user, rows):
-    local = await make_user(email="ann@example.com", email_verified=True)
+async def test_unverified_provider_email_never_links(oauth_login, insert_user, rows):
+    local = await insert_user(email="ann@example.com", email_verified=True)
     r = await oauth_login("discord", account("discord", "d-1", email="ann@example.com", verified=False))
     assert r.status_code == 200
     user = r.json()["user"]

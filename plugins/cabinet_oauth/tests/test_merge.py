@@ -19,7 +19,7 @@ from subsvc.events import OutboxEvent
 
 
 @pytest.fixture
-def offer_merge(oauth_login, oauth_link, make_user, db):
+def offer_merge(oauth_login, oauth_link, insert_user, db):
     """``await offer_merge(...)``: a secondary user who logs in with Yandex (balance, a
     subscription, a transaction, an invitee), a primary who links that Yandex account; the
     merge token and both users' ids."""
@@ -27,8 +27,8 @@ def offer_merge(oauth_login, oauth_link, make_user, db):
     async def make(*, secondary_balance=5_000, primary_balance=1_000, subscriptions=(True, True)):
         login = await oauth_login("yandex", account("yandex", "y-1", email="second@example.com"))
         secondary_id = login.json()["user"]["id"]
-        primary = await make_user(balance_kopeks=primary_balance, messenger_id=None, first_name="Prime")
-        invitee = await make_user(referred_by_id=secondary_id)
+        primary = await insert_user(balance_kopeks=primary_balance, messenger_id=None, first_name="Prime")
+        invitee = await insert_user(referred_by_id=secondary_id)
         now = utcnow()
         async with db.session() as session:
             await session.exec(
@@ -194,8 +194,8 @@ async def test_merging_into_a_deleted_account_is_refused(offer_merge, anon_clien
     assert r.status_code == 400 and "cannot be completed" in r.json()["detail"]
 
 
-async def test_messenger_merge_moves_the_messenger_id(oauth_login, make_user, anon_client, sign, rows):
-    owner = await make_user(messenger_id=777000, balance_kopeks=300)
+async def test_messenger_merge_moves_the_messenger_id(oauth_login, insert_user, anon_client, sign, rows):
+    owner = await insert_user(messenger_id=777000, balance_kopeks=300)
     r = await oauth_login("google", account("google", "g-1"))
     primary = r.json()["user"]["id"]
     headers = {"Authorization": f"Bearer {r.json()['access_token']}"}
@@ -220,14 +220,14 @@ MINIMAL = [
 
 @pytest.mark.parametrize("subsvc_plugins", [MINIMAL])
 async def test_merge_without_billing_moves_the_balance_on_the_users_row(
-    oauth_login, oauth_link, make_user, anon_client, db, rows, subsvc_plugins
+    oauth_login, oauth_link, insert_user, anon_client, db, rows, subsvc_plugins
 ):
     login = await oauth_login("discord", account("discord", "d-1"))
     secondary = login.json()["user"]["id"]
     async with db.session() as session:
         await session.exec(update(User).where(User.id == secondary).values(balance_kopeks=250))
         await session.commit()
-    primary = await make_user(balance_kopeks=50)
+    primary = await insert_user(balance_kopeks=50)
     token = (await oauth_link(primary.id, "discord", account("discord", "d-1"))).json()["merge_token"]
     r = await anon_client.get(f"/cabinet/auth/merge/{token}")
     assert r.json()["secondary"]["subscription"] is None

@@ -3,8 +3,6 @@ transactions made through the Web API, and a loopback server for the WebSocket t
 
 from __future__ import annotations
 
-import asyncio
-import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from itertools import count
@@ -12,12 +10,12 @@ from typing import Any
 
 import httpx2
 import pytest
-import uvicorn
 from sqlalchemy import update
 from starlette.applications import Starlette
 from subsvc_users.models import User
 
 from subsvc.db import Database
+from subsvc.testing_server import LoopbackServer
 
 PLUGINS = [
     "subsvc_promo_groups.plugin",
@@ -84,21 +82,9 @@ def make_transaction(client: httpx2.AsyncClient) -> MakeRow:
 
 @asynccontextmanager
 async def serving(app: Starlette) -> AsyncIterator[str]:
-    """Serve a started app with uvicorn on a free loopback port; yields its ws:// base."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, lifespan="off", log_level="warning", ws_ping_interval=None))
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
-    try:
-        yield f"ws://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        await task
-        sock.close()
+    """Serve a started app on a free loopback port; yields its ws:// base."""
+    async with LoopbackServer(app) as server:
+        yield server.ws_url
 
 
 @pytest.fixture

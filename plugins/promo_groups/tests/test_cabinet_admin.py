@@ -5,12 +5,9 @@ Web API, and the database state they leave."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
-import httpx2
 import pytest
-from starlette.applications import Starlette
 from subsvc_promo_groups.models import PromoGroup
 from subsvc_users.models import User
 
@@ -25,25 +22,6 @@ OPERATIONS: list[tuple[str, str, Any, str]] = [
     ("PATCH", "/{id}", {"name": "Gold"}, "promo_groups:edit"),
     ("DELETE", "/{id}", None, "promo_groups:delete"),
 ]
-
-
-def _client(app: Starlette, token: str) -> httpx2.AsyncClient:
-    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
-    return httpx2.AsyncClient(
-        transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {token}"}
-    )
-
-
-@pytest.fixture
-async def admin(app: Starlette, admin_token: str) -> AsyncIterator[httpx2.AsyncClient]:
-    async with _client(app, admin_token) as http:
-        yield http
-
-
-@pytest.fixture
-async def member(app: Starlette, user_token: str) -> AsyncIterator[httpx2.AsyncClient]:
-    async with _client(app, user_token) as http:
-        yield http
 
 
 def _ids(op: tuple[str, str, Any, str]) -> str:

@@ -9,35 +9,15 @@ import pytest
 import sqlalchemy as sa
 from subsvc_promo_groups import plugin
 
-from subsvc.db import migrate
-from subsvc.testing import schema_differences
+from subsvc.testing_migrations import migrated_database
 
 TABLES = {"promo_groups"}
 
 
-def _tables(url: str) -> set[str]:
-    engine = sa.create_engine(url)
-    try:
-        with engine.connect() as connection:
-            return set(sa.inspect(connection).get_table_names())
-    finally:
-        engine.dispose()
-
-
 def test_upgrade_matches_model_and_downgrade_removes_the_branch(tmp_path: Path):
-    path = tmp_path / "migrations.db"
-    async_url, sync_url = f"sqlite+aiosqlite:///{path}", f"sqlite:///{path}"
-    dirs = [plugin.register_migrations()]
-    plugin.register_models()
-
-    migrate.upgrade(async_url, dirs)
-    assert _tables(sync_url) >= TABLES
-    assert set(migrate.heads(async_url, dirs)) == {*migrate.heads(async_url, []), "promo_groups_0001"}
-
-    engine = sa.create_engine(sync_url)
-    try:
-        with engine.connect() as connection:
-            diffs = schema_differences(connection, TABLES)
+    with migrated_database(tmp_path, plugin) as db:
+        assert db.heads() == db.core_heads() | {"promo_groups_0001"}
+        with db.connect() as connection:
             # at most one default group, whatever the application does
             insert = sa.text(
                 "INSERT INTO promo_groups (name, is_default, created_at, updated_at) "
@@ -49,11 +29,4 @@ def test_upgrade_matches_model_and_downgrade_removes_the_branch(tmp_path: Path):
             with pytest.raises(sa.exc.IntegrityError):
                 connection.execute(insert, {"name": "d", "is_default": True})
             connection.rollback()
-    finally:
-        engine.dispose()
-    assert diffs == []
-
-    migrate.downgrade(async_url, dirs, "promo_groups@base")
-    remaining = _tables(sync_url)
-    assert not TABLES & remaining
-    assert "web_api_tokens" in remaining  # core's branch is left alone
+        db.round_trip("promo_groups", head="promo_groups_0001", tables=TABLES, kept={"web_api_tokens"})

@@ -1,8 +1,9 @@
-"""Small pieces the plugin's services share: id ranges, the user summary, counted pages."""
+"""Small pieces the plugin's services share: id ranges, joined rows, the user summary, filters
+and pages of lists."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Select, func, select
@@ -45,37 +46,65 @@ def full_name(first_name: str | None, last_name: str | None, username: str | Non
     return name or username
 
 
-USER_COLUMNS = (
-    USERS.c.id.label("u_id"),
-    USERS.c.messenger_id.label("u_messenger_id"),
-    USERS.c.email.label("u_email"),
-    USERS.c.username.label("u_username"),
-    USERS.c.first_name.label("u_first_name"),
-    USERS.c.last_name.label("u_last_name"),
-)
+def labelled(table: Any, prefix: str, names: Iterable[str]) -> list[Any]:
+    """``table``'s columns ``names`` labelled ``<prefix><name>``: a joined table's columns
+    beside the main table's in one row."""
+    return [table.c[name].label(prefix + name) for name in names]
+
+
+def joined(row: Mapping[str, Any], prefix: str, names: Iterable[str]) -> dict[str, Any] | None:
+    """The values of :func:`labelled` columns by their names; ``None`` when the outer join found
+    no row (its id is null)."""
+    if row[prefix + "id"] is None:
+        return None
+    return {name: row[prefix + name] for name in names}
+
+
+def own_values(row: Mapping[str, Any], table: Any) -> dict[str, Any]:
+    """A joined row's values of ``table``'s own columns, by name."""
+    return {column.name: row[column.name] for column in table.c}
+
+
+USER_FIELDS = ("id", "messenger_id", "email", "username", "first_name", "last_name")
+USER_COLUMNS = labelled(USERS, "u_", USER_FIELDS)
 
 
 def user_info(row: Mapping[str, Any]) -> OfferUserInfo | None:
     """The user summary from a row carrying :data:`USER_COLUMNS` (``None`` without a user)."""
-    if row["u_id"] is None:
+    user = joined(row, "u_", USER_FIELDS)
+    if user is None:
         return None
-    return OfferUserInfo(
-        id=row["u_id"],
-        messenger_id=row["u_messenger_id"],
-        email=row["u_email"],
-        username=row["u_username"],
-        first_name=row["u_first_name"],
-        last_name=row["u_last_name"],
-        full_name=full_name(row["u_first_name"], row["u_last_name"], row["u_username"]),
-    )
+    return OfferUserInfo(**user, full_name=full_name(user["first_name"], user["last_name"], user["username"]))
 
 
-async def counted_page(
-    session: AsyncSession, query: Select[Any], conditions: Sequence[Any], table: Any, limit: int, offset: int
+def equal_to(*pairs: tuple[Any, object]) -> list[Any] | None:
+    """``column == value`` for every pair with a value: the WHERE conditions of a filter;
+    ``None`` when no row can match (an id beyond the id range)."""
+    conditions: list[Any] = []
+    for column, value in pairs:
+        if value is None:
+            continue
+        if isinstance(value, int) and not fits_int32(value):
+            return None
+        conditions.append(column == value)
+    return conditions
+
+
+async def newest_first_page(
+    session: AsyncSession,
+    query: Select[Any],
+    table: Any,
+    conditions: Sequence[Any] | None,
+    limit: int,
+    offset: int,
 ) -> tuple[int, list[Mapping[str, Any]]]:
-    """How many rows of ``table`` match ``conditions``, and one window of ``query`` (plain
-    rows). A window that ends before ``limit`` gives the total itself; only a full or empty
-    window costs a count."""
+    """How many rows of ``table`` match ``conditions``, and one window of ``query`` (plain rows)
+    filtered by them, newest first (``created_at``, then ``id``); nothing when ``conditions``
+    is ``None`` (see :func:`equal_to`). A window that ends before ``limit`` gives the total
+    itself; only a full or empty window costs a count."""
+    if conditions is None:
+        return 0, []
+    query = query.where(*conditions).order_by(table.c.created_at.desc(), table.c.id.desc())
     rows: list[Mapping[str, Any]] = []
     if offset <= MAX_OFFSET:
         rows = list((await session.exec(query.limit(limit).offset(offset))).mappings().all())

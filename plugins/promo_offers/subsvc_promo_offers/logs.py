@@ -10,8 +10,18 @@ from typing import Any
 from sqlalchemy import Select, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from subsvc.api import Page
 from subsvc.db import utcnow
-from subsvc_promo_offers.common import USER_COLUMNS, USERS, counted_page, fits_int32, user_info
+from subsvc_promo_offers.common import (
+    USER_COLUMNS,
+    USERS,
+    equal_to,
+    joined,
+    labelled,
+    newest_first_page,
+    own_values,
+    user_info,
+)
 from subsvc_promo_offers.models import DiscountOffer, PromoOfferLog
 from subsvc_promo_offers.schemas import PromoOfferLogOfferInfo, PromoOfferLogResponse
 
@@ -56,33 +66,21 @@ class LogFilter:
     source: str | None = None
 
     def conditions(self) -> list[Any] | None:
-        """The WHERE conditions; ``None`` when no row can match (an id beyond the id range)."""
-        found: list[Any] = []
-        for column, value in ((LOGS.c.user_id, self.user_id), (LOGS.c.offer_id, self.offer_id)):
-            if value is not None:
-                if not fits_int32(value):
-                    return None
-                found.append(column == value)
-        if self.action is not None:
-            found.append(LOGS.c.action == self.action)
-        if self.source is not None:
-            found.append(LOGS.c.source == self.source)
-        return found
+        """The WHERE conditions (see :func:`equal_to`)."""
+        return equal_to(
+            (LOGS.c.user_id, self.user_id),
+            (LOGS.c.offer_id, self.offer_id),
+            (LOGS.c.action, self.action),
+            (LOGS.c.source, self.source),
+        )
+
+
+_OFFER_FIELDS = tuple(PromoOfferLogOfferInfo.model_fields)
 
 
 def _log_query() -> Select[Any]:
-    offer = [
-        OFFERS.c.id.label("o_id"),
-        OFFERS.c.notification_type.label("o_notification_type"),
-        OFFERS.c.discount_percent.label("o_discount_percent"),
-        OFFERS.c.bonus_amount_kopeks.label("o_bonus_amount_kopeks"),
-        OFFERS.c.effect_type.label("o_effect_type"),
-        OFFERS.c.expires_at.label("o_expires_at"),
-        OFFERS.c.claimed_at.label("o_claimed_at"),
-        OFFERS.c.is_active.label("o_is_active"),
-    ]
     return (
-        select(LOGS, *USER_COLUMNS, *offer)
+        select(LOGS, *USER_COLUMNS, *labelled(OFFERS, "o_", _OFFER_FIELDS))
         .select_from(LOGS)
         .outerjoin(USERS, USERS.c.id == LOGS.c.user_id)
         .outerjoin(OFFERS, OFFERS.c.id == LOGS.c.offer_id)
@@ -90,40 +88,19 @@ def _log_query() -> Select[Any]:
 
 
 def _response(row: Mapping[str, Any]) -> PromoOfferLogResponse:
-    offer = None
-    if row["o_id"] is not None:
-        offer = PromoOfferLogOfferInfo(
-            id=row["o_id"],
-            notification_type=row["o_notification_type"],
-            discount_percent=row["o_discount_percent"],
-            bonus_amount_kopeks=row["o_bonus_amount_kopeks"],
-            effect_type=row["o_effect_type"],
-            expires_at=row["o_expires_at"],
-            claimed_at=row["o_claimed_at"],
-            is_active=row["o_is_active"],
-        )
+    values = own_values(row, LOGS)
+    offer = joined(row, "o_", _OFFER_FIELDS)
     return PromoOfferLogResponse(
-        id=row["id"],
-        user_id=row["user_id"],
-        offer_id=row["offer_id"],
-        action=row["action"],
-        source=row["source"],
-        percent=row["percent"],
-        effect_type=row["effect_type"],
-        details=row["details"] or {},
-        created_at=row["created_at"],
+        **{**values, "details": values["details"] or {}},
         user=user_info(row),
-        offer=offer,
+        offer=None if offer is None else PromoOfferLogOfferInfo(**offer),
     )
 
 
 async def list_logs(
     session: AsyncSession, filters: LogFilter, limit: int, offset: int
-) -> tuple[int, list[PromoOfferLogResponse]]:
-    """Log entries, newest first, and how many match."""
-    conditions = filters.conditions()
-    if conditions is None:
-        return 0, []
-    query = _log_query().where(*conditions).order_by(LOGS.c.created_at.desc(), LOGS.c.id.desc())
-    total, rows = await counted_page(session, query, conditions, LOGS, limit, offset)
-    return total, [_response(row) for row in rows]
+) -> Page[PromoOfferLogResponse]:
+    """A page of log entries, newest first."""
+    total, rows = await newest_first_page(session, _log_query(), LOGS, filters.conditions(), limit, offset)
+    items = [_response(row) for row in rows]
+    return Page[PromoOfferLogResponse](items=items, total=total, limit=limit, offset=offset)

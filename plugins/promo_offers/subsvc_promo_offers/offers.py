@@ -14,13 +14,18 @@ from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_subscriptions.models import Subscription
 
+from subsvc.api import Page
 from subsvc.db import in_list, utcnow
 from subsvc_promo_offers.common import (
     USER_COLUMNS,
     USERS,
-    counted_page,
+    equal_to,
     fits_int32,
     id_chunk,
+    joined,
+    labelled,
+    newest_first_page,
+    own_values,
     user_info,
 )
 from subsvc_promo_offers.models import DiscountOffer
@@ -129,17 +134,12 @@ async def upsert_offers(session: AsyncSession, user_ids: Sequence[int], terms: O
     return offers
 
 
+_SUBSCRIPTION_FIELDS = tuple(OfferSubscriptionInfo.model_fields)
+
+
 def _offer_query() -> Select[Any]:
-    subscription = [
-        SUBSCRIPTIONS.c.id.label("s_id"),
-        SUBSCRIPTIONS.c.status.label("s_status"),
-        SUBSCRIPTIONS.c.is_trial.label("s_is_trial"),
-        SUBSCRIPTIONS.c.start_date.label("s_start_date"),
-        SUBSCRIPTIONS.c.end_date.label("s_end_date"),
-        SUBSCRIPTIONS.c.autopay_enabled.label("s_autopay_enabled"),
-    ]
     return (
-        select(OFFERS, *USER_COLUMNS, *subscription)
+        select(OFFERS, *USER_COLUMNS, *labelled(SUBSCRIPTIONS, "s_", _SUBSCRIPTION_FIELDS))
         .select_from(OFFERS)
         .outerjoin(USERS, USERS.c.id == OFFERS.c.user_id)
         .outerjoin(SUBSCRIPTIONS, SUBSCRIPTIONS.c.id == OFFERS.c.subscription_id)
@@ -148,32 +148,12 @@ def _offer_query() -> Select[Any]:
 
 def offer_response(row: Mapping[str, Any]) -> PromoOfferResponse:
     """An offer row of :func:`_offer_query` as the wire record."""
-    subscription = None
-    if row["s_id"] is not None:
-        subscription = OfferSubscriptionInfo(
-            id=row["s_id"],
-            status=row["s_status"],
-            is_trial=row["s_is_trial"],
-            start_date=row["s_start_date"],
-            end_date=row["s_end_date"],
-            autopay_enabled=row["s_autopay_enabled"],
-        )
+    values = own_values(row, OFFERS)
+    subscription = joined(row, "s_", _SUBSCRIPTION_FIELDS)
     return PromoOfferResponse(
-        id=row["id"],
-        user_id=row["user_id"],
-        subscription_id=row["subscription_id"],
-        notification_type=row["notification_type"],
-        discount_percent=row["discount_percent"],
-        bonus_amount_kopeks=row["bonus_amount_kopeks"],
-        expires_at=row["expires_at"],
-        claimed_at=row["claimed_at"],
-        is_active=row["is_active"],
-        effect_type=row["effect_type"],
-        extra_data=row["extra_data"] or {},
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
+        **{**values, "extra_data": values["extra_data"] or {}},
         user=user_info(row),
-        subscription=subscription,
+        subscription=None if subscription is None else OfferSubscriptionInfo(**subscription),
     )
 
 
@@ -200,29 +180,23 @@ class OfferFilter:
     is_active: bool | None = None
 
     def conditions(self) -> list[Any] | None:
-        """The WHERE conditions; ``None`` when no row can match (an id beyond the id range)."""
-        found: list[Any] = []
-        if self.user_id is not None:
-            if not fits_int32(self.user_id):
-                return None
-            found.append(OFFERS.c.user_id == self.user_id)
-        if self.notification_type is not None:
-            found.append(OFFERS.c.notification_type == self.notification_type)
-        if self.is_active is not None:
-            found.append(OFFERS.c.is_active == self.is_active)
-        return found
+        """The WHERE conditions (see :func:`equal_to`)."""
+        return equal_to(
+            (OFFERS.c.user_id, self.user_id),
+            (OFFERS.c.notification_type, self.notification_type),
+            (OFFERS.c.is_active, self.is_active),
+        )
 
 
 async def list_offers(
     session: AsyncSession, filters: OfferFilter, limit: int, offset: int
-) -> tuple[int, list[PromoOfferResponse]]:
-    """Offers, newest first, and how many match."""
-    conditions = filters.conditions()
-    if conditions is None:
-        return 0, []
-    query = _offer_query().where(*conditions).order_by(OFFERS.c.created_at.desc(), OFFERS.c.id.desc())
-    total, rows = await counted_page(session, query, conditions, OFFERS, limit, offset)
-    return total, [offer_response(row) for row in rows]
+) -> Page[PromoOfferResponse]:
+    """A page of offers, newest first."""
+    total, rows = await newest_first_page(
+        session, _offer_query(), OFFERS, filters.conditions(), limit, offset
+    )
+    items = [offer_response(row) for row in rows]
+    return Page[PromoOfferResponse](items=items, total=total, limit=limit, offset=offset)
 
 
 async def user_offers(session: AsyncSession, user_id: int, now: datetime, limit: int) -> list[DiscountOffer]:

@@ -13,11 +13,9 @@ import pytest
 from starlette.applications import Starlette
 from subsvc_subscriptions.models import Subscription
 from subsvc_users.models import User
-from subsvc_users.schemas import UserCreateRequest
-from subsvc_users.service import create_user
 
 from subsvc.db import Database, utcnow
-from subsvc.testing import ADMIN_MESSENGER_ID, USER_MESSENGER_ID
+from subsvc.testing import ADMIN_MESSENGER_ID, USER_MESSENGER_ID, bearer_client
 
 PLUGINS = [
     "subsvc_promo_groups.plugin",
@@ -41,26 +39,6 @@ def subsvc_plugins() -> list[Any]:
 
 
 @pytest.fixture
-def make_user(app: Starlette, db: Database) -> MakeUser:
-    """``await make_user(username="ann", email=..., status=...)``: a user made by the users
-    plugin's ``create_user``; fields it does not take are then set on the row."""
-    counter = iter(range(1, 1_000_000))
-
-    async def make(**fields: Any) -> User:
-        create = {name: fields.pop(name) for name in list(fields) if name in UserCreateRequest.model_fields}
-        create.setdefault("messenger_id", 700_000_000 + next(counter))
-        async with db.session() as session:
-            user = await create_user(app, session, UserCreateRequest(**create))
-            for name, value in fields.items():
-                setattr(user, name, value)
-            await session.commit()
-            await session.refresh(user)
-        return user
-
-    return make
-
-
-@pytest.fixture
 async def admin_user(make_user: MakeUser) -> User:
     """User 1: the administrator of the ``admin_token`` fixture."""
     return await make_user(messenger_id=ADMIN_MESSENGER_ID, username="admin")
@@ -74,24 +52,17 @@ async def member_user(admin_user: User, make_user: MakeUser) -> User:
     )
 
 
-def _client(app: Starlette, token: str) -> httpx2.AsyncClient:
-    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
-    return httpx2.AsyncClient(
-        transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {token}"}
-    )
-
-
 @pytest.fixture
 async def admin(app: Starlette, admin_token: str, member_user: User) -> AsyncIterator[httpx2.AsyncClient]:
     """A client with the administrator's access JWT (users 1 and 2 exist)."""
-    async with _client(app, admin_token) as http:
+    async with bearer_client(app, admin_token) as http:
         yield http
 
 
 @pytest.fixture
 async def member(app: Starlette, user_token: str, member_user: User) -> AsyncIterator[httpx2.AsyncClient]:
     """A client with the ordinary cabinet user's access JWT (user 2; no admin, no role)."""
-    async with _client(app, user_token) as http:
+    async with bearer_client(app, user_token) as http:
         yield http
 
 
@@ -113,17 +84,6 @@ def make_subscription(db: Database) -> MakeSubscription:
         return subscription
 
     return make
-
-
-@pytest.fixture
-def reload(db: Database) -> Callable[..., Awaitable[Any]]:
-    """``await reload(Model, id)``: the row as committed now (``None`` when gone)."""
-
-    async def read(model: type[Any], key: Any) -> Any:
-        async with db.session() as session:
-            return await session.get(model, key)
-
-    return read
 
 
 async def _wait_for(predicate: Callable[[], Awaitable[bool]], seconds: float = 30.0) -> None:

@@ -3,7 +3,7 @@ users, subscriptions and codes made through the API, and a look at rows and the 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from itertools import count
 from typing import Any
 
@@ -11,9 +11,7 @@ import httpx2
 import pytest
 from starlette.applications import Starlette
 
-from subsvc.db import Database
-from subsvc.events import OutboxEvent
-from subsvc.testing import Rows
+from subsvc.testing import bearer_client
 
 PLUGINS = [
     "subsvc_promo_groups.plugin",
@@ -35,33 +33,12 @@ def subsvc_plugins() -> list[Any]:
     return list(PLUGINS)
 
 
-def bearer(app: Starlette, token: str) -> httpx2.AsyncClient:
-    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
-    return httpx2.AsyncClient(
-        transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {token}"}
-    )
-
-
-@pytest.fixture
-async def admin(app: Starlette, admin_token: str) -> AsyncIterator[httpx2.AsyncClient]:
-    """A client with the access JWT of an administrator (``ADMIN_IDS``; user id 1)."""
-    async with bearer(app, admin_token) as http:
-        yield http
-
-
-@pytest.fixture
-async def member(app: Starlette, user_token: str) -> AsyncIterator[httpx2.AsyncClient]:
-    """A client with an ordinary cabinet user's access JWT (user id 2: no admin, no role)."""
-    async with bearer(app, user_token) as http:
-        yield http
-
-
 @pytest.fixture
 def cabinet(app: Starlette) -> Callable[[int], httpx2.AsyncClient]:
     """``async with cabinet(user_id) as http``: a client carrying that user's access JWT."""
 
     def make(user_id: int) -> httpx2.AsyncClient:
-        return bearer(app, app.state.jwt.access_token(user_id))
+        return bearer_client(app, app.state.jwt.access_token(user_id))
 
     return make
 
@@ -109,24 +86,3 @@ def make_subscription(client: httpx2.AsyncClient) -> Make:
         return dict(response.json())
 
     return make
-
-
-@pytest.fixture
-def reload(db: Database) -> Callable[..., Awaitable[Any]]:
-    """``await reload(User, id)``: the row as committed now (``None`` when gone)."""
-
-    async def read(model: type[Any], key: Any) -> Any:
-        async with db.session() as session:
-            return await session.get(model, key)
-
-    return read
-
-
-@pytest.fixture
-def outbox(rows: Rows) -> Callable[[], Awaitable[list[tuple[str, dict[str, Any]]]]]:
-    """The outbox rows as ``(event_type, payload)``, oldest first."""
-
-    async def read() -> list[tuple[str, dict[str, Any]]]:
-        return [(row.event_type, row.payload) for row in await rows(OutboxEvent)]
-
-    return read

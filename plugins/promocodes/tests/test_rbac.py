@@ -10,10 +10,10 @@ import httpx2
 import pytest
 from starlette.applications import Starlette
 from subsvc_promocodes.models import PromoCode
+from subsvc_rbac.testing import grant_role
 
 ADMIN = "/cabinet/admin/promocodes"
 GROUPS = "/cabinet/admin/promo-groups"
-RBAC = "/cabinet/admin/rbac"
 BODY = {"code": "ROLE", "type": "balance", "balance_bonus_kopeks": 100}
 
 Holder = Callable[[list[str]], Awaitable[httpx2.AsyncClient]]
@@ -32,15 +32,8 @@ async def holder(app: Starlette, admin: httpx2.AsyncClient, make_user, cabinet) 
     numbers = iter(range(1, 1000))
 
     async def make(permissions: list[str]) -> httpx2.AsyncClient:
-        role = await admin.post(
-            f"{RBAC}/roles", json={"name": f"r{next(numbers)}", "level": 10, "permissions": permissions}
-        )
-        assert role.status_code == 201, role.text
         user = await make_user()
-        assigned = await admin.post(
-            f"{RBAC}/assignments", json={"user_id": user["id"], "role_id": role.json()["id"]}
-        )
-        assert assigned.status_code == 201, assigned.text
+        await grant_role(admin, user["id"], permissions, name=f"r{next(numbers)}")
         http = cabinet(user["id"])
         clients.append(http)
         return http

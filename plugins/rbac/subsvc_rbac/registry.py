@@ -37,7 +37,7 @@ ADMIN_PERMISSIONS = (
     *_all(
         "users", "tickets", "stats", "sales_stats", "broadcasts", "tariffs", "promocodes", "promo_groups",
         "promo_offers", "campaigns", "partners", "withdrawals", "payments", "payment_methods", "servers",
-        "remnawave", "traffic", "settings",
+        "panel", "traffic", "settings",
     ),
     "roles:read", "roles:create", "roles:edit", "roles:assign",
     *_all(

@@ -19,7 +19,6 @@ PLUGINS = [
     "subsvc_subscriptions.plugin",
     "subsvc_segments.plugin",
 ]
-MakeUser = Callable[..., Awaitable[User]]
 MakeSubscription = Callable[..., Awaitable[Subscription]]
 
 
@@ -31,22 +30,6 @@ def subsvc_plugins() -> list[Any]:
 @pytest.fixture
 def now() -> datetime:
     return utcnow()
-
-
-@pytest.fixture
-def make_user(db: Database) -> MakeUser:
-    """``await make_user(balance_kopeks=500)``: a committed user row (messenger id unless given)."""
-    counter = itertools.count(1)
-
-    async def make(**fields: Any) -> User:
-        fields.setdefault("messenger_id", 800_000_000 + next(counter))
-        user = User(**fields)
-        async with db.session() as session:
-            session.add(user)
-            await session.commit()
-        return user
-
-    return make
 
 
 @pytest.fixture

@@ -27,9 +27,9 @@ async def blocked_at(rows, user_id: int) -> datetime | None:
     return user.messenger_blocked_at
 
 
-async def test_a_refusal_is_recorded_on_the_user(app, rows, make_user, fake_bot_api: FakeBotAPI):
-    refusing = await make_user()
-    other = await make_user()
+async def test_a_refusal_is_recorded_on_the_user(app, rows, insert_user, fake_bot_api: FakeBotAPI):
+    refusing = await insert_user()
+    other = await insert_user()
     fake_bot_api.block(refusing.messenger_id)
     messenger: Messenger = app.state.messenger
     before = utcnow()
@@ -47,8 +47,8 @@ async def test_a_refusal_is_recorded_on_the_user(app, rows, make_user, fake_bot_
     assert {r.user_id for r in await recipients(app, segment)} == {refusing.id, other.id}
 
 
-async def test_every_chat_call_records_a_refusal(app, rows, make_user, fake_bot_api: FakeBotAPI):
-    user = await make_user()
+async def test_every_chat_call_records_a_refusal(app, rows, insert_user, fake_bot_api: FakeBotAPI):
+    user = await insert_user()
     fake_bot_api.block(user.messenger_id, description="Forbidden: user is deactivated")
 
     with pytest.raises(MessengerBlocked):
@@ -58,8 +58,8 @@ async def test_every_chat_call_records_a_refusal(app, rows, make_user, fake_bot_
     assert await blocked_at(rows, user.id) is not None
 
 
-async def test_recording_happens_in_the_background(app, rows, make_user, fake_bot_api: FakeBotAPI):
-    user = await make_user()
+async def test_recording_happens_in_the_background(app, rows, insert_user, fake_bot_api: FakeBotAPI):
+    user = await insert_user()
     fake_bot_api.block(user.messenger_id)
 
     await app.state.messenger.deliver(user.messenger_id, "hello")  # returns before any write
@@ -71,9 +71,9 @@ async def test_recording_happens_in_the_background(app, rows, make_user, fake_bo
     assert await blocked_at(rows, user.id) is not None
 
 
-async def test_a_delivery_clears_an_earlier_refusal(app, rows, make_user, fake_bot_api: FakeBotAPI):
-    came_back = await make_user(messenger_blocked_at=utcnow() - timedelta(days=40))
-    still_blocked = await make_user(messenger_blocked_at=utcnow() - timedelta(days=40))
+async def test_a_delivery_clears_an_earlier_refusal(app, rows, insert_user, fake_bot_api: FakeBotAPI):
+    came_back = await insert_user(messenger_blocked_at=utcnow() - timedelta(days=40))
+    still_blocked = await insert_user(messenger_blocked_at=utcnow() - timedelta(days=40))
     fake_bot_api.block(still_blocked.messenger_id)
 
     assert (await app.state.messenger.deliver(came_back.messenger_id, "welcome back")).status == "sent"
@@ -85,8 +85,8 @@ async def test_a_delivery_clears_an_earlier_refusal(app, rows, make_user, fake_b
     assert refreshed is not None and refreshed > utcnow() - timedelta(minutes=1)
 
 
-async def test_a_refusal_of_an_unknown_chat_changes_nothing(app, rows, make_user, fake_bot_api: FakeBotAPI):
-    user = await make_user()
+async def test_a_refusal_of_an_unknown_chat_changes_nothing(app, rows, insert_user, fake_bot_api: FakeBotAPI):
+    user = await insert_user()
     fake_bot_api.block(123)
 
     assert (await app.state.messenger.deliver(123, "hi")).status == "blocked"
@@ -95,8 +95,8 @@ async def test_a_refusal_of_an_unknown_chat_changes_nothing(app, rows, make_user
     assert await blocked_at(rows, user.id) is None
 
 
-async def test_queued_answers_are_written_at_shutdown(app, rows, make_user, fake_bot_api: FakeBotAPI):
-    user = await make_user()
+async def test_queued_answers_are_written_at_shutdown(app, rows, insert_user, fake_bot_api: FakeBotAPI):
+    user = await insert_user()
     recorder = reachability_of(app)
     await recorder.stop()  # no background writer any more
     fake_bot_api.block(user.messenger_id)

@@ -27,12 +27,12 @@ DAY = timedelta(days=1)
 
 
 @pytest.fixture
-async def people(make_user, make_subscription, now: datetime) -> dict[str, int]:
+async def people(insert_user, make_subscription, now: datetime) -> dict[str, int]:
     """One user per situation the segments tell apart, by name -> user id."""
     made: dict[str, Any] = {}
 
     async def user(name: str, *subscriptions: dict[str, Any], **fields: Any) -> None:
-        made[name] = await make_user(**fields)
+        made[name] = await insert_user(**fields)
         for subscription in subscriptions:
             await make_subscription(made[name], **subscription)
 
@@ -189,8 +189,8 @@ async def test_a_session_may_be_shared(app, db, people: dict[str, int]):
     assert counted == len(ACTIVE)
 
 
-async def test_a_recipient_carries_what_a_sender_needs(app, make_user):
-    user = await make_user(
+async def test_a_recipient_carries_what_a_sender_needs(app, insert_user):
+    user = await insert_user(
         messenger_id=4242,
         email="a@example.org",
         email_verified=True,
@@ -213,11 +213,11 @@ async def test_a_recipient_carries_what_a_sender_needs(app, make_user):
     )
 
 
-async def test_reachable_leaves_out_email_only_and_recently_blocked_users(app, make_user, now: datetime):
-    reachable = await make_user()
-    email_only = await make_user(messenger_id=None, email="mail@example.org")
-    blocked_now = await make_user(messenger_blocked_at=now - DAY)
-    blocked_long_ago = await make_user(messenger_blocked_at=now - 40 * DAY)
+async def test_reachable_leaves_out_email_only_and_recently_blocked_users(app, insert_user, now: datetime):
+    reachable = await insert_user()
+    email_only = await insert_user(messenger_id=None, email="mail@example.org")
+    blocked_now = await insert_user(messenger_blocked_at=now - DAY)
+    blocked_long_ago = await insert_user(messenger_blocked_at=now - 40 * DAY)
     segment = resolve(app, "all")
     assert segment is not None
 
@@ -283,11 +283,11 @@ class TestPluginSegments:
         assert {"vip", "everyone_too", "all"} <= set(segment_names(app))
 
 
-async def test_reachable_conditions_serve_other_queries(app, db, make_user, now: datetime):
-    reachable = await make_user()
-    await make_user(messenger_id=None, email="only@example.org")
-    await make_user(messenger_blocked_at=now - DAY)
-    long_ago = await make_user(messenger_blocked_at=now - 40 * DAY)
+async def test_reachable_conditions_serve_other_queries(app, db, insert_user, now: datetime):
+    reachable = await insert_user()
+    await insert_user(messenger_id=None, email="only@example.org")
+    await insert_user(messenger_blocked_at=now - DAY)
+    long_ago = await insert_user(messenger_blocked_at=now - 40 * DAY)
 
     query = sa.select(USERS.c.id).where(*reachable_conditions(app, now)).order_by(USERS.c.id)
     async with db.session() as session:

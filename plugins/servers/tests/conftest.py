@@ -4,9 +4,8 @@ promo groups for tests."""
 
 from __future__ import annotations
 
-import asyncio
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,13 +18,10 @@ from subsvc_servers.panel import PanelError, PanelSquad
 from subsvc_subscriptions.models import Subscription
 from subsvc_subscriptions.service import new_short_id
 from subsvc_users.models import User
-from subsvc_users.schemas import UserCreateRequest
-from subsvc_users.service import create_user
 
 from subsvc.db import Database, utcnow
 from subsvc.hookspecs import hookimpl
 
-MakeUser = Callable[..., Awaitable[User]]
 MakeSubscription = Callable[..., Awaitable[Subscription]]
 MakeServer = Callable[..., Awaitable[dict[str, Any]]]
 
@@ -86,21 +82,6 @@ def fakes() -> Fakes:
     FAKES.panel = None
     FAKES.tariffs = {}
     return FAKES
-
-
-@pytest.fixture
-def make_user(app: Starlette, db: Database) -> MakeUser:
-    """``await make_user(first_name="Ann")``: a committed user made by ``create_user``."""
-    counter = iter(range(1, 1_000_000))
-
-    async def make(**fields: Any) -> User:
-        fields.setdefault("messenger_id", 700_000_000 + next(counter))
-        async with db.session() as session:
-            user = await create_user(app, session, UserCreateRequest(**fields))
-            await session.commit()
-        return user
-
-    return make
 
 
 @pytest.fixture
@@ -166,31 +147,6 @@ def make_group(client: httpx2.AsyncClient) -> Callable[[str], Awaitable[dict[str
         return created
 
     return make
-
-
-@pytest.fixture
-async def admin(app: Starlette, admin_token: str) -> AsyncIterator[httpx2.AsyncClient]:
-    """A client of the settings administrator (``ADMIN_IDS``), for the cabinet admin routes."""
-    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
-    async with httpx2.AsyncClient(
-        transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {admin_token}"}
-    ) as http:
-        yield http
-
-
-@pytest.fixture
-def wait_for() -> Callable[..., Awaitable[None]]:
-    """``await wait_for(async_predicate)``: poll until it holds (work done after a response)."""
-
-    async def wait(predicate: Callable[[], Awaitable[bool]], seconds: float = 5.0) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + seconds
-        while not await predicate():
-            if loop.time() > deadline:
-                raise AssertionError("condition not reached in time")
-            await asyncio.sleep(0.02)
-
-    return wait
 
 
 @pytest.fixture

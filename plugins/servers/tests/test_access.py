@@ -8,11 +8,11 @@ from typing import Any
 import httpx2
 import pytest
 from starlette.applications import Starlette
+from subsvc_rbac.testing import role_holder
 
 from .conftest import BASE_PLUGINS
 
 BASE = "/cabinet/admin/servers"
-RBAC = "/cabinet/admin/rbac"
 
 
 @pytest.fixture
@@ -27,18 +27,9 @@ def holder(app: Starlette, admin: httpx2.AsyncClient, make_user: Any) -> Any:
 
     async def make(permissions: list[str]) -> httpx2.AsyncClient:
         number = next(counter)
-        body = {"name": f"role-{number}", "level": 10, "permissions": permissions}
-        role = await admin.post(f"{RBAC}/roles", json=body)
-        assert role.status_code == 201, role.text
         user = await make_user(first_name=f"Holder {number}")
-        assigned = await admin.post(
-            f"{RBAC}/assignments", json={"user_id": user.id, "role_id": role.json()["id"]}
-        )
-        assert assigned.status_code == 201, assigned.text
-        token = app.state.jwt.access_token(user.id, messenger_id=user.messenger_id)
-        transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
-        return httpx2.AsyncClient(
-            transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {token}"}
+        return await role_holder(
+            app, admin, user.id, permissions, messenger_id=user.messenger_id, name=f"role-{number}"
         )
 
     return make

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from sqlmodel import col, select
@@ -13,6 +13,7 @@ from subsvc_users.records import get_user, user_record
 from subsvc_users.schemas import UserResponse
 
 from subsvc.api import HTTPError, Limit, Offset, Query, Router
+from subsvc.api.endpoint import Handler
 from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc_subscriptions import service
@@ -83,9 +84,28 @@ async def _create_or_replace(
     )
 
 
-async def _subscription(session: AsyncSession, subscription_id: int) -> Subscription:
-    """The subscription, locked for the change, or 404."""
-    subscription = await service.get(session, subscription_id, for_update=True)
+async def _answered(change: Awaitable[Subscription]) -> SubscriptionResponse:
+    """The record of the subscription a change gives (a refusal of the rules is a 400)."""
+    return service.response(await _refusable(change))
+
+
+def _change(method: str, path: str, summary: str, responses: dict[int, str]) -> Callable[[Handler], Handler]:
+    """Declare a change of one subscription (``/subscriptions/{subscription_id}`` + ``path``)
+    that answers its record."""
+    return router.route(
+        method,
+        f"/subscriptions/{{subscription_id}}{path}",
+        response_model=SubscriptionResponse,
+        summary=summary,
+        responses=responses,
+    )
+
+
+async def _subscription(
+    session: AsyncSession, subscription_id: int, *, for_update: bool = True
+) -> Subscription:
+    """The subscription (locked for a change unless ``for_update`` is false), or 404."""
+    subscription = await service.get(session, subscription_id, for_update=for_update)
     if subscription is None:
         raise HTTPError(404, NOT_FOUND)
     return subscription
@@ -143,105 +163,68 @@ async def create_subscription(
     permission=READ,
 )
 async def get_subscription(session: AsyncSession, subscription_id: int) -> SubscriptionResponse:
-    subscription = await service.get(session, subscription_id)
-    if subscription is None:
-        raise HTTPError(404, NOT_FOUND)
-    return service.response(subscription)
+    return service.response(await _subscription(session, subscription_id, for_update=False))
 
 
-@router.delete(
-    "/subscriptions/{subscription_id}",
-    response_model=SubscriptionResponse,
-    summary="Delete Subscription",
-    responses=_NOT_FOUND_RESPONSE,
-)
+@_change("DELETE", "", "Delete Subscription", _NOT_FOUND_RESPONSE)
 async def delete_subscription(
     request: Request, session: AsyncSession, subscription_id: int
 ) -> SubscriptionResponse:
     """Deactivate a subscription: it is kept, with status ``disabled``."""
     subscription = await _subscription(session, subscription_id)
-    return service.response(await service.disable(session, _events(request), subscription))
+    return await _answered(service.disable(session, _events(request), subscription))
 
 
-@router.post(
-    "/subscriptions/{subscription_id}/extend",
-    response_model=SubscriptionResponse,
-    summary="Extend Subscription Endpoint",
-    responses=_RULES_RESPONSES,
-)
+@_change("POST", "/extend", "Extend Subscription Endpoint", _RULES_RESPONSES)
 async def extend_subscription_endpoint(
     request: Request, session: AsyncSession, subscription_id: int, payload: SubscriptionExtendRequest
 ) -> SubscriptionResponse:
     """Add days: from the end when it is still ahead, else from now; an expired, disabled,
     limited or trial status becomes active."""
     subscription = await _subscription(session, subscription_id)
-    changed = await _refusable(service.extend(session, _events(request), subscription, payload.days))
-    return service.response(changed)
+    return await _answered(service.extend(session, _events(request), subscription, payload.days))
 
 
-@router.post(
-    "/subscriptions/{subscription_id}/traffic",
-    response_model=SubscriptionResponse,
-    summary="Add Subscription Traffic Endpoint",
-    responses=_RULES_RESPONSES,
-)
+@_change("POST", "/traffic", "Add Subscription Traffic Endpoint", _RULES_RESPONSES)
 async def add_subscription_traffic_endpoint(
     request: Request, session: AsyncSession, subscription_id: int, payload: SubscriptionTrafficRequest
 ) -> SubscriptionResponse:
     """Add traffic (nothing changes on an unlimited subscription) and record the purchase;
     a disabled, expired or limited subscription whose end is ahead becomes active."""
     subscription = await _subscription(session, subscription_id)
-    changed = await _refusable(
+    return await _answered(
         service.add_traffic(session, _events(request), _settings(request), subscription, payload.gb)
     )
-    return service.response(changed)
 
 
-@router.post(
-    "/subscriptions/{subscription_id}/devices",
-    response_model=SubscriptionResponse,
-    summary="Add Subscription Devices Endpoint",
-    responses=_RULES_RESPONSES,
-)
+@_change("POST", "/devices", "Add Subscription Devices Endpoint", _RULES_RESPONSES)
 async def add_subscription_devices_endpoint(
     request: Request, session: AsyncSession, subscription_id: int, payload: SubscriptionDevicesRequest
 ) -> SubscriptionResponse:
     """Raise the device limit (capped by ``MAX_DEVICES_LIMIT``); a disabled, expired or
     limited subscription whose end is ahead becomes active."""
     subscription = await _subscription(session, subscription_id)
-    changed = await _refusable(
+    return await _answered(
         service.add_devices(session, _events(request), _settings(request), subscription, payload.devices)
     )
-    return service.response(changed)
 
 
-@router.post(
-    "/subscriptions/{subscription_id}/squads",
-    response_model=SubscriptionResponse,
-    summary="Add Subscription Squad Endpoint",
-    responses=_RULES_RESPONSES,
-)
+@_change("POST", "/squads", "Add Subscription Squad Endpoint", _RULES_RESPONSES)
 async def add_subscription_squad_endpoint(
     request: Request, session: AsyncSession, subscription_id: int, payload: SubscriptionSquadRequest
 ) -> SubscriptionResponse:
     """Connect a squad (kept once)."""
     subscription = await _subscription(session, subscription_id)
-    changed = await _refusable(service.add_squad(session, _events(request), subscription, payload.squad_uuid))
-    return service.response(changed)
+    return await _answered(service.add_squad(session, _events(request), subscription, payload.squad_uuid))
 
 
-@router.delete(
-    "/subscriptions/{subscription_id}/squads/{squad_uuid}",
-    response_model=SubscriptionResponse,
-    summary="Remove Subscription Squad Endpoint",
-    responses=_NOT_FOUND_RESPONSE,
-)
+@_change("DELETE", "/squads/{squad_uuid}", "Remove Subscription Squad Endpoint", _NOT_FOUND_RESPONSE)
 async def remove_subscription_squad_endpoint(
     request: Request, session: AsyncSession, subscription_id: int, squad_uuid: str
 ) -> SubscriptionResponse:
     """Disconnect a squad."""
     subscription = await _subscription(session, subscription_id)
-    return service.response(await service.remove_squad(session, _events(request), subscription, squad_uuid))
+    return await _answered(service.remove_squad(session, _events(request), subscription, squad_uuid))
 
 
 # --- /users/{user_id}/subscription ---------------------------------------------------------------

@@ -99,6 +99,10 @@ class SubscriptionResponse(BaseModel):
     subscription_url: str | None = None
     subscription_crypto_link: str | None = None
     connected_squads: list[str] = Field(default_factory=list)
+    panel_sync_state: str = Field(
+        default="pending",
+        description="Whether the VPN panel has this subscription's latest change: pending, synced or failed.",
+    )
     created_at: datetime | None = None
     updated_at: datetime | None = None
 

@@ -17,13 +17,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import Select, case, delete, true
+from sqlalchemy import case, delete, true
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_users.models import User
 from subsvc_users.schemas import SubscriptionSummary
 
-from subsvc.db import in_list, utcnow
+from subsvc.db import DriverSelect, in_list, utcnow
 from subsvc.events import EventBus
 from subsvc_subscriptions.models import PANEL_SYNC_PENDING, SHORT_ID_LENGTH, Subscription, TrafficPurchase
 from subsvc_subscriptions.schemas import (
@@ -154,9 +154,9 @@ async def primary_of(session: AsyncSession, user_id: int, *, for_update: bool = 
 
 
 @functools.cache
-def _subscriptions_of_users(dialect: str) -> Select[Any]:
+def _subscriptions_of_users(dialect: str) -> DriverSelect:
     table = Subscription.__table__
-    return (
+    return DriverSelect(
         sa.select(table)
         .where(in_list(table.c.user_id, "ids", dialect))
         .order_by(table.c.created_at.desc(), table.c.id.desc())
@@ -184,7 +184,7 @@ async def record_extras(session: AsyncSession, user_ids: Sequence[int]) -> dict[
     query = _subscriptions_of_users(session.get_bind().dialect.name)
     now = utcnow()
     grouped: dict[int, list[dict[str, Any]]] = {}
-    for row in (await session.exec(query, params={"ids": ids})).mappings():
+    for row in await query.mappings(session, {"ids": ids}):
         grouped.setdefault(row["user_id"], []).append(_summary_values(row, now))
     for user_id, subscriptions in grouped.items():
         primary = next((s for s in subscriptions if s["status"] in LIVE), None)

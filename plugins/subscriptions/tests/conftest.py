@@ -4,7 +4,7 @@ a look at the rows and the outbox."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -15,10 +15,7 @@ from subsvc_subscriptions.settings import SubscriptionSettings
 from subsvc_users.models import User
 
 from subsvc.db import Database, utcnow
-from subsvc.events import OutboxEvent
-from subsvc.testing import Rows
 
-MakeUser = Callable[..., Awaitable[User]]
 MakeSubscription = Callable[..., Awaitable[Subscription]]
 Outbox = Callable[[], Awaitable[list[tuple[str, dict[str, Any]]]]]
 
@@ -26,22 +23,6 @@ Outbox = Callable[[], Awaitable[list[tuple[str, dict[str, Any]]]]]
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
     return ["subsvc_promo_groups.plugin", "subsvc_users.plugin", "subsvc_subscriptions.plugin"]
-
-
-@pytest.fixture
-def make_user(db: Database) -> MakeUser:
-    """``await make_user(messenger_id=123)``: a committed user row."""
-    counter = iter(range(1, 1_000_000))
-
-    async def make(**fields: Any) -> User:
-        fields.setdefault("messenger_id", 700_000_000 + next(counter))
-        user = User(**fields)
-        async with db.session() as session:
-            session.add(user)
-            await session.commit()
-        return user
-
-    return make
 
 
 @pytest.fixture
@@ -72,16 +53,6 @@ def make_subscription(db: Database) -> MakeSubscription:
 
 
 @pytest.fixture
-def outbox(rows: Rows) -> Outbox:
-    """The outbox rows as ``(event_type, payload)``, oldest first."""
-
-    async def read() -> list[tuple[str, dict[str, Any]]]:
-        return [(row.event_type, row.payload) for row in await rows(OutboxEvent)]
-
-    return read
-
-
-@pytest.fixture
 def configure(app: Starlette) -> Callable[..., SubscriptionSettings]:
     """``configure(MAX_DEVICES_LIMIT=5)``: the plugin's settings for this app."""
 
@@ -91,16 +62,3 @@ def configure(app: Starlette) -> Callable[..., SubscriptionSettings]:
         return settings
 
     return apply
-
-
-def _utc(value: str) -> datetime:
-    parsed = datetime.fromisoformat(value)
-    offset = parsed.utcoffset()
-    assert offset is not None and offset.total_seconds() == 0, f"not UTC: {value}"
-    return parsed
-
-
-@pytest.fixture
-def utc() -> Callable[[str], datetime]:
-    """Parse a response's timestamp, asserting it carries the UTC offset."""
-    return _utc

@@ -120,8 +120,8 @@ async def test_every_operation_needs_an_api_key(anon_client, rows, method, path)
         ("/users/{user}/subscription", {"device_limit": 10_001}, "device_limit"),
     ],
 )
-async def test_bounds_are_422(client, make_user, make_subscription, outbox, path, body, field):
-    user = await make_user()
+async def test_bounds_are_422(client, insert_user, make_subscription, outbox, path, body, field):
+    user = await insert_user()
     subscription = await make_subscription(user)
     r = await client.post(path.format(id=subscription.id, user=user.id), json=body)
     assert r.status_code == 422
@@ -139,8 +139,8 @@ async def test_list_bounds_are_422(client, query):
     assert r.json()["detail"][0]["loc"][0] == "query"
 
 
-async def test_empty_body_is_422(client, make_user):
-    user = await make_user()
+async def test_empty_body_is_422(client, insert_user):
+    user = await insert_user()
     r = await client.post(f"/users/{user.id}/subscription")
     assert r.status_code == 422
     assert r.json()["detail"] == [

@@ -22,23 +22,25 @@ def _close(a, b, seconds: float = 30) -> bool:
 # --- extend --------------------------------------------------------------------------------------
 
 
-async def test_extend_adds_to_an_end_still_ahead(client, make_user, make_subscription, rows, utc):
-    user = await make_user()
+async def test_extend_adds_to_an_end_still_ahead(client, insert_user, make_subscription, rows, utc_time):
+    user = await insert_user()
     subscription = await make_subscription(user, end_in=timedelta(days=10))
     r = await client.post(f"/subscriptions/{subscription.id}/extend", json={"days": 5})
     assert r.status_code == 200
     expected = subscription.end_date + timedelta(days=5)
-    assert utc(r.json()["end_date"]) == expected
+    assert utc_time(r.json()["end_date"]) == expected
     row = await _row(rows, subscription.id)
     assert row.end_date == expected and row.status == "active" and row.panel_sync_state == "pending"
 
 
-async def test_extend_counts_from_now_when_the_end_has_passed(client, make_user, make_subscription, utc):
-    user = await make_user()
+async def test_extend_counts_from_now_when_the_end_has_passed(
+    client, insert_user, make_subscription, utc_time
+):
+    user = await insert_user()
     subscription = await make_subscription(user, status="expired", end_in=timedelta(days=-10))
     r = await client.post(f"/subscriptions/{subscription.id}/extend", json={"days": 5})
     body = r.json()
-    assert _close(utc(body["end_date"]), utcnow() + timedelta(days=5))
+    assert _close(utc_time(body["end_date"]), utcnow() + timedelta(days=5))
     assert (body["status"], body["actual_status"]) == ("active", "active")
 
 
@@ -53,8 +55,8 @@ async def test_extend_counts_from_now_when_the_end_has_passed(client, make_user,
         ("pending", "pending"),
     ],
 )
-async def test_extend_reactivates(client, make_user, make_subscription, rows, stored, after):
-    user = await make_user()
+async def test_extend_reactivates(client, insert_user, make_subscription, rows, stored, after):
+    user = await insert_user()
     subscription = await make_subscription(user, status=stored, end_in=timedelta(days=1))
     r = await client.post(f"/subscriptions/{subscription.id}/extend", json={"days": 1})
     assert r.status_code == 200 and r.json()["status"] == after
@@ -64,9 +66,9 @@ async def test_extend_reactivates(client, make_user, make_subscription, rows, st
 # --- traffic -------------------------------------------------------------------------------------
 
 
-async def test_traffic_is_added_and_recorded(client, make_user, make_subscription, rows, outbox, configure):
+async def test_traffic_is_added_and_recorded(client, insert_user, make_subscription, rows, outbox, configure):
     configure(TRAFFIC_PURCHASE_DAYS=30)
-    user = await make_user()
+    user = await insert_user()
     subscription = await make_subscription(user, traffic_limit_gb=50)
     r = await client.post(f"/subscriptions/{subscription.id}/traffic", json={"gb": 20})
     assert r.status_code == 200 and r.json()["traffic_limit_gb"] == 70
@@ -86,8 +88,8 @@ async def test_traffic_is_added_and_recorded(client, make_user, make_subscriptio
     ]
 
 
-async def test_traffic_on_unlimited_is_a_no_op(client, make_user, make_subscription, rows, outbox):
-    user = await make_user()
+async def test_traffic_on_unlimited_is_a_no_op(client, insert_user, make_subscription, rows, outbox):
+    user = await insert_user()
     subscription = await make_subscription(user, traffic_limit_gb=0, status="disabled")
     r = await client.post(f"/subscriptions/{subscription.id}/traffic", json={"gb": 20})
     assert r.status_code == 200
@@ -112,9 +114,9 @@ async def test_traffic_on_unlimited_is_a_no_op(client, make_user, make_subscript
 )
 @pytest.mark.parametrize("addon", ["traffic", "devices"])
 async def test_addons_reactivate_a_subscription_whose_end_is_ahead(
-    client, make_user, make_subscription, rows, addon, stored, end_in, after
+    client, insert_user, make_subscription, rows, addon, stored, end_in, after
 ):
-    user = await make_user()
+    user = await insert_user()
     subscription = await make_subscription(user, status=stored, end_in=end_in)
     body = {"gb": 1} if addon == "traffic" else {"devices": 1}
     r = await client.post(f"/subscriptions/{subscription.id}/{addon}", json=body)
@@ -125,8 +127,8 @@ async def test_addons_reactivate_a_subscription_whose_end_is_ahead(
 # --- devices -------------------------------------------------------------------------------------
 
 
-async def test_devices_are_added(client, make_user, make_subscription, rows, outbox):
-    user = await make_user()
+async def test_devices_are_added(client, insert_user, make_subscription, rows, outbox):
+    user = await insert_user()
     subscription = await make_subscription(user, device_limit=2)
     r = await client.post(f"/subscriptions/{subscription.id}/devices", json={"devices": 3})
     assert r.status_code == 200 and r.json()["device_limit"] == 5
@@ -135,10 +137,10 @@ async def test_devices_are_added(client, make_user, make_subscription, rows, out
 
 
 async def test_devices_are_capped_by_max_devices_limit(
-    client, make_user, make_subscription, rows, outbox, configure
+    client, insert_user, make_subscription, rows, outbox, configure
 ):
     configure(MAX_DEVICES_LIMIT=4)
-    user = await make_user()
+    user = await insert_user()
     subscription = await make_subscription(user, device_limit=2)
     r = await client.post(f"/subscriptions/{subscription.id}/devices", json={"devices": 10})
     assert r.json()["device_limit"] == 4
@@ -147,14 +149,14 @@ async def test_devices_are_capped_by_max_devices_limit(
     assert r.status_code == 200 and r.json()["device_limit"] == 4
     assert [p["device_limit"] for _, p in await outbox()] == [4]
     # a limit above the cap (set otherwise) is never lowered by adding devices
-    above = await make_subscription(await make_user(), device_limit=6)
+    above = await make_subscription(await insert_user(), device_limit=6)
     r = await client.post(f"/subscriptions/{above.id}/devices", json={"devices": 1})
     assert r.json()["device_limit"] == 6
 
 
-async def test_devices_without_a_cap(client, make_user, make_subscription, configure):
+async def test_devices_without_a_cap(client, insert_user, make_subscription, configure):
     configure(MAX_DEVICES_LIMIT=0)
-    subscription = await make_subscription(await make_user(), device_limit=9000)
+    subscription = await make_subscription(await insert_user(), device_limit=9000)
     r = await client.post(f"/subscriptions/{subscription.id}/devices", json={"devices": 10_000})
     assert r.json()["device_limit"] == 19_000
 
@@ -162,8 +164,8 @@ async def test_devices_without_a_cap(client, make_user, make_subscription, confi
 # --- squads --------------------------------------------------------------------------------------
 
 
-async def test_squads_are_added_once_and_removed(client, make_user, make_subscription, rows, outbox):
-    user = await make_user()
+async def test_squads_are_added_once_and_removed(client, insert_user, make_subscription, rows, outbox):
+    user = await insert_user()
     subscription = await make_subscription(user, connected_squads=["a"])
     url = f"/subscriptions/{subscription.id}/squads"
     r = await client.post(url, json={"squad_uuid": "b"})
@@ -180,8 +182,8 @@ async def test_squads_are_added_once_and_removed(client, make_user, make_subscri
 
 
 @pytest.mark.parametrize("squad", ["", "   "])
-async def test_empty_squad_is_400(client, make_user, make_subscription, rows, outbox, squad):
-    subscription = await make_subscription(await make_user(), connected_squads=["a"])
+async def test_empty_squad_is_400(client, insert_user, make_subscription, rows, outbox, squad):
+    subscription = await make_subscription(await insert_user(), connected_squads=["a"])
     r = await client.post(f"/subscriptions/{subscription.id}/squads", json={"squad_uuid": squad})
     assert r.status_code == 400
     assert r.json() == {"detail": "squad_uuid is required"}
@@ -192,8 +194,8 @@ async def test_empty_squad_is_400(client, make_user, make_subscription, rows, ou
 # --- soft delete ---------------------------------------------------------------------------------
 
 
-async def test_delete_is_soft(client, make_user, make_subscription, rows, outbox):
-    user = await make_user()
+async def test_delete_is_soft(client, insert_user, make_subscription, rows, outbox):
+    user = await insert_user()
     subscription = await make_subscription(user)
     r = await client.delete(f"/subscriptions/{subscription.id}")
     assert r.status_code == 200
@@ -211,10 +213,12 @@ async def test_delete_is_soft(client, make_user, make_subscription, rows, outbox
 # --- out of range --------------------------------------------------------------------------------
 
 
-async def test_changes_that_would_leave_the_range_are_400(client, make_user, make_subscription, rows, outbox):
+async def test_changes_that_would_leave_the_range_are_400(
+    client, insert_user, make_subscription, rows, outbox
+):
     far = datetime(9990, 1, 1, tzinfo=UTC) - utcnow()
     subscription = await make_subscription(
-        await make_user(), end_in=far, traffic_limit_gb=2**31 - 10, device_limit=2**31 - 5
+        await insert_user(), end_in=far, traffic_limit_gb=2**31 - 10, device_limit=2**31 - 5
     )
     base = f"/subscriptions/{subscription.id}"
     refusals = [

@@ -19,8 +19,8 @@ def _postgresql_only(db):
         pytest.skip("row locks are what is tested: SQLite has none (it serialises writers itself)")
 
 
-async def test_concurrent_creates_for_one_user_make_one_subscription(client, make_user, rows, outbox):
-    user = await make_user()
+async def test_concurrent_creates_for_one_user_make_one_subscription(client, insert_user, rows, outbox):
+    user = await insert_user()
     body = {"user_id": user.id, "duration_days": 30}
     responses = await asyncio.gather(*(client.post("/subscriptions", json=body) for _ in range(N)))
     statuses = sorted(r.status_code for r in responses)
@@ -30,8 +30,8 @@ async def test_concurrent_creates_for_one_user_make_one_subscription(client, mak
     assert [p["change"] for _, p in await outbox()] == ["created"]
 
 
-async def test_concurrent_extends_all_count(client, make_user, make_subscription, rows):
-    subscription = await make_subscription(await make_user(), end_in=timedelta(days=10))
+async def test_concurrent_extends_all_count(client, insert_user, make_subscription, rows):
+    subscription = await make_subscription(await insert_user(), end_in=timedelta(days=10))
     url = f"/subscriptions/{subscription.id}/extend"
     responses = await asyncio.gather(*(client.post(url, json={"days": 1}) for _ in range(N)))
     assert {r.status_code for r in responses} == {200}
@@ -39,8 +39,8 @@ async def test_concurrent_extends_all_count(client, make_user, make_subscription
     assert row.end_date == subscription.end_date + timedelta(days=N)
 
 
-async def test_concurrent_traffic_and_squads_all_count(client, make_user, make_subscription, rows, outbox):
-    subscription = await make_subscription(await make_user(), traffic_limit_gb=10, connected_squads=[])
+async def test_concurrent_traffic_and_squads_all_count(client, insert_user, make_subscription, rows, outbox):
+    subscription = await make_subscription(await insert_user(), traffic_limit_gb=10, connected_squads=[])
     base = f"/subscriptions/{subscription.id}"
     calls = [client.post(f"{base}/traffic", json={"gb": 5}) for _ in range(N)]
     calls += [client.post(f"{base}/squads", json={"squad_uuid": f"squad-{i}"}) for i in range(N)]

@@ -14,8 +14,8 @@ from subsvc.db import utcnow
 ALREADY = "User already has a subscription. Use replace_existing=true to replace it"
 
 
-def _days(body: dict, utc) -> float:
-    return (utc(body["end_date"]) - utc(body["start_date"])).total_seconds() / 86400
+def _days(body: dict, utc_time) -> float:
+    return (utc_time(body["end_date"]) - utc_time(body["start_date"])).total_seconds() / 86400
 
 
 # --- period_days / duration_days -----------------------------------------------------------------
@@ -26,19 +26,19 @@ def _days(body: dict, utc) -> float:
     [{"period_days": 30}, {"duration_days": 30}, {"period_days": 30, "duration_days": 30}],
     ids=["period_days", "duration_days", "both-equal"],
 )
-async def test_days_under_either_name(client, make_user, rows, utc, fields):
-    user = await make_user()
+async def test_days_under_either_name(client, insert_user, rows, utc_time, fields):
+    user = await insert_user()
     r = await client.post("/subscriptions", json={"user_id": user.id, **fields})
     assert r.status_code == 201, r.text
     body = r.json()
-    assert _days(body, utc) == 30
+    assert _days(body, utc_time) == 30
     [row] = await rows(Subscription)
     assert (row.end_date - row.start_date) == timedelta(days=30)
     assert row.user_id == user.id and row.is_trial is False
 
 
-async def test_days_under_both_names_with_different_values_is_422(client, make_user, rows, outbox):
-    user = await make_user()
+async def test_days_under_both_names_with_different_values_is_422(client, insert_user, rows, outbox):
+    user = await insert_user()
     r = await client.post("/subscriptions", json={"user_id": user.id, "period_days": 30, "duration_days": 31})
     assert r.status_code == 422
     [item] = r.json()["detail"]
@@ -47,8 +47,8 @@ async def test_days_under_both_names_with_different_values_is_422(client, make_u
     assert await rows(Subscription) == [] and await outbox() == []
 
 
-async def test_alias_on_the_per_user_route(client, make_user, rows):
-    user = await make_user()
+async def test_alias_on_the_per_user_route(client, insert_user, rows):
+    user = await insert_user()
     r = await client.post(f"/users/{user.id}/subscription", json={"period_days": 7, "duration_days": 8})
     assert r.status_code == 422
     r = await client.post(f"/users/{user.id}/subscription", json={"period_days": 7})
@@ -60,14 +60,14 @@ async def test_alias_on_the_per_user_route(client, make_user, rows):
 # --- trial ---------------------------------------------------------------------------------------
 
 
-async def test_trial_takes_the_trial_defaults(client, make_user, rows, utc):
-    user = await make_user()
+async def test_trial_takes_the_trial_defaults(client, insert_user, rows, utc_time):
+    user = await insert_user()
     r = await client.post("/subscriptions", json={"user_id": user.id, "is_trial": True})
     assert r.status_code == 201, r.text
     body = r.json()
     assert body["status"] == "active" and body["actual_status"] == "active"
     assert body["is_trial"] is True
-    assert _days(body, utc) == 3
+    assert _days(body, utc_time) == 3
     assert (body["traffic_limit_gb"], body["device_limit"]) == (10, 2)
     assert body["autopay_enabled"] is False and body["autopay_days_before"] == 3
     assert body["connected_squads"] == []
@@ -79,8 +79,8 @@ async def test_trial_takes_the_trial_defaults(client, make_user, rows, utc):
     assert stored_user.has_had_paid_subscription is False
 
 
-async def test_trial_zero_traffic_falls_back_to_the_trial_limit(client, make_user):
-    user = await make_user()
+async def test_trial_zero_traffic_falls_back_to_the_trial_limit(client, insert_user):
+    user = await insert_user()
     r = await client.post(
         "/subscriptions",
         json={
@@ -95,23 +95,23 @@ async def test_trial_zero_traffic_falls_back_to_the_trial_limit(client, make_use
     assert (r.json()["traffic_limit_gb"], r.json()["device_limit"]) == (10, 4)
 
 
-async def test_trial_defaults_come_from_settings(client, make_user, configure, utc):
+async def test_trial_defaults_come_from_settings(client, insert_user, configure, utc_time):
     configure(
         TRIAL_DURATION_DAYS=7,
         TRIAL_TRAFFIC_LIMIT_GB=25,
         TRIAL_DEVICE_LIMIT=3,
         TRIAL_SQUAD_UUIDS="sq-a, sq-b",
     )
-    user = await make_user()
+    user = await insert_user()
     body = (await client.post("/subscriptions", json={"user_id": user.id, "is_trial": True})).json()
-    assert _days(body, utc) == 7
+    assert _days(body, utc_time) == 7
     assert (body["traffic_limit_gb"], body["device_limit"]) == (25, 3)
     assert body["connected_squads"] == ["sq-a", "sq-b"]
 
 
-async def test_trial_squad_uuid_wins_over_the_defaults(client, make_user, configure):
+async def test_trial_squad_uuid_wins_over_the_defaults(client, insert_user, configure):
     configure(TRIAL_SQUAD_UUIDS="default-squad")
-    user = await make_user()
+    user = await insert_user()
     body = (
         await client.post("/subscriptions", json={"user_id": user.id, "is_trial": True, "squad_uuid": "mine"})
     ).json()
@@ -121,17 +121,17 @@ async def test_trial_squad_uuid_wins_over_the_defaults(client, make_user, config
 # --- paid ----------------------------------------------------------------------------------------
 
 
-async def test_paid_without_days_is_400(client, make_user, rows, outbox):
-    user = await make_user()
+async def test_paid_without_days_is_400(client, insert_user, rows, outbox):
+    user = await insert_user()
     r = await client.post("/subscriptions", json={"user_id": user.id})
     assert r.status_code == 400
     assert r.json() == {"detail": "duration_days is required for paid subscriptions"}
     assert await rows(Subscription) == [] and await outbox() == []
 
 
-async def test_paid_takes_the_defaults_and_marks_the_user(client, make_user, rows, configure):
+async def test_paid_takes_the_defaults_and_marks_the_user(client, insert_user, rows, configure):
     configure(DEFAULT_AUTOPAY_ENABLED=True, DEFAULT_AUTOPAY_DAYS_BEFORE=5, DEFAULT_SQUAD_UUIDS="paid-squad")
-    user = await make_user()
+    user = await insert_user()
     r = await client.post("/subscriptions", json={"user_id": user.id, "duration_days": 30})
     body = r.json()
     assert r.status_code == 201
@@ -143,8 +143,8 @@ async def test_paid_takes_the_defaults_and_marks_the_user(client, make_user, row
     assert stored_user.has_had_paid_subscription is True
 
 
-async def test_paid_zero_traffic_is_unlimited_and_given_values_are_kept(client, make_user):
-    user = await make_user()
+async def test_paid_zero_traffic_is_unlimited_and_given_values_are_kept(client, insert_user):
+    user = await insert_user()
     r = await client.post(
         "/subscriptions",
         json={
@@ -161,9 +161,9 @@ async def test_paid_zero_traffic_is_unlimited_and_given_values_are_kept(client, 
     assert body["connected_squads"] == ["a", "b", "c"]
 
 
-async def test_forced_device_limit_when_selection_is_disabled(client, make_user, configure):
+async def test_forced_device_limit_when_selection_is_disabled(client, insert_user, configure):
     configure(DEVICES_SELECTION_ENABLED=False, DEVICES_SELECTION_DISABLED_AMOUNT=4)
-    first, second = await make_user(), await make_user()
+    first, second = await insert_user(), await insert_user()
     forced = (await client.post("/subscriptions", json={"user_id": first.id, "is_trial": True})).json()
     given = (
         await client.post(
@@ -173,8 +173,10 @@ async def test_forced_device_limit_when_selection_is_disabled(client, make_user,
     assert (forced["device_limit"], given["device_limit"]) == (4, 2)
 
 
-async def test_paid_disables_the_users_other_live_trials(client, make_user, make_subscription, rows, outbox):
-    user = await make_user()
+async def test_paid_disables_the_users_other_live_trials(
+    client, insert_user, make_subscription, rows, outbox
+):
+    user = await insert_user()
     expired_trial = await make_subscription(user, is_trial=True, status="expired")
     live_trial = await make_subscription(user, is_trial=True, status="active", end_in=timedelta(days=2))
     current = await make_subscription(user, status="active", end_in=timedelta(days=20))
@@ -199,17 +201,17 @@ async def test_unknown_user_is_404(client, rows):
     assert await rows(Subscription) == []
 
 
-async def test_body_user_id_is_the_internal_id(client, make_user, rows):
-    user = await make_user(messenger_id=555_000)
+async def test_body_user_id_is_the_internal_id(client, insert_user, rows):
+    user = await insert_user(messenger_id=555_000)
     r = await client.post("/subscriptions", json={"user_id": 555_000, "is_trial": True})
     assert r.status_code == 404
     r = await client.post("/subscriptions", json={"user_id": user.id, "is_trial": True})
     assert r.status_code == 201 and r.json()["user_id"] == user.id
 
 
-async def test_short_ids_are_unique(client, make_user, rows):
+async def test_short_ids_are_unique(client, insert_user, rows):
     for _ in range(5):
-        user = await make_user()
+        user = await insert_user()
         assert (
             await client.post("/subscriptions", json={"user_id": user.id, "is_trial": True})
         ).status_code == 201
@@ -222,9 +224,9 @@ async def test_short_ids_are_unique(client, make_user, rows):
 
 @pytest.mark.parametrize("status", ["active", "expired", "disabled"])
 async def test_existing_subscription_without_replace_is_400(
-    client, make_user, make_subscription, rows, status
+    client, insert_user, make_subscription, rows, status
 ):
-    user = await make_user()
+    user = await insert_user()
     existing = await make_subscription(user, status=status)
     r = await client.post("/subscriptions", json={"user_id": user.id, "duration_days": 30})
     assert r.status_code == 400
@@ -234,9 +236,9 @@ async def test_existing_subscription_without_replace_is_400(
 
 
 async def test_replace_overwrites_the_current_subscription(
-    client, make_user, make_subscription, rows, outbox, db, utc
+    client, insert_user, make_subscription, rows, outbox, db, utc_time
 ):
-    user = await make_user()
+    user = await insert_user()
     old = await make_subscription(
         user,
         status="expired",
@@ -259,7 +261,7 @@ async def test_replace_overwrites_the_current_subscription(
     body = r.json()
     assert body["id"] == old.id
     assert body["status"] == "active" and body["is_trial"] is True
-    assert _days(body, utc) == 10
+    assert _days(body, utc_time) == 10
     assert (body["traffic_limit_gb"], body["traffic_used_gb"], body["device_limit"]) == (10, 0, 2)
     assert body["connected_squads"] == ["kept"]
     assert body["subscription_url"] is None and body["subscription_crypto_link"] is None
@@ -272,14 +274,14 @@ async def test_replace_overwrites_the_current_subscription(
     assert event_type == "subscription.changed" and payload["change"] == "replaced"
 
 
-async def test_replace_picks_active_before_trial_before_latest_end(client, make_user, make_subscription):
-    user = await make_user()
+async def test_replace_picks_active_before_trial_before_latest_end(client, insert_user, make_subscription):
+    user = await insert_user()
     await make_subscription(user, status="expired", end_in=timedelta(days=90))
     trial = await make_subscription(user, status="trial", end_in=timedelta(days=1))
     active = await make_subscription(user, status="active", end_in=timedelta(days=2))
     body = {"user_id": user.id, "duration_days": 30, "replace_existing": True}
     assert (await client.post("/subscriptions", json=body)).json()["id"] == active.id
-    other = await make_user()
+    other = await insert_user()
     await make_subscription(other, status="disabled", end_in=timedelta(days=5))
     latest = await make_subscription(other, status="expired", end_in=timedelta(days=9))
     body = {"user_id": other.id, "duration_days": 30, "replace_existing": True}
@@ -287,8 +289,8 @@ async def test_replace_picks_active_before_trial_before_latest_end(client, make_
     assert trial.id is not None
 
 
-async def test_replace_without_existing_creates(client, make_user, rows, outbox):
-    user = await make_user()
+async def test_replace_without_existing_creates(client, insert_user, rows, outbox):
+    user = await insert_user()
     r = await client.post(
         "/subscriptions", json={"user_id": user.id, "duration_days": 3, "replace_existing": True}
     )

@@ -24,8 +24,8 @@ def test_the_event_type_is_declared(app):
     assert app.state.events.catalogue["subscription.changed"] is SubscriptionChanged
 
 
-async def test_created_payload(client, make_user, outbox, rows, utc):
-    user = await make_user()
+async def test_created_payload(client, insert_user, outbox, rows, utc_time):
+    user = await insert_user()
     r = await client.post(
         "/subscriptions",
         json={
@@ -40,7 +40,7 @@ async def test_created_payload(client, make_user, outbox, rows, utc):
     [row] = await rows(Subscription)
     [(event_type, payload)] = await outbox()
     assert event_type == "subscription.changed"
-    assert utc(payload.pop("end_date")) == utc(body["end_date"])
+    assert utc_time(payload.pop("end_date")) == utc_time(body["end_date"])
     assert payload == {
         "subscription_id": body["id"],
         "user_id": user.id,
@@ -54,8 +54,8 @@ async def test_created_payload(client, make_user, outbox, rows, utc):
     }
 
 
-async def test_every_change_publishes_one_event(client, make_user, outbox, rows):
-    user = await make_user()
+async def test_every_change_publishes_one_event(client, insert_user, outbox, rows):
+    user = await insert_user()
     sid = (await client.post("/subscriptions", json={"user_id": user.id, "is_trial": True})).json()["id"]
     calls = [
         ("POST", f"/subscriptions/{sid}/extend", {"days": 3}),
@@ -87,8 +87,8 @@ async def test_every_change_publishes_one_event(client, make_user, outbox, rows)
     assert [p["status"] for _, p in events][-3:] == ["disabled", "active", "disabled"]
 
 
-async def test_refused_changes_publish_nothing(client, make_user, make_subscription, outbox):
-    user = await make_user()
+async def test_refused_changes_publish_nothing(client, insert_user, make_subscription, outbox):
+    user = await insert_user()
     subscription = await make_subscription(user)
     refused = [
         ("/subscriptions", {"user_id": user.id, "duration_days": 5}),  # 400: has one
@@ -102,10 +102,10 @@ async def test_refused_changes_publish_nothing(client, make_user, make_subscript
     assert await outbox() == []
 
 
-async def test_a_rolled_back_change_leaves_no_event(app, db, make_user, make_subscription, outbox, rows):
+async def test_a_rolled_back_change_leaves_no_event(app, db, insert_user, make_subscription, outbox, rows):
     received: list[Event] = []
     app.state.events.subscribe("subscription.changed", received.append)
-    subscription = await make_subscription(await make_user(), end_in=timedelta(days=2))
+    subscription = await make_subscription(await insert_user(), end_in=timedelta(days=2))
     async with db.session() as session:
         row = await service.get(session, subscription.id, for_update=True)
         await service.extend(session, app.state.events, row, 10)
@@ -117,10 +117,10 @@ async def test_a_rolled_back_change_leaves_no_event(app, db, make_user, make_sub
     assert (stored.status, stored.end_date) == ("active", subscription.end_date)
 
 
-async def test_committed_changes_reach_subscribers(app, client, make_user, make_subscription):
+async def test_committed_changes_reach_subscribers(app, client, insert_user, make_subscription):
     received: list[Event] = []
     app.state.events.subscribe("subscription.changed", received.append)
-    subscription = await make_subscription(await make_user())
+    subscription = await make_subscription(await insert_user())
     assert (
         await client.post(f"/subscriptions/{subscription.id}/extend", json={"days": 1})
     ).status_code == 200

@@ -4,46 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import sqlalchemy as sa
 from subsvc_promo_groups import plugin as promo_groups
 from subsvc_subscriptions import plugin
 from subsvc_users import plugin as users
 
-from subsvc.db import migrate
-from subsvc.testing import schema_differences
+from subsvc.testing_migrations import migrated_database
 
 TABLES = {"subscriptions", "traffic_purchases"}
 
 
-def _tables(url: str) -> set[str]:
-    engine = sa.create_engine(url)
-    try:
-        with engine.connect() as connection:
-            return set(sa.inspect(connection).get_table_names())
-    finally:
-        engine.dispose()
-
-
 def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
-    path = tmp_path / "migrations.db"
-    async_url, sync_url = f"sqlite+aiosqlite:///{path}", f"sqlite:///{path}"
-    dirs = [p.register_migrations() for p in (promo_groups, users, plugin)]
-    for p in (promo_groups, users, plugin):
-        p.register_models()
-
-    migrate.upgrade(async_url, dirs)
-    assert _tables(sync_url) >= TABLES | {"users"}
-    assert "subscriptions_0001" in migrate.heads(async_url, dirs)
-
-    engine = sa.create_engine(sync_url)
-    try:
-        with engine.connect() as connection:
-            diffs = schema_differences(connection, TABLES)
-    finally:
-        engine.dispose()
-    assert diffs == []
-
-    migrate.downgrade(async_url, dirs, "subscriptions@base")
-    remaining = _tables(sync_url)
-    assert not TABLES & remaining
-    assert "users" in remaining  # the branches it depends on are left alone
+    with migrated_database(tmp_path, promo_groups, users, plugin) as db:
+        assert "users" in db.tables()
+        db.round_trip("subscriptions", head="subscriptions_0001", tables=TABLES, kept={"users"})

@@ -12,6 +12,7 @@ from subsvc.db import utcnow
 FIELDS = {
     "id",
     "user_id",
+    "panel_sync_state",
     "status",
     "actual_status",
     "is_trial",
@@ -71,16 +72,16 @@ def test_actual_status_at_the_exact_end_is_expired():
         ("pending", timedelta(days=-1), "pending"),
     ],
 )
-async def test_actual_status_on_read(client, make_user, make_subscription, stored, end_in, expected):
-    subscription = await make_subscription(await make_user(), status=stored, end_in=end_in)
+async def test_actual_status_on_read(client, insert_user, make_subscription, stored, end_in, expected):
+    subscription = await make_subscription(await insert_user(), status=stored, end_in=end_in)
     body = (await client.get(f"/subscriptions/{subscription.id}")).json()
     assert (body["status"], body["actual_status"]) == (stored, expected)
     [listed] = (await client.get("/subscriptions")).json()
     assert listed["actual_status"] == expected
 
 
-async def test_get_answers_the_record(client, make_user, make_subscription, utc):
-    user = await make_user()
+async def test_get_answers_the_record(client, insert_user, make_subscription, utc_time):
+    user = await insert_user()
     subscription = await make_subscription(
         user, connected_squads=["s1"], traffic_used_gb=1.5, autopay_enabled=True
     )
@@ -91,13 +92,13 @@ async def test_get_answers_the_record(client, make_user, make_subscription, utc)
     assert body["id"] == subscription.id and body["user_id"] == user.id
     assert body["connected_squads"] == ["s1"] and body["traffic_used_gb"] == 1.5
     assert body["autopay_enabled"] is True
-    assert utc(body["end_date"]) == subscription.end_date
-    assert utc(body["created_at"]) <= utc(body["updated_at"])
-    assert utc(body["start_date"]) < utc(body["end_date"])
+    assert utc_time(body["end_date"]) == subscription.end_date
+    assert utc_time(body["created_at"]) <= utc_time(body["updated_at"])
+    assert utc_time(body["start_date"]) < utc_time(body["end_date"])
 
 
-async def test_list_is_a_bare_array_newest_first_with_a_window(client, make_user, make_subscription):
-    user = await make_user()
+async def test_list_is_a_bare_array_newest_first_with_a_window(client, insert_user, make_subscription):
+    user = await insert_user()
     base = utcnow() - timedelta(hours=1)
     made = [await make_subscription(user, created_at=base + timedelta(minutes=i)) for i in range(5)]
     r = await client.get("/subscriptions")
@@ -108,8 +109,8 @@ async def test_list_is_a_bare_array_newest_first_with_a_window(client, make_user
     assert (await client.get("/subscriptions", params={"offset": 10})).json() == []
 
 
-async def test_list_filters(client, make_user, make_subscription):
-    first, second = await make_user(), await make_user()
+async def test_list_filters(client, insert_user, make_subscription):
+    first, second = await insert_user(), await insert_user()
     trial = await make_subscription(first, is_trial=True, status="active")
     expired = await make_subscription(first, status="expired")
     other = await make_subscription(second, status="active")

@@ -16,8 +16,8 @@ from subsvc.testing import recorded_statements
 ALREADY = "User already has a subscription. Use replace_existing=true to replace it"
 
 
-async def test_create_answers_the_user_record(client, make_user, rows, utc):
-    user = await make_user(messenger_id=123_456_789)
+async def test_create_answers_the_user_record(client, insert_user, rows, utc_time):
+    user = await insert_user(messenger_id=123_456_789)
     r = await client.post(f"/users/{user.messenger_id}/subscription", json={"duration_days": 30})
     assert r.status_code == 201, r.text
     record = r.json()
@@ -31,13 +31,13 @@ async def test_create_answers_the_user_record(client, make_user, rows, utc):
     assert record["subscription"]["traffic_limit_gb"] == 100
     assert record["subscription"]["tariff_id"] is None and record["subscription"]["tariff_name"] is None
     assert [s["id"] for s in record["subscriptions"]] == [row.id]
-    assert utc(record["subscription"]["end_date"]) == row.end_date
+    assert utc_time(record["subscription"]["end_date"]) == row.end_date
     [stored] = await rows(User)
     assert stored.has_had_paid_subscription is True
 
 
-async def test_create_resolves_the_internal_id_too(client, make_user, rows):
-    user = await make_user(messenger_id=None)
+async def test_create_resolves_the_internal_id_too(client, insert_user, rows):
+    user = await insert_user(messenger_id=None)
     r = await client.post(f"/users/{user.id}/subscription", json={"is_trial": True})
     assert r.status_code == 201
     assert r.json()["subscription"]["is_trial"] is True
@@ -52,8 +52,8 @@ async def test_create_for_an_unknown_user_is_404(client, rows, outbox):
     assert await rows(Subscription) == [] and await outbox() == []
 
 
-async def test_create_rules_apply(client, make_user, make_subscription, rows):
-    user = await make_user()
+async def test_create_rules_apply(client, insert_user, make_subscription, rows):
+    user = await insert_user()
     assert (await client.post(f"/users/{user.id}/subscription", json={})).json() == {
         "detail": "duration_days is required for paid subscriptions"
     }
@@ -69,8 +69,8 @@ async def test_create_rules_apply(client, make_user, make_subscription, rows):
     assert len(await rows(Subscription)) == 1
 
 
-async def test_delete_disables_the_current_subscription(client, make_user, make_subscription, rows, outbox):
-    user = await make_user()
+async def test_delete_disables_the_current_subscription(client, insert_user, make_subscription, rows, outbox):
+    user = await insert_user()
     older = await make_subscription(user, status="expired", end_in=timedelta(days=-5))
     current = await make_subscription(user, status="active")
     r = await client.delete(f"/users/{user.messenger_id}/subscription")
@@ -86,8 +86,8 @@ async def test_delete_disables_the_current_subscription(client, make_user, make_
     assert [(p["subscription_id"], p["change"]) for _, p in await outbox()] == [(current.id, "disabled")]
 
 
-async def test_delete_a_given_subscription_of_the_user(client, make_user, make_subscription, rows):
-    user, other = await make_user(), await make_user()
+async def test_delete_a_given_subscription_of_the_user(client, insert_user, make_subscription, rows):
+    user, other = await insert_user(), await insert_user()
     first = await make_subscription(user, status="active")
     second = await make_subscription(user, status="active")
     foreign = await make_subscription(other, status="active")
@@ -102,10 +102,10 @@ async def test_delete_a_given_subscription_of_the_user(client, make_user, make_s
     assert {row.id: row.status for row in await rows(Subscription)}[foreign.id] == "active"
 
 
-async def test_delete_404s(client, make_user):
+async def test_delete_404s(client, insert_user):
     r = await client.delete("/users/424242/subscription")
     assert r.status_code == 404 and r.json() == {"detail": "User not found"}
-    user = await make_user()
+    user = await insert_user()
     r = await client.delete(f"/users/{user.id}/subscription")
     assert r.status_code == 404 and r.json() == {"detail": "User has no subscription"}
 
@@ -113,22 +113,22 @@ async def test_delete_404s(client, make_user):
 # --- the user record -----------------------------------------------------------------------------
 
 
-async def test_primary_subscription_of_the_record(db, make_user, make_subscription):
+async def test_primary_subscription_of_the_record(db, insert_user, make_subscription):
     base = make_subscription
-    live_first = await make_user()
+    live_first = await insert_user()
     old_active = await base(live_first, status="active", created_at=_ago(3))
     await base(live_first, status="expired", created_at=_ago(1))
-    pending_skipped = await make_user()
+    pending_skipped = await insert_user()
     disabled = await base(pending_skipped, status="disabled", created_at=_ago(3))
     await base(pending_skipped, status="pending", is_trial=True, created_at=_ago(1))
-    paid_pending = await make_user()
+    paid_pending = await insert_user()
     pending = await base(paid_pending, status="pending", is_trial=False, created_at=_ago(1))
-    only_unpaid_trial = await make_user()
+    only_unpaid_trial = await insert_user()
     await base(only_unpaid_trial, status="pending", is_trial=True)
-    trial_stored = await make_user()
+    trial_stored = await insert_user()
     trial = await base(trial_stored, status="trial", end_in=timedelta(days=-1), created_at=_ago(5))
     await base(trial_stored, status="limited", created_at=_ago(1))
-    nothing = await make_user()
+    nothing = await insert_user()
     users = [live_first, pending_skipped, paid_pending, only_unpaid_trial, trial_stored, nothing]
 
     with recorded_statements(db) as statements:
@@ -151,10 +151,10 @@ async def test_primary_subscription_of_the_record(db, make_user, make_subscripti
     assert len(extras[only_unpaid_trial.id]["subscriptions"]) == 1
 
 
-async def test_user_record_shows_subscriptions(app, client, db, make_user):
+async def test_user_record_shows_subscriptions(app, client, db, insert_user):
     """Through ``GET /users/{id}`` when the users plugin serves it, else through its
     ``user_record`` builder directly."""
-    user = await make_user()
+    user = await insert_user()
     first = (await client.post(f"/users/{user.id}/subscription", json={"is_trial": True})).json()
     assert first["subscription"]["is_trial"] is True
     if any(e.method == "GET" and e.path == "/users/{user_id}" for e in app.state.endpoints):

@@ -3,25 +3,20 @@ servers, promo groups, subscriptions and a look at the rows."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
 import httpx2
 import pytest
 from sqlmodel import col, select
-from starlette.applications import Starlette
 from subsvc_promo_groups.models import PromoGroup
 from subsvc_servers.models import Server
 from subsvc_subscriptions.models import Subscription
 from subsvc_tariffs.models import TariffPromoGroup
 from subsvc_users.models import User
-from subsvc_users.schemas import UserCreateRequest
-from subsvc_users.service import create_user
 
 from subsvc.db import Database, utcnow
-from subsvc.events import OutboxEvent
-from subsvc.testing import Rows
 
 PLUGINS = [
     "subsvc_promo_groups.plugin",
@@ -38,33 +33,6 @@ Make = Callable[..., Awaitable[Any]]
 @pytest.fixture
 def subsvc_plugins() -> list[Any]:
     return list(PLUGINS)
-
-
-def bearer_client(app: Starlette, token: str) -> httpx2.AsyncClient:
-    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
-    return httpx2.AsyncClient(
-        transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {token}"}
-    )
-
-
-@pytest.fixture
-def as_bearer(app: Starlette) -> Callable[[str], httpx2.AsyncClient]:
-    """``async with as_bearer(token) as http``: a client sending that access JWT."""
-    return lambda token: bearer_client(app, token)
-
-
-@pytest.fixture
-async def admin(app: Starlette, admin_token: str) -> AsyncIterator[httpx2.AsyncClient]:
-    """A client with an administrator's access JWT."""
-    async with bearer_client(app, admin_token) as http:
-        yield http
-
-
-@pytest.fixture
-async def member(app: Starlette, user_token: str) -> AsyncIterator[httpx2.AsyncClient]:
-    """A client with an ordinary cabinet user's access JWT (no admin, no role)."""
-    async with bearer_client(app, user_token) as http:
-        yield http
 
 
 @pytest.fixture
@@ -117,22 +85,6 @@ def make_group(db: Database) -> Make:
 
 
 @pytest.fixture
-def make_user(app: Starlette, db: Database) -> Make:
-    """``await make_user(promo_group_id=3)``: a user made by the users plugin's ``create_user``."""
-    counter = iter(range(1, 1_000_000))
-
-    async def create(**fields: Any) -> User:
-        fields.setdefault("messenger_id", 700_000_000 + next(counter))
-        async with db.session() as session:
-            user = await create_user(app, session, UserCreateRequest(**fields))
-            await session.commit()
-            await session.refresh(user)
-        return user
-
-    return create
-
-
-@pytest.fixture
 def make_subscription(db: Database, make_user: Make) -> Make:
     """``await make_subscription(tariff_id=1, status="active", days=30)``: a subscription row
     (of a new user unless ``user`` is given)."""
@@ -147,16 +99,6 @@ def make_subscription(db: Database, make_user: Make) -> Make:
         return await _add(db, Subscription(user_id=owner.id, **fields))
 
     return create
-
-
-@pytest.fixture
-def outbox(rows: Rows) -> Callable[[], Awaitable[list[tuple[str, dict[str, Any]]]]]:
-    """The outbox rows as ``(event_type, payload)``, oldest first."""
-
-    async def read() -> list[tuple[str, dict[str, Any]]]:
-        return [(row.event_type, row.payload) for row in await rows(OutboxEvent)]
-
-    return read
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from subsvc_rbac.testing import role_holder
 from subsvc_tariffs.models import Tariff
 from subsvc_users.schemas import UserCreateRequest
 from subsvc_users.service import create_user
@@ -113,20 +114,12 @@ class TestWithRbac:
         return [*subsvc_plugins, "subsvc_rbac.plugin"]
 
     @pytest.fixture
-    async def reader(self, app, db, admin, as_bearer):
+    async def reader(self, app, db, admin):
         async with db.session() as session:
             user = await create_user(app, session, UserCreateRequest(messenger_id=700_123_456))
             await session.commit()
-        role = await admin.post(
-            "/cabinet/admin/rbac/roles",
-            json={"name": "Catalogue", "level": 10, "permissions": ["tariffs:read"]},
-        )
-        assert role.status_code == 201, role.text
-        assigned = await admin.post(
-            "/cabinet/admin/rbac/assignments", json={"user_id": user.id, "role_id": role.json()["id"]}
-        )
-        assert assigned.status_code == 201, assigned.text
-        async with as_bearer(app.state.jwt.access_token(user.id, messenger_id=user.messenger_id)) as http:
+        http = await role_holder(app, admin, user.id, ["tariffs:read"], messenger_id=user.messenger_id)
+        async with http:
             yield http
 
     async def test_a_role_with_read_reads_but_does_not_change(self, reader, make_tariff):

@@ -2,28 +2,29 @@
 
 A record is read with one statement (:func:`record_select`: the user's columns and its promo
 group's, joined) plus one query per ``user_record_extras`` implementation for a whole page,
-and validated once per page. Rows are read as plain rows, not ORM objects: building ORM
-instances for a page of 50 cost more than the queries themselves.
+and validated once per page. Rows are read as plain mappings, not ORM objects (building ORM
+instances for a page of 50 cost more than the queries themselves), on PostgreSQL straight from
+the driver (:class:`~subsvc.db.DriverSelect`).
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 from pydantic import TypeAdapter
-from sqlalchemy import BigInteger, ColumnElement, Integer, Row, ScalarSelect, Select, bindparam, case, or_
+from sqlalchemy import BigInteger, ColumnElement, Integer, ScalarSelect, Select, bindparam, case, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_promo_groups.models import PromoGroup
 
 from subsvc.api import HTTPError
-from subsvc.db import in_list
+from subsvc.db import DriverSelect, in_list
 from subsvc_users.models import User
 from subsvc_users.schemas import INT32_MAX, INT64_MAX, PromoGroupSummary, UserResponse
 
@@ -46,8 +47,8 @@ def record_select() -> Select[Any]:
 
 
 @functools.cache
-def _records_by_id(dialect: str) -> Select[Any]:
-    return record_select().where(in_list(USERS.c.id, "ids", dialect))
+def _records_by_id(dialect: str) -> DriverSelect:
+    return DriverSelect(record_select().where(in_list(USERS.c.id, "ids", dialect)))
 
 
 def _path_match(user_id: int) -> tuple[list[ColumnElement[bool]], ColumnElement[int]]:
@@ -117,23 +118,23 @@ async def get_user(session: AsyncSession, user_id: int, *, for_update: bool = Fa
     return user
 
 
-async def record_rows(session: AsyncSession, user_ids: Sequence[int]) -> list[Row[Any]]:
+async def record_rows(session: AsyncSession, user_ids: Sequence[int]) -> Sequence[Mapping[str, Any]]:
     """The :func:`record_select` rows of these users (in no particular order), changes still
     pending in the session included."""
     if session.new or session.dirty:
         await session.flush()
     dialect = session.get_bind().dialect.name
-    return list((await session.exec(_records_by_id(dialect), params={"ids": list(user_ids)})).all())
+    return await _records_by_id(dialect).mappings(session, {"ids": list(user_ids)})
 
 
 async def records_from_rows(
-    request: Request, session: AsyncSession, rows: Sequence[Row[Any]]
+    request: Request, session: AsyncSession, rows: Sequence[Mapping[str, Any]]
 ) -> list[UserResponse]:
     """The records of :func:`record_select` rows, in their order (one call per
     ``user_record_extras`` implementation for all of them)."""
     if not rows:
         return []
-    ids = [row.id for row in rows]
+    ids = [row["id"] for row in rows]
     extras: dict[int, dict[str, Any]] = {}
     for part in request.app.state.plugins.hook.user_record_extras(session=session, user_ids=ids):
         if inspect.isawaitable(part):
@@ -141,15 +142,14 @@ async def records_from_rows(
         for user_id, fields in (part or {}).items():
             extras.setdefault(user_id, {}).update(fields)
     records = []
-    for row in rows:
-        values = row._mapping
+    for values in rows:
         data: dict[str, Any] = {name: values[name] for name in _ROW_FIELDS}
         data["promo_group"] = (
             {name: values[_GROUP_PREFIX + name] for name in _GROUP_FIELDS}
             if values["promo_group_id"] is not None
             else None
         )
-        data.update(extras.get(row.id, ()))
+        data.update(extras.get(values["id"], ()))
         records.append(data)
     return _RECORDS.validate_python(records)
 
@@ -159,7 +159,7 @@ async def user_records(request: Request, session: AsyncSession, users: Sequence[
     ids = [user.id for user in users if user.id is not None]
     if not ids:
         return []
-    by_id = {row.id: row for row in await record_rows(session, ids)}
+    by_id = {row["id"]: row for row in await record_rows(session, ids)}
     return await records_from_rows(request, session, [by_id[user_id] for user_id in ids if user_id in by_id])
 
 

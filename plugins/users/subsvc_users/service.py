@@ -12,10 +12,10 @@ from __future__ import annotations
 import functools
 import secrets
 import string
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, Row, Select, bindparam, func, or_, update
+from sqlalchemy import ColumnElement, Select, bindparam, func, or_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
@@ -24,7 +24,7 @@ from sqlmodel.sql.expression import SelectOfScalar
 from starlette.applications import Starlette
 from subsvc_promo_groups.service import ensure_default_group, find_group
 
-from subsvc.db import utcnow
+from subsvc.db import DriverSelect, utcnow
 from subsvc_users.counts import CountCache, count_cache
 from subsvc_users.models import USER_STATUSES, User
 from subsvc_users.records import USERS, record_select
@@ -118,15 +118,15 @@ def page_query(conditions: Sequence[ColumnElement[bool]], limit: Any, offset: An
 
 
 @functools.cache
-def _listing(by_status: bool, by_promo_group: bool) -> Select[Any]:
+def _listing(by_status: bool, by_promo_group: bool) -> DriverSelect:
     """The page statement of a filter without search text, its values as parameters: built
-    (and its cache key computed) once, not per request."""
+    (and compiled) once, not per request."""
     conditions = []
     if by_status:
         conditions.append(USERS.c.status == bindparam("status"))
     if by_promo_group:
         conditions.append(USERS.c.promo_group_id == bindparam("promo_group_id"))
-    return page_query(conditions, bindparam("limit"), bindparam("offset"))
+    return DriverSelect(page_query(conditions, bindparam("limit"), bindparam("offset")))
 
 
 async def list_users(
@@ -138,7 +138,7 @@ async def list_users(
     search: str | None = None,
     limit: int = 50,
     offset: int = 0,
-) -> tuple[int, list[Row[Any]]]:
+) -> tuple[int, Sequence[Mapping[str, Any]]]:
     """The total of the filter (exact; see :mod:`subsvc_users.counts`) and one page of it as
     record rows (for :func:`~subsvc_users.records.records_from_rows`)."""
     search = (search or "").strip() or None
@@ -151,12 +151,10 @@ async def list_users(
     total = await counts.total(key, count)
     if offset > INT64_MAX - limit:  # no row is that far; the database would refuse the number
         return total, []
-    if search:
-        page = await session.exec(page_query(conditions, limit, offset))
-    else:
-        parameters = {"status": status, "promo_group_id": promo_group_id, "limit": limit, "offset": offset}
-        page = await session.exec(_listing(status is not None, promo_group_id is not None), params=parameters)
-    return total, list(page.all())
+    if search:  # a statement of its own, the pattern written into it
+        return total, (await session.exec(page_query(conditions, limit, offset))).mappings().all()
+    parameters = {"status": status, "promo_group_id": promo_group_id, "limit": limit, "offset": offset}
+    return total, await _listing(status is not None, promo_group_id is not None).mappings(session, parameters)
 
 
 # --- creation and changes ----------------------------------------------------------------------

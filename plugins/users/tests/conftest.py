@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 from typing import Any
 
 import httpx2
@@ -28,16 +27,3 @@ def make_user(client: httpx2.AsyncClient) -> MakeUser:
         return body
 
     return create
-
-
-def _utc_time(value: str) -> datetime:
-    parsed = datetime.fromisoformat(value)
-    offset = parsed.utcoffset()
-    assert offset is not None and offset.total_seconds() == 0, f"not UTC with an offset: {value}"
-    return parsed
-
-
-@pytest.fixture
-def utc_time() -> Callable[[str], datetime]:
-    """Parse a response's ISO 8601 timestamp, asserting it is timezone-aware UTC."""
-    return _utc_time

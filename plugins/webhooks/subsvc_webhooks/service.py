@@ -26,25 +26,41 @@ class WebhookNotFound(LookupError):
     """No webhook has this id."""
 
 
+_EVENT_FIELDS = (("event_id", Integer), ("key_prefix", String), ("event_type", String), ("payload", JSON))
+
+
 @functools.cache
-def _deliveries_for_event() -> sa.Insert:
-    """One pending delivery per active webhook of the event's type (or of ``*``), written by
-    one ``INSERT ... SELECT`` in the publishing transaction."""
+def _deliveries_for_events(count: int) -> sa.Insert:
+    """One pending delivery per active webhook of each of ``count`` events' types (or of
+    ``*``), written by one ``INSERT ... SELECT`` in the publishing transaction, in the order
+    of the events. The events are a ``UNION ALL`` of bound rows (``e0_event_id``, …)."""
     webhooks: sa.Table = Webhook.__table__  # type: ignore[attr-defined]
     deliveries: sa.Table = WebhookDelivery.__table__  # type: ignore[attr-defined]
-    event_type = bindparam("event_type", type_=String)
+    rows = [
+        sa.select(
+            sa.literal(i, Integer).label("position"),
+            *(bindparam(f"e{i}_{name}", type_=kind).label(name) for name, kind in _EVENT_FIELDS),
+        )
+        for i in range(count)
+    ]
+    events = (rows[0] if count == 1 else sa.union_all(*rows)).subquery("events")
     now = bindparam("now", type_=UTCDateTime)
-    rows = sa.select(
-        webhooks.c.id,
-        bindparam("event_id", type_=Integer),
-        bindparam("key_prefix", type_=String) + sa.cast(webhooks.c.id, String),
-        event_type,
-        bindparam("payload", type_=JSON),
-        sa.literal(PENDING, String),
-        sa.literal(1, Integer),
-        now,
-        now,
-    ).where(webhooks.c.is_active.is_(True), webhooks.c.event_type.in_([event_type, ANY_EVENT]))
+    selected = (
+        sa.select(
+            webhooks.c.id,
+            events.c.event_id,
+            events.c.key_prefix + sa.cast(webhooks.c.id, String),
+            events.c.event_type,
+            events.c.payload,
+            sa.literal(PENDING, String),
+            sa.literal(1, Integer),
+            now,
+            now,
+        )
+        .join_from(webhooks, events, webhooks.c.event_type.in_([events.c.event_type, ANY_EVENT]))
+        .where(webhooks.c.is_active.is_(True))
+        .order_by(events.c.position, webhooks.c.id)
+    )
     columns = [
         "webhook_id",
         "event_id",
@@ -56,25 +72,34 @@ def _deliveries_for_event() -> sa.Insert:
         "created_at",
         "next_retry_at",
     ]
-    return sa.insert(deliveries).from_select(columns, rows)
+    return sa.insert(deliveries).from_select(columns, selected)
+
+
+EVENTS_PER_STATEMENT = 100  # bounds the statement's parameters and SQLite's compound SELECT
 
 
 def record_deliveries(session: Session, events: Sequence[Event]) -> int:
-    """Write the pending deliveries of ``events`` in ``session``'s transaction; how many.
+    """Write the pending deliveries of ``events`` in ``session``'s transaction (one
+    statement per :data:`EVENTS_PER_STATEMENT` events); how many.
 
     Called by the event bus just before a transaction that published events commits (see
     :meth:`subsvc.events.EventBus.subscribe_in_transaction`).
     """
-    statement, now, created = _deliveries_for_event(), utcnow(), 0
-    for item in events:
-        params = {
-            "event_id": item.id,
-            "key_prefix": f"{uuid.uuid4().hex}-",
-            "event_type": item.type,
-            "payload": item.payload,
-            "now": now,
-        }
-        created += session.execute(statement, params).rowcount  # type: ignore[attr-defined]
+    now, created = utcnow(), 0
+    for start in range(0, len(events), EVENTS_PER_STATEMENT):
+        chunk = events[start : start + EVENTS_PER_STATEMENT]
+        params: dict[str, Any] = {"now": now}
+        for i, item in enumerate(chunk):
+            params.update(
+                {
+                    f"e{i}_event_id": item.id,
+                    f"e{i}_key_prefix": f"{uuid.uuid4().hex}-",
+                    f"e{i}_event_type": item.type,
+                    f"e{i}_payload": item.payload,
+                }
+            )
+        result = session.execute(_deliveries_for_events(len(chunk)), params)
+        created += int(result.rowcount)  # type: ignore[attr-defined]
     return created
 
 

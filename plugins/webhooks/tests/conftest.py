@@ -4,22 +4,20 @@ receiver: a Starlette app served by uvicorn on 127.0.0.1 that records what it ge
 from __future__ import annotations
 
 import asyncio
-import socket
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
 from subsvc.settings import Settings
+from subsvc.testing_server import LoopbackServer
 
-PORTS = range(18180, 18190)
 FAST = {
     "WEBHOOK_RETRY_BASE_SECONDS": "0.05",
     "WEBHOOK_RETRY_FACTOR": "2",
@@ -111,34 +109,13 @@ class Receiver:
         return PlainTextResponse(f"answer {step}", status_code=step)
 
 
-def _bind() -> socket.socket:
-    """A loopback socket on the first free port of this helper's range."""
-    for port in PORTS:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
-            sock.close()
-            continue
-        return sock
-    raise RuntimeError(f"no free port in {PORTS}")
-
-
 @pytest.fixture(scope="session")
 async def _receiver_server() -> AsyncIterator[Receiver]:
-    sock = _bind()
-    receiver = Receiver(url=f"http://127.0.0.1:{sock.getsockname()[1]}/hook")
+    receiver = Receiver(url="")
     app = Starlette(routes=[Route("/hook", receiver.handle, methods=["POST"])])
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
-    yield receiver
-    server.should_exit = True
-    await task
-    sock.close()
+    async with LoopbackServer(app) as server:
+        receiver.url = f"{server.url}/hook"
+        yield receiver
 
 
 @pytest.fixture
@@ -148,23 +125,3 @@ def receiver(_receiver_server: Receiver) -> Receiver:
     if _receiver_server.gate is not None:
         _receiver_server.gate.set()
     _receiver_server.reset()
-
-
-async def _wait_for(predicate: Callable[[], Awaitable[bool] | bool], seconds: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while True:
-        result = predicate()
-        if isinstance(result, Awaitable):
-            result = await result
-        if result:
-            return
-        if loop.time() > deadline:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.02)
-
-
-@pytest.fixture
-def wait_for() -> Callable[..., Awaitable[None]]:
-    """``await wait_for(lambda: ...)`` (the predicate may be async): poll until it holds."""
-    return _wait_for

@@ -13,8 +13,11 @@ from datetime import datetime
 import httpx2
 import pytest
 from subsvc_webhooks.models import WebhookDelivery
+from subsvc_webhooks.service import record_deliveries
 
 from subsvc.app import create_app
+from subsvc.db import utcnow
+from subsvc.events import Event
 from subsvc.testing import API_KEY
 
 from .conftest import with_worker
@@ -229,7 +232,7 @@ async def test_the_raising_request_returns_before_the_receiver_answers(client, r
     assert receiver.answered[0] > answered_request_at
 
 
-async def test_events_reach_exact_and_star_webhooks_only_when_active(client, receiver, wait_for):
+async def test_events_reach_exact_and_star_webhooks_only_when_active(client, receiver, wait_for, rows):
     exact = await make_webhook(client, receiver, event_type="user.created")
     star = await make_webhook(client, receiver, event_type="*")
     other = await make_webhook(client, receiver, event_type="payment.completed")
@@ -251,6 +254,27 @@ async def test_events_reach_exact_and_star_webhooks_only_when_active(client, rec
     assert [d["event_type"] for d in await deliveries(client, other["id"])] == ["payment.completed"]
     assert await deliveries(client, inactive["id"]) == []
     assert len(receiver.requests) == 5
+    written = await rows(WebhookDelivery)  # by id: the balance change's two events in one statement
+    assert [d.event_id for d in written] == sorted(d.event_id for d in written)  # in the events' order
+
+
+async def test_a_transaction_with_more_events_than_one_statement_takes_writes_them_all_in_order(
+    client, receiver, db, rows
+):
+    """``record_deliveries`` writes at most ``EVENTS_PER_STATEMENT`` events per statement
+    (bound parameters, SQLite's compound SELECT limit); a larger transaction takes several, in
+    order."""
+    hook = await make_webhook(client, receiver, event_type="*")
+    count = 605  # more than SQLite allows in one compound SELECT (500)
+    events = [Event(10_000 + i, "user.created", {"n": i}, utcnow()) for i in range(count)]
+    async with db.session() as session:
+        written = await session.run_sync(lambda sync: record_deliveries(sync, events))
+        await session.commit()
+    assert written == count
+    stored = await rows(WebhookDelivery, webhook_id=hook["id"])
+    assert [d.event_id for d in stored] == [e.id for e in events]
+    assert [d.payload for d in stored] == [e.payload for e in events]
+    assert len({d.delivery_key for d in stored}) == count
 
 
 async def test_stats_and_deliveries_add_up(client, receiver, wait_for):
@@ -323,26 +347,13 @@ async def test_a_restart_in_the_middle_of_retries_loses_nothing(
 
 @pytest.mark.own_apps
 async def test_with_redis_the_job_reaches_a_separate_worker(
-    subsvc_settings, subsvc_plugins, app, receiver, wait_for
+    redis_url, subsvc_settings, subsvc_plugins, app, receiver, wait_for
 ):
     """A web instance without a worker writes the deliveries; a worker instance sends them."""
-    import os
     import uuid
 
-    import redis.asyncio as redis
-
-    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-    probe = redis.Redis.from_url(url)
-    try:
-        await probe.ping()
-    except Exception:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"no Redis at {url}")
-    finally:
-        await probe.aclose()
     base = subsvc_settings.model_copy(
-        update={"REDIS_URL": url, "JOBS_QUEUE": f"subsvc:test:{uuid.uuid4().hex}"}
+        update={"REDIS_URL": redis_url, "JOBS_QUEUE": f"subsvc:test:{uuid.uuid4().hex}"}
     )
     web = create_app(base.model_copy(update={"JOBS_WORKER": False}), plugins=subsvc_plugins)
     worker = create_app(with_worker(base), plugins=subsvc_plugins)

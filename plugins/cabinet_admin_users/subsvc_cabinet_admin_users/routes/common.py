@@ -13,7 +13,7 @@ from subsvc_users.models import User
 
 from subsvc.api import HTTPError, Router
 from subsvc_cabinet_admin_users.lookup import find_user
-from subsvc_cabinet_admin_users.panel import PanelError
+from subsvc_cabinet_admin_users.panel import PanelError, failure_text
 from subsvc_cabinet_admin_users.settings import CabinetAdminUsersSettings
 
 TAG = "Cabinet Admin Users"
@@ -54,4 +54,4 @@ def panel_errors() -> Iterator[None]:
     try:
         yield
     except PanelError as exc:
-        raise HTTPError(502, f"VPN panel error: {exc}") from None
+        raise HTTPError(502, failure_text(exc)) from None

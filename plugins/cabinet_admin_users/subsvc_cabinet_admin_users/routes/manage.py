@@ -3,6 +3,7 @@ disable, the resets, and deletion."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Annotated
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -13,7 +14,6 @@ from subsvc_users.schemas import UserStatus
 
 from subsvc.api import HTTPError, Query
 from subsvc.auth.principal import Principal
-from subsvc.events import EventBus
 from subsvc_cabinet_admin_users import changes, panel, sync
 from subsvc_cabinet_admin_users.lookup import user_subscriptions
 from subsvc_cabinet_admin_users.routes.common import (
@@ -54,30 +54,70 @@ router = new_router()
 
 USER_IS_DELETED = "User is deleted; restore it with the status endpoint first"
 NOT_FOUND = {404: "User not found"}
+IN_USE = {409: "Other records still point at the user", **NOT_FOUND}
 
 
-def _events(request: Request) -> EventBus:
-    events: EventBus = request.app.state.events
-    return events
-
-
-async def _panel_step(
-    request: Request, session: AsyncSession, user: User, *, delete: bool
-) -> tuple[bool, str | None]:
-    """Disable (or delete) the user's panel account: ``(done, error)``. Without a panel the
-    error says so; the ``subscription.changed`` / ``user.deleted`` events still tell the
-    panel integration once one is installed."""
+async def _panel_account(
+    request: Request, session: AsyncSession, user: User
+) -> tuple[panel.PanelGateway | None, panel.PanelUser | None, str | None]:
+    """The panel gateway and the user's panel account: ``(gateway, account, error)``. Without
+    a panel the error says so; the ``subscription.changed`` / ``user.deleted`` events still
+    tell the panel integration once one is installed."""
     gateway = await panel.gateway(request.app)
     if gateway is None:
-        return False, panel.NOT_CONFIGURED
+        return None, None, panel.NOT_CONFIGURED
     try:
-        account = await sync.find_account(gateway, session, user)
-        if account is None:
-            return False, None
-        done = await (gateway.delete_user(account.uuid) if delete else gateway.disable_user(account.uuid))
+        return gateway, await sync.find_account(gateway, session, user), None
     except panel.PanelError as exc:
-        return False, f"VPN panel error: {exc}"
-    return done, None
+        return gateway, None, panel.failure_text(exc)
+
+
+async def _panel_call(call: Awaitable[bool]) -> tuple[bool, str | None]:
+    """Run one panel operation: ``(done, error)``."""
+    try:
+        return await call, None
+    except panel.PanelError as exc:
+        return False, panel.failure_text(exc)
+
+
+async def _disable_in_panel(request: Request, session: AsyncSession, user: User) -> tuple[bool, str | None]:
+    """Disable the user's panel account: ``(done, error)``; no account is not an error."""
+    gateway, account, error = await _panel_account(request, session, user)
+    if gateway is None or account is None:
+        return False, error
+    return await _panel_call(gateway.disable_user(account.uuid))
+
+
+async def _set_status(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    user: User,
+    status: UserStatus,
+    reason: str | None,
+) -> str:
+    """Give the user ``status`` as this administrator (``user.status_changed``); the old status."""
+    return await changes.set_status(request.app, session, user, status, reason=reason, actor=principal.id)
+
+
+async def _set_blocked(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    user_id: int,
+    status: UserStatus,
+    reason: str | None,
+    messages: tuple[str, str],
+) -> UpdateUserStatusResponse:
+    """Block or unblock a user that is not deleted; ``messages``: the answer when the user
+    was blocked before, and when not."""
+    user = await get_user(session, user_id, for_update=True)
+    if user.status == UserStatus.DELETED:
+        raise HTTPError(400, USER_IS_DELETED)
+    old = await _set_status(request, session, principal, user, status, reason)
+    was_blocked, was_not = messages
+    message = was_blocked if old == UserStatus.BLOCKED else was_not
+    return UpdateUserStatusResponse(success=True, old_status=old, new_status=user.status, message=message)
 
 
 @router.post(
@@ -99,7 +139,7 @@ async def update_user_balance(
     try:
         change = await billing.adjust_balance(
             session,
-            _events(request),
+            changes.events(request.app),
             user,
             payload.amount_kopeks,
             description=payload.description,
@@ -132,9 +172,7 @@ async def update_user_status(
 ) -> UpdateUserStatusResponse:
     """Set the status (active, blocked, deleted); publishes `user.status_changed`."""
     user = await get_user(session, user_id, for_update=True)
-    old = await changes.set_status(
-        request.app, session, user, payload.status, reason=payload.reason, actor=principal.id
-    )
+    old = await _set_status(request, session, principal, user, payload.status, payload.reason)
     new = payload.status.value
     message = "Status unchanged" if old == new else f"Status changed from {old} to {new}"
     return UpdateUserStatusResponse(success=True, old_status=old, new_status=new, message=message)
@@ -156,14 +194,8 @@ async def block_user(
 ) -> UpdateUserStatusResponse:
     """Block a user (status `blocked`); publishes `user.status_changed`, on which the panel
     integration disables the panel account."""
-    user = await get_user(session, user_id, for_update=True)
-    if user.status == UserStatus.DELETED:
-        raise HTTPError(400, USER_IS_DELETED)
-    old = await changes.set_status(
-        request.app, session, user, UserStatus.BLOCKED, reason=reason, actor=principal.id
-    )
-    message = "User is already blocked" if old == UserStatus.BLOCKED else "User blocked"
-    return UpdateUserStatusResponse(success=True, old_status=old, new_status=user.status, message=message)
+    messages = ("User is already blocked", "User blocked")
+    return await _set_blocked(request, session, principal, user_id, UserStatus.BLOCKED, reason, messages)
 
 
 @router.post(
@@ -177,14 +209,8 @@ async def unblock_user(
     request: Request, session: AsyncSession, principal: Principal, user_id: int
 ) -> UpdateUserStatusResponse:
     """Unblock a user (status `active`); publishes `user.status_changed`."""
-    user = await get_user(session, user_id, for_update=True)
-    if user.status == UserStatus.DELETED:
-        raise HTTPError(400, USER_IS_DELETED)
-    old = await changes.set_status(
-        request.app, session, user, UserStatus.ACTIVE, reason=None, actor=principal.id
-    )
-    message = "User unblocked" if old == UserStatus.BLOCKED else "User is not blocked"
-    return UpdateUserStatusResponse(success=True, old_status=old, new_status=user.status, message=message)
+    messages = ("User unblocked", "User is not blocked")
+    return await _set_blocked(request, session, principal, user_id, UserStatus.ACTIVE, None, messages)
 
 
 @router.post(
@@ -281,10 +307,8 @@ async def disable_user(
     assert user.id is not None
     rows = await user_subscriptions(session, user.id, for_update=True)
     disabled = await changes.disable_subscriptions(request.app, session, rows)
-    done, error = await _panel_step(request, session, user, delete=False)
-    await changes.set_status(
-        request.app, session, user, UserStatus.BLOCKED, reason=payload.reason, actor=principal.id
-    )
+    done, error = await _disable_in_panel(request, session, user)
+    await _set_status(request, session, principal, user, UserStatus.BLOCKED, payload.reason)
     return DisableUserResponse(
         success=True,
         message="User disabled successfully",
@@ -341,7 +365,7 @@ async def reset_user_subscription(
         return ResetSubscriptionResponse(success=True, message="User has no subscription to reset")
     done, error = False, None
     if payload.deactivate_in_panel:
-        done, error = await _panel_step(request, session, user, delete=False)
+        done, error = await _disable_in_panel(request, session, user)
     await changes.remove_subscriptions(request.app, session, rows, deactivate=payload.deactivate_in_panel)
     return ResetSubscriptionResponse(
         success=True,
@@ -357,7 +381,7 @@ async def reset_user_subscription(
     response_model=DeleteUserResponse,
     summary="Delete User",
     permission=DELETE,
-    responses={409: "Other records still point at the user", **NOT_FOUND},
+    responses=IN_USE,
 )
 async def delete_user(
     request: Request,
@@ -370,9 +394,7 @@ async def delete_user(
     subscriptions and transactions; publishes `user.status_changed` or `user.deleted`."""
     user = await get_user(session, user_id, for_update=True)
     if payload.soft_delete:
-        await changes.set_status(
-            request.app, session, user, UserStatus.DELETED, reason=payload.reason, actor=principal.id
-        )
+        await _set_status(request, session, principal, user, UserStatus.DELETED, payload.reason)
         return DeleteUserResponse(success=True, message="User soft deleted successfully")
     await _hard_delete(request, session, user, principal, delete_from_panel=False, reason=payload.reason)
     return DeleteUserResponse(success=True, message="User permanently deleted successfully")
@@ -383,7 +405,7 @@ async def delete_user(
     response_model=FullDeleteUserResponse,
     summary="Full Delete User",
     permission=DELETE,
-    responses={409: "Other records still point at the user", **NOT_FOUND},
+    responses=IN_USE,
 )
 async def full_delete_user(
     request: Request,
@@ -395,25 +417,15 @@ async def full_delete_user(
     """Remove the user from our database (with subscriptions and transactions) and, with
     `delete_from_panel` (default), the panel account."""
     user = await get_user(session, user_id, for_update=True)
-    gateway = await panel.gateway(request.app) if payload.delete_from_panel else None
-    account, error = None, None
-    if gateway is not None:
-        try:
-            account = await sync.find_account(gateway, session, user)
-        except panel.PanelError as exc:
-            error = f"VPN panel error: {exc}"
-    elif payload.delete_from_panel:
-        error = panel.NOT_CONFIGURED
-    reason = payload.reason
+    gateway, account, error = None, None, None
+    if payload.delete_from_panel:  # found before the row goes: the link to it goes too
+        gateway, account, error = await _panel_account(request, session, user)
     await _hard_delete(
-        request, session, user, principal, delete_from_panel=payload.delete_from_panel, reason=reason
+        request, session, user, principal, delete_from_panel=payload.delete_from_panel, reason=payload.reason
     )
     from_panel = False
     if gateway is not None and account is not None:
-        try:
-            from_panel = await gateway.delete_user(account.uuid)
-        except panel.PanelError as exc:
-            error = f"VPN panel error: {exc}"
+        from_panel, error = await _panel_call(gateway.delete_user(account.uuid))
     message = "User fully deleted from bot and panel" if from_panel else "User deleted from bot"
     return FullDeleteUserResponse(
         success=True, message=message, deleted_from_bot=True, deleted_from_panel=from_panel, panel_error=error

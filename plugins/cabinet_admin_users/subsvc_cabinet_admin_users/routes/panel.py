@@ -67,10 +67,14 @@ async def _account(
     return user, gateway, account
 
 
-def _required(account: PanelUser | None) -> PanelUser:
+async def _existing_account(
+    request: Request, session: AsyncSession, user_id: int
+) -> tuple[PanelGateway, PanelUser]:
+    """The panel gateway and the user's panel account; 400 when the user has none."""
+    _, gateway, account = await _account(request, session, user_id)
     if account is None:
         raise HTTPError(400, NO_ACCOUNT)
-    return account
+    return gateway, account
 
 
 @router.get(
@@ -101,8 +105,7 @@ async def get_user_devices(request: Request, session: AsyncSession, user_id: int
 )
 async def reset_user_devices(request: Request, session: AsyncSession, user_id: int) -> ResetDevicesResponse:
     """Remove every device of the user from the panel."""
-    _, gateway, found = await _account(request, session, user_id)
-    account = _required(found)
+    gateway, account = await _existing_account(request, session, user_id)
     with panel_errors():
         devices = await gateway.devices(account.uuid)
         deleted = 0
@@ -129,8 +132,7 @@ async def delete_user_device(
 ) -> DeleteDeviceResponse:
     """Remove one device (by its hardware id) from the user's panel account; 404 when the
     panel has no such device for the user."""
-    _, gateway, found = await _account(request, session, user_id)
-    account = _required(found)
+    gateway, account = await _existing_account(request, session, user_id)
     with panel_errors():
         deleted = await gateway.delete_device(account.uuid, hwid)
     if not deleted:

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_promo_groups.service import find_group
+from subsvc_users.models import User
 from subsvc_users.records import find_user_by_messenger_id
 from subsvc_users.schemas import UserStatus
 
@@ -36,6 +37,25 @@ async def _hook(request: Request, name: str, **kwargs: Any) -> Any:
     return await request.app.state.plugins.first_result(name, **kwargs)
 
 
+async def _users_page(
+    request: Request,
+    session: AsyncSession,
+    filters: listing.ListFilter,
+    sort_by: SortBy,
+    offset: int,
+    limit: int,
+) -> UsersListResponse:
+    """One page of the users list."""
+    total, rows = await listing.list_users(request.app, session, filters, sort_by, limit, offset)
+    items = await listing.list_items(session, rows)
+    return UsersListResponse(users=items, total=total, offset=offset, limit=limit)
+
+
+async def _detail(request: Request, session: AsyncSession, user: User) -> UserDetailResponse:
+    """The user's detail with as many recent transactions as the settings say."""
+    return await detail.user_detail(session, user, settings(request).ADMIN_USER_RECENT_TRANSACTIONS)
+
+
 @router.get("", response_model=UsersListResponse, summary="List Users", permission=READ)
 async def list_users(
     request: Request,
@@ -61,9 +81,7 @@ async def list_users(
         search=(search or "").strip() or None,
         email=(email or "").strip() or None,
     )
-    total, rows = await listing.list_users(request.app, session, filters, sort_by, limit, offset)
-    items = await listing.list_items(session, rows)
-    return UsersListResponse(users=items, total=total, offset=offset, limit=limit)
+    return await _users_page(request, session, filters, sort_by, offset, limit)
 
 
 @router.get("/stats", response_model=UsersStatsResponse, summary="Get Users Stats", permission=READ)
@@ -86,14 +104,14 @@ async def get_user_by_messenger(
     user = await find_user_by_messenger_id(session, messenger_id)
     if user is None:
         raise HTTPError(404, USER_NOT_FOUND)
-    return await detail.user_detail(session, user, settings(request).ADMIN_USER_RECENT_TRANSACTIONS)
+    return await _detail(request, session, user)
 
 
 @router.get("/{user_id}", response_model=UserDetailResponse, summary="Get User Detail", permission=READ)
 async def get_user_detail(request: Request, session: AsyncSession, user_id: int) -> UserDetailResponse:
     """Get detailed user information by internal id."""
     user = await get_user(session, user_id)
-    return await detail.user_detail(session, user, settings(request).ADMIN_USER_RECENT_TRANSACTIONS)
+    return await _detail(request, session, user)
 
 
 @router.get(
@@ -105,9 +123,7 @@ async def get_user_referrals(
     """The users this user referred, newest first."""
     user = await get_user(session, user_id)
     filters = listing.ListFilter(referred_by_id=user.id)
-    total, rows = await listing.list_users(request.app, session, filters, SortBy.CREATED_AT, limit, offset)
-    items = await listing.list_items(session, rows)
-    return UsersListResponse(users=items, total=total, offset=offset, limit=limit)
+    return await _users_page(request, session, filters, SortBy.CREATED_AT, offset, limit)
 
 
 @router.get(

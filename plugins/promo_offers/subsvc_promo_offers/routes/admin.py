@@ -3,12 +3,10 @@ the broadcast with messenger notifications and its progress, the log."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import HTTPError, Limit, Offset, Page, Query, Router
+from subsvc.api import HTTPError, Limit, Offset, Page, Router
 from subsvc.auth.principal import Principal
 from subsvc_promo_offers import offers, recipients
 from subsvc_promo_offers.broadcast import broadcast_offer
@@ -16,14 +14,14 @@ from subsvc_promo_offers.common import fits_int32
 from subsvc_promo_offers.logs import LogFilter, list_logs
 from subsvc_promo_offers.models import OfferBroadcast
 from subsvc_promo_offers.routes.common import (
-    EDIT,
     READ,
     SEND,
-    all_templates,
+    PositiveId,
+    TemplateArea,
+    Text,
     answers,
-    change_template,
     check_terms,
-    one_template,
+    declare_templates,
 )
 from subsvc_promo_offers.schemas import (
     BroadcastProgress,
@@ -31,50 +29,23 @@ from subsvc_promo_offers.schemas import (
     PromoOfferBroadcastResponse,
     PromoOfferLogResponse,
     PromoOfferResponse,
-    PromoOfferTemplateListResponse,
-    PromoOfferTemplateResponse,
-    PromoOfferTemplateUpdateRequest,
 )
 
 router = Router(area="cabinet-admin", tag="Admin Promo Offers", prefix="/cabinet/admin/promo-offers")
 
-TEMPLATE_NOT_FOUND = "Template not found"
 BROADCAST_NOT_FOUND = "Broadcast not found"
 MESSENGER_NOT_CONFIGURED = "The messenger bot is not configured (BOT_TOKEN): notifications cannot be sent"
-PositiveId = Annotated[int | None, Query(ge=1)]
 
 
-@router.get(
-    "/templates", response_model=PromoOfferTemplateListResponse, summary="List Templates", permission=READ
+declare_templates(
+    router,
+    TemplateArea(
+        not_found="Template not found",
+        list_description=(
+            "Every template, by offer type (the reference's three defaults exist from the start)."
+        ),
+    ),
 )
-async def list_templates(session: AsyncSession) -> PromoOfferTemplateListResponse:
-    """Every template, by offer type (the reference's three defaults exist from the start)."""
-    return await all_templates(session)
-
-
-@router.get(
-    "/templates/{template_id}",
-    response_model=PromoOfferTemplateResponse,
-    summary="Get Template",
-    permission=READ,
-    responses={404: TEMPLATE_NOT_FOUND},
-)
-async def get_template(session: AsyncSession, template_id: int) -> PromoOfferTemplateResponse:
-    return await one_template(session, template_id, TEMPLATE_NOT_FOUND)
-
-
-@router.patch(
-    "/templates/{template_id}",
-    response_model=PromoOfferTemplateResponse,
-    summary="Update Template",
-    permission=EDIT,
-    responses={400: "A blank name or text", 404: TEMPLATE_NOT_FOUND},
-)
-async def update_template(
-    session: AsyncSession, template_id: int, payload: PromoOfferTemplateUpdateRequest
-) -> PromoOfferTemplateResponse:
-    """Change the given fields (absent or null: unchanged)."""
-    return await change_template(session, template_id, payload, TEMPLATE_NOT_FOUND)
 
 
 @router.get("", response_model=Page[PromoOfferResponse], summary="List Offers", permission=READ)
@@ -86,9 +57,9 @@ async def list_offers(
     is_active: bool | None = None,
 ) -> Page[PromoOfferResponse]:
     """Offers, newest first, optionally of one user and by whether they are active."""
-    filters = offers.OfferFilter(user_id=user_id, is_active=is_active)
-    total, items = await offers.list_offers(session, filters, limit, offset)
-    return Page[PromoOfferResponse](items=items, total=total, limit=limit, offset=offset)
+    return await offers.list_offers(
+        session, offers.OfferFilter(user_id=user_id, is_active=is_active), limit, offset
+    )
 
 
 @router.post(
@@ -149,11 +120,10 @@ async def get_logs(
     limit: Limit = 50,
     offset: Offset = 0,
     user_id: PositiveId = None,
-    action: Annotated[str | None, Query(min_length=1)] = None,
+    action: Text = None,
 ) -> Page[PromoOfferLogResponse]:
     """The log (`claimed`, `consumed`, `disabled`), newest first."""
-    total, items = await list_logs(session, LogFilter(user_id=user_id, action=action), limit, offset)
-    return Page[PromoOfferLogResponse](items=items, total=total, limit=limit, offset=offset)
+    return await list_logs(session, LogFilter(user_id=user_id, action=action), limit, offset)
 
 
 endpoints = router.endpoints

@@ -3,33 +3,28 @@ and the templates."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_subscriptions import service as subscriptions
 
-from subsvc.api import HTTPError, Limit, Offset, Page, Query, Router
+from subsvc.api import HTTPError, Limit, Offset, Page, Router
 from subsvc_promo_offers import offers, recipients
 from subsvc_promo_offers.logs import LogFilter, list_logs
 from subsvc_promo_offers.routes.common import (
     CREATE,
-    EDIT,
     READ,
     SEND,
-    all_templates,
+    PositiveId,
+    TemplateArea,
+    Text,
     answers,
-    change_template,
     check_terms,
-    one_template,
+    declare_templates,
 )
 from subsvc_promo_offers.schemas import (
     PromoOfferCreateRequest,
     PromoOfferLogResponse,
     PromoOfferResponse,
-    PromoOfferTemplateListResponse,
-    PromoOfferTemplateResponse,
-    PromoOfferTemplateUpdateRequest,
     WebPromoOfferBroadcastRequest,
     WebPromoOfferBroadcastResponse,
 )
@@ -37,14 +32,10 @@ from subsvc_promo_offers.schemas import (
 router = Router(area="web", tag="promo-offers", prefix="/promo-offers")
 
 OFFER_NOT_FOUND = "Promo offer not found"
-TEMPLATE_NOT_FOUND = "Promo offer template not found"
 USER_REQUIRED = "user_id or messenger_id is required"
 SUBSCRIPTION_NOT_FOUND = "Subscription not found"
 SUBSCRIPTION_NOT_USERS = "Subscription does not belong to the user"
 SUBSCRIPTION_SINGLE_USER = "subscription_id можно использовать только при отправке одному пользователю"
-
-PositiveId = Annotated[int | None, Query(ge=1)]
-Text = Annotated[str | None, Query(min_length=1)]
 
 
 async def _check_subscription(session: AsyncSession, subscription_id: int | None, user_id: int) -> None:
@@ -77,8 +68,7 @@ async def list_promo_offers(
             raise HTTPError(400, "messenger_id does not match the provided user_id")
         user_id = found
     filters = offers.OfferFilter(user_id=user_id, notification_type=notification_type, is_active=is_active)
-    total, items = await offers.list_offers(session, filters, limit, offset)
-    return Page[PromoOfferResponse](items=items, total=total, limit=limit, offset=offset)
+    return await offers.list_offers(session, filters, limit, offset)
 
 
 @router.post(
@@ -158,46 +148,19 @@ async def get_promo_offer_logs(
 ) -> Page[PromoOfferLogResponse]:
     """The log (`claimed`, `consumed`, `disabled`), newest first."""
     filters = LogFilter(user_id=user_id, offer_id=offer_id, action=action, source=source)
-    total, items = await list_logs(session, filters, limit, offset)
-    return Page[PromoOfferLogResponse](items=items, total=total, limit=limit, offset=offset)
+    return await list_logs(session, filters, limit, offset)
 
 
-@router.get(
-    "/templates",
-    response_model=PromoOfferTemplateListResponse,
-    summary="List Promo Offer Templates Endpoint",
-    permission=READ,
+# before `/{offer_id}`, as the document lists them
+declare_templates(
+    router,
+    TemplateArea(
+        not_found="Promo offer template not found",
+        list_name="list_promo_offer_templates_endpoint",
+        get_name="get_promo_offer_template_endpoint",
+        update_name="update_promo_offer_template_endpoint",
+    ),
 )
-async def list_promo_offer_templates_endpoint(session: AsyncSession) -> PromoOfferTemplateListResponse:
-    """Every template, by offer type."""
-    return await all_templates(session)
-
-
-@router.get(
-    "/templates/{template_id}",
-    response_model=PromoOfferTemplateResponse,
-    summary="Get Promo Offer Template Endpoint",
-    permission=READ,
-    responses={404: TEMPLATE_NOT_FOUND},
-)
-async def get_promo_offer_template_endpoint(
-    session: AsyncSession, template_id: int
-) -> PromoOfferTemplateResponse:
-    return await one_template(session, template_id, TEMPLATE_NOT_FOUND)
-
-
-@router.patch(
-    "/templates/{template_id}",
-    response_model=PromoOfferTemplateResponse,
-    summary="Update Promo Offer Template Endpoint",
-    permission=EDIT,
-    responses={400: "A blank name or text", 404: TEMPLATE_NOT_FOUND},
-)
-async def update_promo_offer_template_endpoint(
-    session: AsyncSession, template_id: int, payload: PromoOfferTemplateUpdateRequest
-) -> PromoOfferTemplateResponse:
-    """Change the given fields (absent or null: unchanged)."""
-    return await change_template(session, template_id, payload, TEMPLATE_NOT_FOUND)
 
 
 @router.get(

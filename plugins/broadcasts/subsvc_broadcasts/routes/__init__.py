@@ -1,0 +1,1 @@
+"""The plugin's endpoints: ``web`` (API key) and ``admin`` (cabinet administrators)."""

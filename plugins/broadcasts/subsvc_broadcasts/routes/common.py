@@ -1,0 +1,89 @@
+"""What both areas share: permissions, the services' refusals as HTTP errors, and the
+create, history and stop endpoints (their declarations and their handlers' work)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+
+from subsvc.api import HTTPError, Router
+from subsvc.api.endpoint import Handler
+from subsvc_broadcasts import service
+from subsvc_broadcasts.schemas import BroadcastCreateRequest, BroadcastListResponse, BroadcastResponse
+from subsvc_broadcasts.service import BroadcastRefused
+
+READ, CREATE, SEND = "broadcasts:read", "broadcasts:create", "broadcasts:send"
+Declare = Callable[[Handler], Handler]
+
+
+@contextmanager
+def answers() -> Iterator[None]:
+    """A :class:`BroadcastRefused` becomes its HTTP error."""
+    try:
+        yield
+    except BroadcastRefused as refused:
+        raise HTTPError(refused.status, refused.detail) from None
+
+
+async def create(
+    request: Request,
+    session: AsyncSession,
+    payload: BroadcastCreateRequest,
+    admin_id: int | None,
+    admin_name: str | None,
+) -> BroadcastResponse:
+    new = service.NewBroadcast(
+        target=payload.target,
+        message_text=payload.message_text,
+        selected_buttons=payload.selected_buttons,
+        media=payload.media,
+        send_at=payload.send_at,
+        admin_id=admin_id,
+        admin_name=admin_name,
+    )
+    with answers():
+        broadcast = await service.create(request.app, session, new)
+    return service.response(broadcast)
+
+
+async def history_page(session: AsyncSession, limit: int, offset: int) -> BroadcastListResponse:
+    total, items = await service.history(session, limit, offset)
+    return BroadcastListResponse(
+        items=[service.response(b) for b in items], total=total, limit=limit, offset=offset
+    )
+
+
+async def stop(request: Request, session: AsyncSession, broadcast_id: int) -> BroadcastResponse:
+    with answers():
+        return service.response(await service.stop(request.app, session, broadcast_id))
+
+
+def create_endpoint(router: Router) -> Declare:
+    """Declare the area's create endpoint (``POST`` on the area's prefix)."""
+    return router.post(
+        "",
+        response_model=BroadcastResponse,
+        status_code=201,
+        summary="Create Broadcast",
+        permission=CREATE,
+        responses={400: "Invalid target, button key, empty text or a caption too long for media"},
+    )
+
+
+def history_endpoint(router: Router) -> Declare:
+    """Declare the area's history endpoint (``GET`` on the area's prefix)."""
+    return router.get("", response_model=BroadcastListResponse, summary="List Broadcasts", permission=READ)
+
+
+def stop_endpoint(router: Router) -> Declare:
+    """Declare the area's stop endpoint (``POST /{broadcast_id}/stop``)."""
+    return router.post(
+        "/{broadcast_id}/stop",
+        response_model=BroadcastResponse,
+        summary="Stop Broadcast",
+        permission=SEND,
+        responses={400: service.NOT_RUNNING, 404: service.NOT_FOUND},
+    )

@@ -1,0 +1,153 @@
+"""The main menu's extra buttons (links, Mini Apps) and messages: their rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, update
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from subsvc import messenger_markup
+from subsvc.db import utcnow
+from subsvc_menus.models import MainMenuButton, UserMessage
+
+BUTTONS = MainMenuButton.__table__  # type: ignore[attr-defined]
+MESSAGES = UserMessage.__table__  # type: ignore[attr-defined]
+BUTTON_NOT_FOUND = "Main menu button not found"
+MESSAGE_NOT_FOUND = "User message not found"
+
+
+class MenuRuleError(ValueError):
+    """A refused value (answered 400)."""
+
+
+class NotFound(LookupError):
+    """An unknown id (answered 404)."""
+
+
+def _apply(row: MainMenuButton | UserMessage, changes: dict[str, Any]) -> None:
+    """Set the fields given (already without nulls); a change bumps ``updated_at``."""
+    for name, value in changes.items():
+        setattr(row, name, value)
+    if changes:
+        row.updated_at = utcnow()
+
+
+def _given(changes: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a partial update that change something (null stays)."""
+    return {name: value for name, value in changes.items() if value is not None}
+
+
+def check_action(action_type: str, action_value: str) -> None:
+    """A ``url`` button opens an http(s):// or tg:// link; a ``mini_app`` one an https:// page."""
+    if action_type == "mini_app" and not action_value.startswith("https://"):
+        raise MenuRuleError("action_value of a mini_app button must be an https:// URL")
+    if action_type == "url" and not action_value.startswith(("http://", "https://", "tg://")):
+        raise MenuRuleError("action_value of a url button must be an http://, https:// or tg:// URL")
+
+
+async def list_buttons(session: AsyncSession, limit: int, offset: int) -> tuple[list[MainMenuButton], int]:
+    query = select(MainMenuButton).order_by(BUTTONS.c.display_order, BUTTONS.c.id).limit(limit).offset(offset)
+    items = (await session.exec(query)).all()
+    total = (await session.exec(select(func.count()).select_from(BUTTONS))).one()
+    return list(items), int(total)
+
+
+async def create_button(session: AsyncSession, values: dict[str, Any]) -> MainMenuButton:
+    """A new button; without ``display_order`` it goes after the last one."""
+    check_action(values["action_type"], values["action_value"])
+    if values.get("display_order") is None:
+        highest = (await session.exec(select(func.max(BUTTONS.c.display_order)))).one()
+        values["display_order"] = 0 if highest is None else highest + 1
+    button = MainMenuButton(**values)
+    session.add(button)
+    await session.flush()
+    return button
+
+
+async def get_button(session: AsyncSession, button_id: int) -> MainMenuButton:
+    button = await session.get(MainMenuButton, button_id, with_for_update=True)
+    if button is None:
+        raise NotFound(BUTTON_NOT_FOUND)
+    return button
+
+
+async def update_button(session: AsyncSession, button_id: int, changes: dict[str, Any]) -> MainMenuButton:
+    """Change the fields given (null stays); the action is checked as it ends up."""
+    button = await get_button(session, button_id)
+    changes = {name: value for name, value in changes.items() if value is not None}
+    check_action(
+        changes.get("action_type", button.action_type), changes.get("action_value", button.action_value)
+    )
+    for name, value in changes.items():
+        setattr(button, name, value)
+    if changes:
+        button.updated_at = utcnow()
+    await session.flush()
+    return button
+
+
+async def delete_button(session: AsyncSession, button_id: int) -> None:
+    await session.delete(await get_button(session, button_id))
+    await session.flush()
+
+
+def _check_text(text: str) -> None:
+    try:
+        messenger_markup.clean(text)
+    except messenger_markup.MarkupError as exc:
+        raise MenuRuleError(str(exc)) from None
+
+
+async def list_messages(
+    session: AsyncSession, limit: int, offset: int, include_inactive: bool
+) -> tuple[list[UserMessage], int]:
+    where = [] if include_inactive else [MESSAGES.c.is_active.is_(True)]
+    query = select(UserMessage).where(*where).order_by(MESSAGES.c.sort_order, MESSAGES.c.id)
+    items = (await session.exec(query.limit(limit).offset(offset))).all()
+    total = (await session.exec(select(func.count()).select_from(MESSAGES).where(*where))).one()
+    return list(items), int(total)
+
+
+async def create_message(
+    session: AsyncSession, values: dict[str, Any], created_by: int | None
+) -> UserMessage:
+    _check_text(values["message_text"])
+    message = UserMessage(**values, created_by=created_by)
+    session.add(message)
+    await session.flush()
+    return message
+
+
+async def get_message(session: AsyncSession, message_id: int) -> UserMessage:
+    message = await session.get(UserMessage, message_id, with_for_update=True)
+    if message is None:
+        raise NotFound(MESSAGE_NOT_FOUND)
+    return message
+
+
+async def update_message(session: AsyncSession, message_id: int, changes: dict[str, Any]) -> UserMessage:
+    message = await get_message(session, message_id)
+    changes = _given(changes)
+    if "message_text" in changes:
+        _check_text(changes["message_text"])
+    _apply(message, changes)
+    await session.flush()
+    return message
+
+
+async def toggle_message(session: AsyncSession, message_id: int) -> UserMessage:
+    """Flip ``is_active`` in the database (one UPDATE: two toggles at once both count)."""
+    flip = update(MESSAGES).where(MESSAGES.c.id == message_id)
+    result = await session.exec(flip.values(is_active=~MESSAGES.c.is_active, updated_at=utcnow()))
+    if not result.rowcount:
+        raise NotFound(MESSAGE_NOT_FOUND)
+    message = await get_message(session, message_id)
+    await session.refresh(message)
+    return message
+
+
+async def delete_message(session: AsyncSession, message_id: int) -> None:
+    await session.delete(await get_message(session, message_id))
+    await session.flush()

@@ -1,0 +1,1 @@
+"""Request and response models of the menus plugin (the wire contract), one module per area."""

@@ -1,0 +1,118 @@
+"""Our users and subscriptions as panel accounts: the account's name, the fields a
+subscription writes, and how a user's account is found. Shared by every caller that writes
+accounts (the gateways here, the synchronisation plugin)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from subsvc_subscriptions.models import Subscription
+from subsvc_users.models import User
+
+from subsvc_panel.client import PanelClient, PanelNotFound
+
+GIB = 1024**3
+DISABLED_STATUSES = frozenset({"disabled"})
+
+
+def username_for(user: User) -> str:
+    """The account name of a user: ``user_<messenger id>``, else ``user_id_<our id>``."""
+    return f"user_{user.messenger_id}" if user.messenger_id is not None else f"user_id_{user.id}"
+
+
+def description_for(user: User) -> str:
+    name = " ".join(part for part in (user.first_name, user.last_name) if part)
+    handle = f"@{user.username}" if user.username else ""
+    return " ".join(part for part in (name, handle) if part)[:255]
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def subscription_fields(subscription: Subscription) -> dict[str, Any]:
+    """What a subscription says about its account, spelled as the panel does:
+    ``status`` (DISABLED for a disabled subscription, else ACTIVE: the panel expires and
+    limits accounts itself), ``expireAt``, ``trafficLimitBytes`` (0 = unlimited),
+    ``hwidDeviceLimit`` and ``activeInternalSquads``."""
+    return {
+        "status": "DISABLED" if subscription.status in DISABLED_STATUSES else "ACTIVE",
+        "expireAt": _utc(subscription.end_date).isoformat(),
+        "trafficLimitBytes": int(subscription.traffic_limit_gb) * GIB,
+        "hwidDeviceLimit": subscription.device_limit,
+        "activeInternalSquads": list(subscription.connected_squads),
+    }
+
+
+def new_account_fields(user: User, subscription: Subscription) -> dict[str, Any]:
+    """The body that creates the account of ``user`` for ``subscription``."""
+    fields = {
+        "username": username_for(user),
+        "trafficLimitStrategy": "NO_RESET",
+        "telegramId": user.messenger_id,
+        "email": user.email,
+        "description": description_for(user),
+        **subscription_fields(subscription),
+    }
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+def squad_uuids(account: dict[str, Any]) -> list[str]:
+    """The internal squads of an account (the panel lists ``{uuid, name}`` objects)."""
+    found = account.get("activeInternalSquads") or []
+    return [s["uuid"] if isinstance(s, dict) else str(s) for s in found if isinstance(s, dict | str)]
+
+
+def traffic_of(account: dict[str, Any]) -> dict[str, Any]:
+    """The account's traffic figures (newer panels nest them under ``userTraffic``)."""
+    nested = account.get("userTraffic")
+    return nested if isinstance(nested, dict) else account
+
+
+def differences(account: dict[str, Any], wanted: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """``{field: {"old", "new"}}`` for each wanted field the account does not have yet."""
+    changes: dict[str, dict[str, Any]] = {}
+    for key, new in wanted.items():
+        old: Any = account.get(key)
+        if key == "activeInternalSquads":
+            old = squad_uuids(account)
+            if sorted(old) == sorted(new):
+                continue
+        elif key == "expireAt":
+            if _same_moment(old, new):
+                continue
+        elif old == new:
+            continue
+        changes[key] = {"old": old, "new": new}
+    return changes
+
+
+def _same_moment(old: Any, new: Any) -> bool:
+    try:
+        a = datetime.fromisoformat(str(old).replace("Z", "+00:00"))
+        b = datetime.fromisoformat(str(new).replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return abs((_utc(a) - _utc(b)).total_seconds()) < 1
+
+
+async def find_account(
+    panel: PanelClient, user: User, panel_uuid: str | None = None
+) -> dict[str, Any] | None:
+    """The user's account: by the uuid we keep (when given and the panel still has it), else
+    by messenger id, else by e-mail; ``None`` when the panel has none."""
+    if panel_uuid:
+        try:
+            return await panel.user(panel_uuid)
+        except PanelNotFound:
+            pass
+    if user.messenger_id is not None:
+        found = await panel.users_by_messenger_id(user.messenger_id)
+        if found:
+            return found[0]
+    if user.email:
+        found = await panel.users_by_email(user.email)
+        if found:
+            return found[0]
+    return None

@@ -1,0 +1,170 @@
+"""``cabinet_admin_panel``: the administrators' panel operations on one user."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from subsvc_cabinet_admin_users.panel import (
+    NodeUsage,
+    PanelDevice,
+    PanelError,
+    PanelUser,
+    PushOptions,
+    PushResult,
+)
+from subsvc_subscriptions.models import Subscription
+from subsvc_users.models import User
+
+from subsvc_panel import accounts
+from subsvc_panel.client import PanelClient, PanelNotFound
+from subsvc_panel.gateways import client_errors_as
+from subsvc_panel.service import as_int
+
+PUSHED_BY = {"status": "status", "traffic_limit": "trafficLimitBytes", "expire_date": "expireAt"}
+
+
+def _moment(value: Any) -> datetime | None:
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        found = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return found if found.tzinfo else found.replace(tzinfo=UTC)
+
+
+def panel_user(account: dict[str, Any]) -> PanelUser:
+    """The client's account as the cabinet_admin_users plugin reads it."""
+    traffic = accounts.traffic_of(account)
+    found = account.get("lastConnectedNode")
+    node: dict[str, Any] = found if isinstance(found, dict) else {}
+    short = account.get("shortUuid")
+    url = account.get("subscriptionUrl")
+    return PanelUser(
+        uuid=str(account.get("uuid") or ""),
+        short_uuid=short,
+        username=account.get("username"),
+        status=account.get("status"),
+        expire_at=_moment(account.get("expireAt")),
+        traffic_limit_bytes=as_int(account.get("trafficLimitBytes")),
+        used_traffic_bytes=as_int(traffic.get("usedTrafficBytes")),
+        lifetime_used_traffic_bytes=as_int(traffic.get("lifetimeUsedTrafficBytes")),
+        device_limit=as_int(account.get("hwidDeviceLimit")),
+        subscription_url=url,
+        happ_link=account.get("happ", {}).get("cryptoLink")
+        if isinstance(account.get("happ"), dict)
+        else None,
+        active_squads=accounts.squad_uuids(account),
+        trojan_password=account.get("trojanPassword"),
+        vless_uuid=account.get("vlessUuid"),
+        ss_password=account.get("ssPassword"),
+        first_connected_at=_moment(traffic.get("firstConnectedAt")),
+        online_at=_moment(traffic.get("onlineAt")),
+        last_connected_node_uuid=traffic.get("lastConnectedNodeUuid"),
+        last_connected_node_name=node.get("nodeName"),
+    )
+
+
+class AdminUsersGateway:
+    """:class:`subsvc_cabinet_admin_users.panel.PanelGateway` over the client."""
+
+    def __init__(self, panel: PanelClient) -> None:
+        self.panel = panel
+
+    async def find_user(self, user: User, panel_uuid: str | None) -> PanelUser | None:
+        with client_errors_as(PanelError):
+            account = await accounts.find_account(self.panel, user, panel_uuid)
+        return panel_user(account) if account is not None else None
+
+    async def devices(self, panel_uuid: str) -> Sequence[PanelDevice]:
+        with client_errors_as(PanelError):
+            try:
+                found = await self.panel.user_devices(panel_uuid)
+            except PanelNotFound:
+                return []
+        return [
+            PanelDevice(
+                hwid=str(d.get("hwid") or ""),
+                platform=str(d.get("platform") or ""),
+                device_model=str(d.get("deviceModel") or ""),
+                created_at=d.get("createdAt"),
+            )
+            for d in found
+        ]
+
+    async def delete_device(self, panel_uuid: str, hwid: str) -> bool:
+        with client_errors_as(PanelError):
+            return await self.panel.delete_user_device(panel_uuid, hwid)
+
+    async def node_usage(self, panel_uuid: str, start: date, end: date) -> tuple[list[str], list[NodeUsage]]:
+        """One label per day from ``start`` to ``end``; each node's bytes per label."""
+        labels = [(start + timedelta(days=n)).isoformat() for n in range((end - start).days + 1)]
+        index = {label: n for n, label in enumerate(labels)}
+        first = datetime.combine(start, time.min, UTC)
+        last = datetime.combine(end, time.max, UTC)
+        with client_errors_as(PanelError):
+            try:
+                rows = await self.panel.user_usage(panel_uuid, first, last)
+            except PanelNotFound:
+                rows = []
+        nodes: dict[str, dict[str, Any]] = {}
+        for row in rows:
+            node_uuid = str(row.get("nodeUuid") or "")
+            node = nodes.setdefault(
+                node_uuid,
+                {
+                    "name": str(row.get("nodeName") or ""),
+                    "country": str(row.get("countryCode") or ""),
+                    "daily": [0] * len(labels),
+                },
+            )
+            position = index.get(str(row.get("date") or "")[:10])
+            if position is not None:
+                node["daily"][position] += as_int(row.get("total"))
+        usage = [
+            NodeUsage(
+                node_uuid=node_uuid,
+                node_name=node["name"],
+                country_code=node["country"],
+                total_bytes=sum(node["daily"]),
+                daily_bytes=node["daily"],
+            )
+            for node_uuid, node in nodes.items()
+        ]
+        return labels, sorted(usage, key=lambda n: n.total_bytes, reverse=True)
+
+    async def push(
+        self, user: User, subscription: Subscription, panel_uuid: str | None, options: PushOptions
+    ) -> PushResult:
+        """Write the subscription to the account (creating it when missing and allowed)."""
+        with client_errors_as(PanelError):
+            account = await accounts.find_account(self.panel, user, panel_uuid)
+            if account is None:
+                if not options.create_if_missing:
+                    raise PanelError("User not found in the VPN panel")
+                created = await self.panel.create_user(accounts.new_account_fields(user, subscription))
+                return PushResult("created", created.get("uuid"), {"panel_uuid": created.get("uuid")})
+            wanted = accounts.subscription_fields(subscription)
+            chosen = {key for flag, key in PUSHED_BY.items() if getattr(options, flag)}
+            chosen |= {"hwidDeviceLimit"} if options.traffic_limit else set()
+            if options.squads:
+                chosen.add("activeInternalSquads")
+            changes = accounts.differences(account, {k: v for k, v in wanted.items() if k in chosen})
+            if not changes:
+                return PushResult("no_changes", account.get("uuid"))
+            await self.panel.update_user(account["uuid"], {k: v["new"] for k, v in changes.items()})
+            return PushResult("updated", account.get("uuid"), dict(changes))
+
+    async def disable_user(self, panel_uuid: str) -> bool:
+        with client_errors_as(PanelError):
+            try:
+                await self.panel.disable_user(panel_uuid)
+            except PanelNotFound:
+                return False
+        return True
+
+    async def delete_user(self, panel_uuid: str) -> bool:
+        with client_errors_as(PanelError):
+            return await self.panel.delete_user(panel_uuid)

@@ -1,0 +1,361 @@
+"""Request and response models of the panel endpoints (the wire contract).
+
+Where the Web API and the cabinet say the same thing the model is shared; where they differ
+(``detail`` versus ``message``, local server fields on squads) each area has its own.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# --- status and system statistics ------------------------------------------------------------
+
+
+class ConnectionStatus(BaseModel):
+    status: str = Field(description="connected, error or not_configured")
+    message: str
+    api_url: str | None = None
+    status_code: int | None = None
+    system_info: dict[str, Any] | None = None
+
+
+class PanelStatusResponse(BaseModel):
+    """Whether a panel is configured and whether it answers."""
+
+    is_configured: bool
+    configuration_error: str | None = None
+    connection: ConnectionStatus | None = None
+
+
+class SystemSummary(BaseModel):
+    users_online: int
+    total_users: int
+    active_connections: int
+    nodes_online: int
+    total_nodes: int = 0
+    users_last_day: int
+    users_last_week: int
+    users_never_online: int
+    total_user_traffic: int
+
+
+class ServerInfo(BaseModel):
+    cpu_cores: int
+    cpu_physical_cores: int
+    memory_total: int
+    memory_used: int
+    memory_free: int
+    memory_available: int
+    uptime_seconds: int
+
+
+class Bandwidth(BaseModel):
+    realtime_download: int
+    realtime_upload: int
+    realtime_total: int
+
+
+class TrafficPeriod(BaseModel):
+    current: int
+    previous: int
+    difference: str | None = None
+
+
+class TrafficPeriods(BaseModel):
+    last_2_days: TrafficPeriod
+    last_7_days: TrafficPeriod
+    last_30_days: TrafficPeriod
+    current_month: TrafficPeriod
+    current_year: TrafficPeriod
+
+
+class SystemStatsResponse(BaseModel):
+    """The panel's system statistics (see the plugin README for where each figure comes from)."""
+
+    system: SystemSummary
+    users_by_status: dict[str, int]
+    server_info: ServerInfo
+    bandwidth: Bandwidth
+    traffic_periods: TrafficPeriods
+    nodes_realtime: list[dict[str, Any]] = Field(default_factory=list)
+    nodes_weekly: list[dict[str, Any]] = Field(default_factory=list)
+    last_updated: datetime | None = None
+
+
+# --- nodes -----------------------------------------------------------------------------------
+
+
+class NodeInfo(BaseModel):
+    uuid: str
+    name: str
+    address: str
+    country_code: str | None = None
+    is_connected: bool
+    is_disabled: bool
+    is_node_online: bool
+    is_xray_running: bool
+    users_online: int | None = None
+    traffic_used_bytes: int | None = None
+    traffic_limit_bytes: int | None = None
+    last_status_change: datetime | None = None
+    last_status_message: str | None = None
+    xray_uptime: str | None = None
+    is_traffic_tracking_active: bool = False
+    traffic_reset_day: int | None = None
+    notify_percent: int | None = None
+    consumption_multiplier: float = 1.0
+    cpu_count: int | None = None
+    cpu_model: str | None = None
+    total_ram: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    provider_uuid: str | None = None
+
+
+class NodesListResponse(BaseModel):
+    items: list[NodeInfo]
+    total: int
+
+
+class NodesOverview(BaseModel):
+    total: int
+    online: int
+    offline: int
+    disabled: int
+    total_users_online: int
+    nodes: list[NodeInfo]
+
+
+class NodeStatisticsResponse(BaseModel):
+    node: NodeInfo
+    realtime: dict[str, Any] | None = None
+    usage_history: list[dict[str, Any]] = Field(default_factory=list)
+    last_updated: datetime | None = None
+
+
+class NodeUsageResponse(BaseModel):
+    items: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class NodeActionRequest(BaseModel):
+    action: Literal["enable", "disable", "restart"]
+
+
+class WebNodeActionResponse(BaseModel):
+    success: bool
+    detail: str | None = None
+
+
+class NodeActionResponse(BaseModel):
+    success: bool
+    message: str | None = None
+    is_disabled: bool | None = None
+
+
+# --- squads and inbounds ---------------------------------------------------------------------
+
+
+class WebSquad(BaseModel):
+    uuid: str
+    name: str
+    members_count: int
+    inbounds_count: int
+    inbounds: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class WebSquadListResponse(BaseModel):
+    items: list[WebSquad]
+    total: int
+
+
+class SquadWithLocalInfo(WebSquad):
+    """A panel squad and what the servers plugin keeps about it (``None`` when nothing)."""
+
+    local_id: int | None = None
+    display_name: str | None = None
+    country_code: str | None = None
+    is_available: bool | None = None
+    is_trial_eligible: bool | None = None
+    price_kopeks: int | None = None
+    max_users: int | None = None
+    current_users: int | None = None
+    is_synced: bool = False
+
+
+class SquadsListResponse(BaseModel):
+    items: list[SquadWithLocalInfo]
+    total: int
+
+
+class SquadDetailResponse(SquadWithLocalInfo):
+    description: str | None = None
+    sort_order: int | None = None
+    active_subscriptions: int = 0
+
+
+class WebSquadCreateRequest(BaseModel):
+    name: str
+    inbound_uuids: list[str] = Field(default_factory=list)
+
+
+class SquadCreateRequest(BaseModel):
+    name: str = Field(min_length=1, max_length=255)
+    inbound_uuids: list[str] = Field(default_factory=list)
+
+
+class WebSquadUpdateRequest(BaseModel):
+    name: str | None = None
+    inbound_uuids: list[str] | None = None
+
+
+class SquadUpdateRequest(BaseModel):
+    name: str | None = Field(None, min_length=1, max_length=255)
+    inbound_uuids: list[str] | None = None
+
+
+SquadAction = Literal["add_all_users", "remove_all_users", "delete", "rename", "update_inbounds"]
+
+
+class SquadActionRequest(BaseModel):
+    action: SquadAction
+    name: str | None = None
+    inbound_uuids: list[str] | None = None
+
+
+class WebOperationResponse(BaseModel):
+    success: bool
+    detail: str | None = None
+    data: dict[str, Any] | None = None
+
+
+class SquadOperationResponse(BaseModel):
+    success: bool
+    message: str | None = None
+    data: dict[str, Any] | None = None
+
+
+class MigrationPreviewResponse(BaseModel):
+    squad_uuid: str
+    squad_name: str
+    current_users: int
+    max_users: int | None = None
+    users_to_migrate: int
+
+
+class MigrationRequest(BaseModel):
+    source_uuid: str
+    target_uuid: str
+
+
+class MigrationStats(BaseModel):
+    source_uuid: str
+    target_uuid: str
+    total: int = 0
+    updated: int = 0
+    panel_updated: int = 0
+    panel_failed: int = 0
+    source_removed: int = 0
+    target_added: int = 0
+
+
+class WebMigrationResponse(BaseModel):
+    success: bool
+    detail: str | None = None
+    error: str | None = None
+    data: MigrationStats | None = None
+
+
+class MigrationResponse(BaseModel):
+    success: bool
+    message: str | None = None
+    error: str | None = None
+    data: MigrationStats | None = None
+
+
+class WebInboundsResponse(BaseModel):
+    items: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class InboundsListResponse(BaseModel):
+    items: list[dict[str, Any]] = Field(default_factory=list)
+    total: int = 0
+
+
+class UserTrafficResponse(BaseModel):
+    messenger_id: int | None = None
+    used_traffic_bytes: int
+    used_traffic_gb: float
+    lifetime_used_traffic_bytes: int
+    lifetime_used_traffic_gb: float
+    traffic_limit_bytes: int
+    traffic_limit_gb: float
+    subscription_url: str | None = None
+
+
+# --- admin traffic ---------------------------------------------------------------------------
+
+
+class UserTrafficItem(BaseModel):
+    user_id: int
+    messenger_id: int | None
+    username: str | None
+    email: str | None
+    full_name: str
+    tariff_name: str | None
+    subscription_status: str | None
+    traffic_limit_gb: float
+    device_limit: int
+    node_traffic: dict[str, int]
+    total_bytes: int
+
+
+class TrafficNodeInfo(BaseModel):
+    node_uuid: str
+    node_name: str
+    country_code: str
+
+
+class TrafficUsageResponse(BaseModel):
+    items: list[UserTrafficItem]
+    nodes: list[TrafficNodeInfo]
+    total: int
+    offset: int
+    limit: int
+    period_days: int
+    available_tariffs: list[str]
+    available_statuses: list[str]
+
+
+class UserTrafficEnrichment(BaseModel):
+    devices_connected: int = 0
+    total_spent_kopeks: int = 0
+    subscription_start_date: str | None = None
+    subscription_end_date: str | None = None
+    last_node_name: str | None = None
+
+
+class TrafficEnrichmentResponse(BaseModel):
+    data: dict[str, UserTrafficEnrichment]
+
+
+class ExportCsvRequest(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    period: int = Field(30, ge=1, le=30)
+    start_date: str | None = None
+    end_date: str | None = None
+    tariffs: str | None = None
+    statuses: str | None = None
+    nodes: str | None = None
+    total_threshold_gb: float | None = Field(None, ge=0, description="Total GB/day threshold for risk column")
+    node_threshold_gb: float | None = Field(
+        None, ge=0, description="Per-node GB/day threshold for risk column"
+    )
+
+
+class ExportCsvResponse(BaseModel):
+    success: bool
+    message: str

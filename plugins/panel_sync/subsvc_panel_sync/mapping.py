@@ -1,0 +1,148 @@
+"""What a subscription looks like in the panel: the panel user's name and fields, and whether
+a panel user already shows them.
+
+- Name: ``user_<messenger id>_<short_id>`` (``user_id<internal id>_<short_id>`` without a
+  messenger id); the subscription's unique ``short_id`` is the suffix, so a panel user made
+  by us is found again by its name (``short_id_of``).
+- Status: ``DISABLED`` for a stored ``disabled`` or unpaid ``pending`` subscription, else
+  ``ACTIVE`` (the panel itself marks users ``EXPIRED`` at ``expireAt`` and ``LIMITED`` at
+  the traffic limit).
+- Traffic: GiB to bytes (0 = unlimited), never reset by the panel (``NO_RESET``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+GIB = 1024**3
+ACTIVE = "ACTIVE"
+DISABLED = "DISABLED"
+DISABLED_STATUSES = frozenset({"disabled", "pending"})
+USERNAME_PREFIX = "user_"
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """One subscription as read for a push (a row of :data:`subsvc_panel_sync.queries`)."""
+
+    subscription_id: int
+    user_id: int
+    version: int
+    panel_uuid: str | None
+    status: str
+    end_date: datetime
+    traffic_limit_gb: int
+    device_limit: int
+    connected_squads: list[str]
+    short_id: str
+    messenger_id: int | None
+    email: str | None
+
+    @classmethod
+    def of(cls, row: Any) -> Wanted:
+        values = row._mapping
+        return cls(
+            subscription_id=values["subscription_id"],
+            user_id=values["user_id"],
+            version=values["version"] or 0,
+            panel_uuid=values["panel_uuid"],
+            status=values["status"],
+            end_date=values["end_date"],
+            traffic_limit_gb=values["traffic_limit_gb"],
+            device_limit=values["device_limit"],
+            connected_squads=list(values["connected_squads"] or []),
+            short_id=values["short_id"],
+            messenger_id=values["messenger_id"],
+            email=values["email"],
+        )
+
+    @property
+    def username(self) -> str:
+        owner = str(self.messenger_id) if self.messenger_id is not None else f"id{self.user_id}"
+        return f"{USERNAME_PREFIX}{owner}_{self.short_id}"
+
+    @property
+    def panel_status(self) -> str:
+        return DISABLED if self.status in DISABLED_STATUSES else ACTIVE
+
+    def fields(self) -> dict[str, Any]:
+        """The panel user's fields (without ``username``, which is set once at creation)."""
+        fields: dict[str, Any] = {
+            "status": self.panel_status,
+            "expireAt": _utc(self.end_date).isoformat(),
+            "trafficLimitBytes": self.traffic_limit_gb * GIB,
+            "trafficLimitStrategy": "NO_RESET",
+            "hwidDeviceLimit": self.device_limit,
+            "activeInternalSquads": sorted(set(self.connected_squads)),
+            "description": f"subsvc user {self.user_id}, subscription {self.subscription_id}",
+        }
+        if self.messenger_id is not None:
+            fields["telegramId"] = self.messenger_id
+        if self.email:
+            fields["email"] = self.email
+        return fields
+
+    def differences(self, panel_user: Mapping[str, Any]) -> list[str]:
+        """The fields in which ``panel_user`` differs from this subscription (empty: in sync)."""
+        found: list[str] = []
+        enabled = str(panel_user.get("status") or "").upper() != DISABLED
+        if enabled != (self.panel_status == ACTIVE):
+            found.append("status")
+        expire = parse_time(panel_user.get("expireAt"))
+        if expire is None or abs((expire - _utc(self.end_date)).total_seconds()) >= 1:
+            found.append("expireAt")
+        if _int(panel_user.get("trafficLimitBytes")) != self.traffic_limit_gb * GIB:
+            found.append("trafficLimitBytes")
+        if _int(panel_user.get("hwidDeviceLimit")) != self.device_limit:
+            found.append("hwidDeviceLimit")
+        if squads_of(panel_user) != sorted(set(self.connected_squads)):
+            found.append("activeInternalSquads")
+        return found
+
+
+def squads_of(panel_user: Mapping[str, Any]) -> list[str]:
+    """The uuids of a panel user's internal squads (objects or plain uuids)."""
+    squads = panel_user.get("activeInternalSquads") or []
+    uuids = {s.get("uuid") if isinstance(s, Mapping) else s for s in squads}
+    return sorted(u for u in uuids if isinstance(u, str))
+
+
+def short_id_of(username: Any) -> str | None:
+    """The ``short_id`` suffix of a panel user name made by this plugin, else ``None``."""
+    if not isinstance(username, str) or not username.startswith(USERNAME_PREFIX):
+        return None
+    suffix = username.rpartition("_")[2]
+    return suffix or None
+
+
+def parse_time(value: Any) -> datetime | None:
+    """An ISO time of the panel (``Z`` or an offset) as an aware UTC datetime."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return _utc(parsed)
+
+
+def gib(value: Any) -> float:
+    """Bytes to GiB."""
+    return _int(value) / GIB
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool):
+        return 0
+    if isinstance(value, int | float):
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return 0

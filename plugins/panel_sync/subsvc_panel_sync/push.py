@@ -1,0 +1,120 @@
+"""Putting one subscription into the panel, idempotently.
+
+A panel user known by uuid is updated by uuid. Without one (or when the panel lost it) the
+user is looked up by name and created only when absent; a creation the panel refuses
+because the name exists (an earlier attempt that was not recorded) is followed by the
+lookup and an update. So a change applied twice leaves one panel user with the same fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from subsvc_panel.client import PanelClient, PanelError, PanelNotFound, PanelUnavailable
+
+from subsvc_panel_sync.mapping import ACTIVE, DISABLED, Wanted
+
+Action = Literal["created", "updated", "disabled", "unchanged", "failed"]
+ERROR_CHARS = 500
+
+
+@dataclass(frozen=True)
+class Pushed:
+    """What one push did: ``panel_uuid`` (when known) and ``error`` (when it failed)."""
+
+    wanted: Wanted
+    action: Action
+    panel_uuid: str | None = None
+    error: str | None = None
+    unavailable: bool = False
+
+
+async def user_by_username(client: PanelClient, username: str) -> dict[str, Any] | None:
+    """``GET /api/users/by-username/{username}`` (the panel client has no such call); ``None``
+    when the panel does not know the name."""
+    try:
+        found = await client.request("GET", f"/users/by-username/{username}")
+    except PanelNotFound:
+        return None
+    return found if isinstance(found, dict) and found.get("uuid") else None
+
+
+async def find_user(client: PanelClient, wanted: Wanted) -> dict[str, Any] | None:
+    """The subscription's panel user by name: among the users of its messenger id (or of its
+    e-mail), else by the name itself."""
+    if wanted.messenger_id is not None:
+        candidates = await client.users_by_messenger_id(wanted.messenger_id)
+    elif wanted.email:
+        candidates = await client.users_by_email(wanted.email)
+    else:
+        return await user_by_username(client, wanted.username)
+    return next((u for u in candidates if u.get("username") == wanted.username and u.get("uuid")), None)
+
+
+async def _settle_status(client: PanelClient, wanted: Wanted, user: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Enable or disable the user when the panel did not take ``status`` from the fields."""
+    status = str(user.get("status") or "").upper()
+    uuid = str(user["uuid"])
+    if wanted.panel_status == DISABLED and status != DISABLED:
+        disabled: Mapping[str, Any] = await client.disable_user(uuid)
+        return disabled
+    if wanted.panel_status == ACTIVE and status == DISABLED:
+        enabled: Mapping[str, Any] = await client.enable_user(uuid)
+        return enabled
+    return user
+
+
+def _action(wanted: Wanted, created: bool) -> Action:
+    if created:
+        return "created"
+    return "disabled" if wanted.panel_status == DISABLED else "updated"
+
+
+async def push(
+    client: PanelClient,
+    wanted: Wanted,
+    panel_user: Mapping[str, Any] | None = None,
+    *,
+    looked_up: bool = False,
+) -> Pushed:
+    """Make the panel show ``wanted``; never raises (a failure is a :class:`Pushed` with
+    ``error``). ``panel_user``/``looked_up``: what a full sync already knows of the panel
+    (a user in sync is left alone)."""
+    try:
+        if panel_user is not None:
+            if not wanted.differences(panel_user):
+                return Pushed(wanted, "unchanged", str(panel_user["uuid"]))
+            uuid: str | None = str(panel_user["uuid"])
+        else:
+            uuid = None if looked_up else wanted.panel_uuid
+        if uuid is not None:
+            try:
+                user = await client.update_user(uuid, wanted.fields())
+            except PanelNotFound:
+                uuid = None  # deleted in the panel: made again below
+            else:
+                await _settle_status(client, wanted, user)
+                return Pushed(wanted, _action(wanted, False), uuid)
+        found = None if looked_up else await find_user(client, wanted)
+        created = found is None
+        if found is None:
+            try:
+                found = await client.create_user({"username": wanted.username, **wanted.fields()})
+            except PanelError as exc:
+                if exc.status not in (400, 409):
+                    raise
+                found = await find_user(client, wanted)
+                if found is None:
+                    raise
+                created = False
+        if not created:
+            found = await client.update_user(str(found["uuid"]), wanted.fields())
+        await _settle_status(client, wanted, found)
+        return Pushed(wanted, _action(wanted, created), str(found["uuid"]))
+    except PanelError as exc:
+        message = f"{exc.method} {exc.path}: {exc.message}".strip(": ") if exc.path else exc.message
+        return Pushed(
+            wanted, "failed", wanted.panel_uuid, message[:ERROR_CHARS], isinstance(exc, PanelUnavailable)
+        )

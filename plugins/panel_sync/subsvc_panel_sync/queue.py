@@ -1,0 +1,240 @@
+"""The durable queue of subscription changes for the panel.
+
+Every committed ``subscription.changed`` has, in the same transaction, bumped the
+subscription's row in ``panel_sync_states`` (``version`` + 1, ``pending``, due now): a
+change is recorded exactly when it is committed, and survives any restart. The job
+``panel_sync.push`` (enqueued after each such commit, and run every
+``PANEL_SYNC_POLL_SECONDS`` by every worker) drains what is due: it claims rows (moving
+``next_attempt_at`` a lease ahead; ``FOR UPDATE SKIP LOCKED`` on PostgreSQL), reads the
+subscriptions' *current* state, pushes it (:func:`subsvc_panel_sync.push.push`, at most
+``PANEL_SYNC_CONCURRENCY`` calls at once) and records the outcome: ``synced`` (unless a
+newer change came meanwhile: then ``pending`` again), or ``failed`` with the error and the
+next attempt after an exponential backoff. Several changes queued while the panel was down
+become one push of the latest state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+from starlette.applications import Starlette
+from subsvc_panel.client import PanelClient
+
+from subsvc.db import Database, in_list, is_database_unavailable, utcnow
+from subsvc.events import Event
+from subsvc_panel_sync.mapping import Wanted
+from subsvc_panel_sync.models import FAILED, PENDING, SYNCED
+from subsvc_panel_sync.push import Pushed, push
+from subsvc_panel_sync.queries import SUBSCRIPTIONS, run_sql, statements
+from subsvc_panel_sync.settings import PanelSyncSettings
+
+log = logging.getLogger("subsvc.panel_sync")
+PUSH_JOB = "panel_sync.push"
+SUBSCRIPTION_CHANGED = "subscription.changed"
+
+
+def record_changes(session: Session, events: list[Event]) -> bool:
+    """In the publishing transaction: queue every changed subscription (one row each).
+    Returns whether anything was queued."""
+    changes = Counter(
+        (int(e.payload["subscription_id"]), int(e.payload["user_id"]))
+        for e in events
+        if e.type == SUBSCRIPTION_CHANGED
+    )
+    if not changes:
+        return False
+    now = utcnow()
+    dialect = session.get_bind().dialect.name
+    rows = [
+        {
+            "subscription_id": subscription_id,
+            "user_id": user_id,
+            "status": PENDING,
+            "version": count,
+            "synced_version": 0,
+            "attempts": 0,
+            "next_attempt_at": now,
+            "updated_at": now,
+        }
+        for (subscription_id, user_id), count in sorted(changes.items())
+    ]
+    session.execute(statements(dialect)["changed"], rows)
+    return True
+
+
+def retry_delay(settings: PanelSyncSettings, attempts: int) -> float:
+    """Seconds before the next attempt after ``attempts`` failed ones (exponential, capped)."""
+    delay = settings.PANEL_SYNC_RETRY_BASE_SECONDS * settings.PANEL_SYNC_RETRY_FACTOR ** max(attempts - 1, 0)
+    return float(min(delay, settings.PANEL_SYNC_RETRY_MAX_SECONDS))
+
+
+async def load_wanted(db: Database, ids: Sequence[int]) -> list[Wanted]:
+    """The current state of these subscriptions (gone ones are left out)."""
+    async with db.session() as session:
+        rows = (await run_sql(session, statements(db.dialect)["by_ids"], params={"ids": list(ids)})).all()
+    return [Wanted.of(row) for row in rows]
+
+
+async def push_all(
+    client: PanelClient,
+    items: Sequence[tuple[Wanted, dict[str, Any] | None]],
+    concurrency: int,
+    *,
+    looked_up: bool,
+) -> list[Pushed]:
+    """Push every item, at most ``concurrency`` at once, in order."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(wanted: Wanted, panel_user: dict[str, Any] | None) -> Pushed:
+        async with gate:
+            return await push(client, wanted, panel_user, looked_up=looked_up)
+
+    return list(await asyncio.gather(*(one(w, p) for w, p in items)))
+
+
+async def record(
+    db: Database,
+    settings: PanelSyncSettings,
+    outcomes: Sequence[Pushed],
+    attempts: dict[int, int] | None = None,
+) -> None:
+    """Write what the pushes did: synced rows in one statement, failures with their retry."""
+    now = utcnow()
+    queries = statements(db.dialect)
+    async with db.session() as session:
+        present = await _still_there(session, list(outcomes)) if outcomes else []
+        done = [o for o in present if o.error is None]
+        failed = [o for o in present if o.error is not None]
+        if done:
+            await run_sql(session, queries["synced"], params=[_synced_row(o, now) for o in done])
+        for outcome in failed:
+            tried = (attempts or {}).get(outcome.wanted.subscription_id, 0) + 1
+            retry_at = now + timedelta(seconds=retry_delay(settings, tried))
+            await run_sql(session, queries["failed"], params=_failed_row(outcome, now, retry_at))
+        await session.commit()
+    # the subscriptions' own flag, in a transaction of its own (no lock-order cycle)
+    for state, outcomes_in_state in ((SYNCED, done), (FAILED, failed)):
+        if outcomes_in_state:
+            async with db.session() as session:
+                ids = [o.wanted.subscription_id for o in outcomes_in_state]
+                params = {"ids": ids, "state": state}
+                await run_sql(session, queries["mark_subscriptions"], params=params)
+                await session.commit()
+
+
+async def _still_there(session: Any, outcomes: list[Pushed]) -> list[Pushed]:
+    """The outcomes whose subscription still exists (one deleted meanwhile is forgotten)."""
+    ids = [o.wanted.subscription_id for o in outcomes]
+    query = sa.select(SUBSCRIPTIONS.c.id).where(
+        in_list(SUBSCRIPTIONS.c.id, "ids", session.get_bind().dialect.name)
+    )
+    existing = set((await run_sql(session, query, params={"ids": ids})).scalars().all())
+    return [o for o in outcomes if o.wanted.subscription_id in existing]
+
+
+def _failed_row(outcome: Pushed, now: datetime, retry_at: datetime) -> dict[str, Any]:
+    wanted = outcome.wanted
+    return {
+        "subscription_id": wanted.subscription_id,
+        "user_id": wanted.user_id,
+        "status": FAILED,
+        "version": max(wanted.version, 1),
+        "synced_version": 0,
+        "attempts": 1,
+        "next_attempt_at": retry_at,
+        "error": outcome.error,
+        "updated_at": now,
+    }
+
+
+def _synced_row(outcome: Pushed, now: datetime) -> dict[str, Any]:
+    wanted = outcome.wanted
+    return {
+        "subscription_id": wanted.subscription_id,
+        "user_id": wanted.user_id,
+        "status": SYNCED,
+        "version": wanted.version,
+        "synced_version": wanted.version,
+        "attempts": 0,
+        "next_attempt_at": None,
+        "panel_uuid": outcome.panel_uuid,
+        "synced_at": now,
+        "error": None,
+        "updated_at": now,
+    }
+
+
+class Pusher:
+    """The queue's drain loop in one process (one drain at a time; a call during one makes it
+    look again)."""
+
+    def __init__(self, app: Starlette) -> None:
+        self.app = app
+        self.db: Database = app.state.db
+        self._draining = False
+        self._again = False
+
+    @property
+    def settings(self) -> PanelSyncSettings:
+        settings: PanelSyncSettings = self.app.state.settings_of["panel_sync"]
+        return settings
+
+    async def drain(self) -> None:
+        if self._draining:
+            self._again = True
+            return
+        self._draining = True
+        try:
+            while True:
+                self._again = False
+                pushed = await self._once()
+                if not pushed and not self._again:
+                    return
+                if self.app.state.jobs.stopping:
+                    return
+        finally:
+            self._draining = False
+
+    async def _once(self) -> int:
+        client: PanelClient = self.app.state.panel
+        if not client.configured:
+            return 0  # changes stay pending until a panel is configured
+        settings = self.settings
+        claimed = await self._claim(settings.PANEL_SYNC_CONCURRENCY * 4, settings.PANEL_SYNC_LEASE_SECONDS)
+        if not claimed:
+            return 0
+        wanted = await load_wanted(self.db, sorted(claimed))
+        outcomes = await push_all(
+            client, [(w, None) for w in wanted], settings.PANEL_SYNC_CONCURRENCY, looked_up=False
+        )
+        try:
+            await record(self.db, settings, outcomes, claimed)
+        except Exception as exc:  # not recorded: due again when the lease ends
+            if not is_database_unavailable(exc):
+                raise
+            log.warning("could not record %d panel pushes: database unavailable", len(outcomes))
+        return len(claimed)
+
+    async def _claim(self, limit: int, lease_seconds: float) -> dict[int, int]:
+        now = utcnow()
+        async with self.db.session() as session:
+            rows = (
+                await run_sql(
+                    session,
+                    statements(self.db.dialect)["claim"],
+                    params={
+                        "now": now,
+                        "limit": limit,
+                        "lease_until": now + timedelta(seconds=lease_seconds),
+                    },
+                )
+            ).all()
+            await session.commit()
+        return {row.subscription_id: row.attempts for row in rows}

@@ -1,0 +1,197 @@
+"""The sync endpoints: Web API (tag ``panel``, ``/panel/sync/...``) and Cabinet Admin
+(tag ``Cabinet Admin Panel``, ``/cabinet/admin/panel/sync/...``). Full syncs are started
+in the background: the answer carries the run id; ``GET /panel/sync/status`` (and the
+``panel_sync.progress`` events on the admin WebSocket) follow it."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+
+from subsvc.api import Query, Router
+from subsvc_panel_sync import service
+from subsvc_panel_sync.importing import sync_servers
+from subsvc_panel_sync.schemas import (
+    AutoSyncRunResponse,
+    AutoSyncStatus,
+    AutoSyncToggleRequest,
+    PanelGenericSyncResponse,
+    PanelSyncFromPanelRequest,
+    SubscriptionSyncState,
+    SyncMode,
+    SyncResponse,
+    SyncStatusResponse,
+)
+
+web = Router(area="web", tag="panel", prefix="/panel/sync")
+admin = Router(area="cabinet-admin", tag="Cabinet Admin Panel", prefix="/cabinet/admin/panel/sync")
+READ, SYNC, MANAGE = "panel:read", "panel:sync", "panel:manage"
+STARTED = {409: "Another panel sync is running", 503: "VPN panel is not configured"}
+LIVE = {502: "The VPN panel failed", 503: "VPN panel is not configured"}
+
+KINDS = {
+    "/to-panel": ("to_panel", "Sync To Panel"),
+    "/subscriptions/validate": ("validate", "Validate And Fix Subscriptions"),
+    "/subscriptions/cleanup": ("cleanup", "Cleanup Orphaned Subscriptions"),
+    "/subscriptions/statuses": ("statuses", "Sync Subscription Statuses"),
+}
+
+
+def _web_starter(kind: str, summary: str) -> None:
+    async def handler(request: Request, session: AsyncSession) -> PanelGenericSyncResponse:
+        message, data = await service.begin(request.app, session, kind)
+        return PanelGenericSyncResponse(success=True, detail=message, data=data)
+
+    handler.__name__ = f"web_{kind}"
+    handler.__doc__ = (
+        f"Start {service.LABELS[kind].lower()} in the background; follow it at `/panel/sync/status`."
+    )
+    path = next(p for p, (k, _) in KINDS.items() if k == kind)
+    web.post(path, response_model=PanelGenericSyncResponse, summary=summary, responses=STARTED)(handler)
+
+
+def _admin_starter(kind: str, summary: str) -> None:
+    async def handler(request: Request, session: AsyncSession) -> SyncResponse:
+        message, data = await service.begin(request.app, session, kind)
+        return SyncResponse(success=True, message=message, data=data)
+
+    handler.__name__ = f"admin_{kind}"
+    handler.__doc__ = f"Start {service.LABELS[kind].lower()} in the background."
+    path = next(p for p, (k, _) in KINDS.items() if k == kind)
+    admin.post(path, response_model=SyncResponse, summary=summary, permission=SYNC, responses=STARTED)(
+        handler
+    )
+
+
+for _kind, _summary in KINDS.values():
+    _web_starter(_kind, _summary)
+    _admin_starter(_kind, _summary)
+
+
+# --- Web API ----------------------------------------------------------------------------------
+
+
+@web.post(
+    "/from-panel", response_model=PanelGenericSyncResponse, summary="Sync From Panel", responses=STARTED
+)
+async def web_from_panel(
+    request: Request, session: AsyncSession, payload: PanelSyncFromPanelRequest
+) -> PanelGenericSyncResponse:
+    """Start importing the panel's users (mode `all`, `new_only`, `update_only`) in the background."""
+    message, data = await service.begin(request.app, session, "from_panel", payload.mode)
+    return PanelGenericSyncResponse(success=True, detail=message, data=data)
+
+
+@web.get(
+    "/recommendations",
+    response_model=PanelGenericSyncResponse,
+    summary="Get Sync Recommendations",
+    responses=LIVE,
+)
+async def web_recommendations(request: Request, session: AsyncSession) -> PanelGenericSyncResponse:
+    """Counts on both sides, the change queue, and what to run about them."""
+    data = await service.recommendations(request.app, session)
+    return PanelGenericSyncResponse(success=True, detail=None, data=data)
+
+
+@web.get(
+    "/status",
+    response_model=SyncStatusResponse,
+    summary="Get Sync Status",
+    responses={404: service.RUN_NOT_FOUND},
+)
+async def web_status(
+    session: AsyncSession, run_id: Annotated[int | None, Query(ge=1)] = None
+) -> SyncStatusResponse:
+    """A full sync's progress (the latest, or `run_id`) and the subscriptions by sync state."""
+    return await service.status(session, run_id)
+
+
+@web.get(
+    "/subscriptions/{subscription_id}",
+    response_model=SubscriptionSyncState,
+    summary="Get Subscription Sync State",
+    responses={404: service.SUBSCRIPTION_NOT_FOUND},
+)
+async def web_subscription_state(session: AsyncSession, subscription_id: int) -> SubscriptionSyncState:
+    """Whether the subscription's last change reached the panel (`pending`, `synced`, `failed`)."""
+    return await service.subscription_state(session, subscription_id)
+
+
+# --- Cabinet Admin --------------------------------------------------------------------------
+
+
+@admin.post(
+    "/from-panel", response_model=SyncResponse, summary="Sync From Panel", permission=SYNC, responses=STARTED
+)
+async def admin_from_panel(request: Request, session: AsyncSession, payload: SyncMode) -> SyncResponse:
+    """Sync users from the panel to the service (in the background)."""
+    message, data = await service.begin(request.app, session, "from_panel", payload.mode)
+    return SyncResponse(success=True, message=message, data=data)
+
+
+@admin.get(
+    "/recommendations",
+    response_model=SyncResponse,
+    summary="Get Sync Recommendations",
+    permission=READ,
+    responses=LIVE,
+)
+async def admin_recommendations(request: Request, session: AsyncSession) -> SyncResponse:
+    """Get sync recommendations."""
+    data = await service.recommendations(request.app, session)
+    return SyncResponse(success=True, message="Sync recommendations", data=data)
+
+
+@admin.get(
+    "/status",
+    response_model=SyncStatusResponse,
+    summary="Get Sync Status",
+    permission=READ,
+    responses={404: service.RUN_NOT_FOUND},
+)
+async def admin_status(
+    session: AsyncSession, run_id: Annotated[int | None, Query(ge=1)] = None
+) -> SyncStatusResponse:
+    """A full sync's progress (the latest, or `run_id`) and the subscriptions by sync state."""
+    return await service.status(session, run_id)
+
+
+@admin.post("/servers", response_model=SyncResponse, summary="Sync Servers", permission=SYNC)
+async def admin_servers(request: Request) -> SyncResponse:
+    """Sync servers (squads) from the panel through the servers plugin, when it runs."""
+    service.panel(request.app)
+    result = await sync_servers(request.app)
+    if result.get("skipped"):
+        return SyncResponse(success=True, message=f"Skipped: {result['reason']}", data=result)
+    if not result.get("success"):
+        return SyncResponse(success=False, message=result.get("error"), data=result)
+    return SyncResponse(success=True, message="Servers synced with the panel", data=result)
+
+
+@admin.get("/auto/status", response_model=AutoSyncStatus, summary="Get Auto Sync Status", permission=READ)
+async def auto_status(request: Request, session: AsyncSession) -> AutoSyncStatus:
+    """Get auto sync status."""
+    return await service.auto_status(request.app, session)
+
+
+@admin.post("/auto/toggle", response_model=SyncResponse, summary="Toggle Auto Sync", permission=MANAGE)
+async def auto_toggle(
+    request: Request, session: AsyncSession, payload: AutoSyncToggleRequest
+) -> SyncResponse:
+    """Toggle auto sync on/off."""
+    data = await service.toggle(request.app, session, payload.enabled)
+    return SyncResponse(
+        success=True, message=f"Auto sync {'enabled' if payload.enabled else 'disabled'}", data=data
+    )
+
+
+@admin.post("/auto/run", response_model=AutoSyncRunResponse, summary="Run Auto Sync Now", permission=SYNC)
+async def auto_run(request: Request, session: AsyncSession) -> AutoSyncRunResponse:
+    """Run auto sync now (in the background: from the panel, then servers)."""
+    return await service.auto_run(request.app, session)
+
+
+endpoints = [*web.endpoints, *admin.endpoints]

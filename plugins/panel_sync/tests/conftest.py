@@ -1,0 +1,156 @@
+"""Run panel_sync with the plugins it needs against the loopback fake panel (fixture
+``fake_panel`` of the panel plugin), with short retry and poll settings."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import httpx2
+import pytest
+from starlette.applications import Starlette
+from subsvc_panel.testing import FakePanel
+
+from subsvc.app import create_app
+from subsvc.settings import Settings
+
+PLUGINS = [
+    "subsvc_promo_groups.plugin",
+    "subsvc_users.plugin",
+    "subsvc_subscriptions.plugin",
+    "subsvc_servers.plugin",
+    "subsvc_panel.plugin",
+    "subsvc_panel_sync.plugin",
+]
+FAST = {
+    "PANEL_SYNC_POLL_SECONDS": "0.1",
+    "PANEL_SYNC_RETRY_BASE_SECONDS": "0.05",
+    "PANEL_SYNC_RETRY_FACTOR": "2",
+    "PANEL_SYNC_RETRY_MAX_SECONDS": "0.2",
+    "PANEL_SYNC_LEASE_SECONDS": "2",
+    "PANEL_SYNC_CONCURRENCY": "20",
+    "PANEL_MAX_RETRIES": "0",
+    "PANEL_TIMEOUT_SECONDS": "3",
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "no_panel: the app has no panel configured")
+    config.addinivalue_line("markers", "no_worker: the fixture app runs no job worker")
+    config.addinivalue_line("markers", "sync_env(**values): panel_sync settings for the test's app")
+
+
+@pytest.fixture
+def subsvc_plugins() -> list[str]:
+    return PLUGINS
+
+
+@pytest.fixture
+def sync_env(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, fake_panel: FakePanel
+) -> FakePanel:
+    """Short timings, and the panel plugin pointed at the fake (unless ``no_panel``)."""
+    values = dict(FAST)
+    if not request.node.get_closest_marker("no_panel"):
+        values.update({**fake_panel.env(), "PANEL_MAX_RETRIES": "0"})
+    else:
+        monkeypatch.delenv("PANEL_API_URL", raising=False)
+        monkeypatch.delenv("PANEL_API_KEY", raising=False)
+    for marker in request.node.iter_markers("sync_env"):
+        values.update({name: str(value) for name, value in marker.kwargs.items()})
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    return fake_panel
+
+
+@pytest.fixture
+def subsvc_settings_overrides(request: pytest.FixtureRequest, sync_env: FakePanel) -> dict[str, Any]:
+    return {"JOBS_WORKER": False} if request.node.get_closest_marker("no_worker") else {}
+
+
+@pytest.fixture
+def panel(sync_env: FakePanel) -> FakePanel:
+    """The fake panel the app talks to."""
+    return sync_env
+
+
+async def _wait_for(predicate: Callable[[], Any], seconds: float = 10.0) -> Any:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while True:
+        result = predicate()
+        if isinstance(result, Awaitable):
+            result = await result
+        if result:
+            return result
+        if loop.time() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+def wait_for() -> Callable[..., Awaitable[Any]]:
+    """``await wait_for(lambda: ...)`` (the predicate may be async): poll until it holds."""
+    return _wait_for
+
+
+@contextlib.asynccontextmanager
+async def running(settings: Settings, *, worker: bool = True) -> AsyncIterator[Starlette]:
+    """Another app on the same database (a restart, or a second instance)."""
+    application = create_app(settings.model_copy(update={"JOBS_WORKER": worker}), plugins=PLUGINS)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture
+def another_app(
+    subsvc_settings: Settings,
+) -> Callable[..., contextlib.AbstractAsyncContextManager[Starlette]]:
+    return lambda **kw: running(subsvc_settings, **kw)
+
+
+Make = Callable[..., Awaitable[dict[str, Any]]]
+
+
+@pytest.fixture
+def make_user(client: httpx2.AsyncClient) -> Make:
+    """``await make_user()``: a user made through the Web API (its record)."""
+    counter = iter(range(1, 1_000_000))
+
+    async def make(**fields: Any) -> dict[str, Any]:
+        fields.setdefault("messenger_id", 810_000_000 + next(counter))
+        response = await client.post("/users", json=fields)
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+    return make
+
+
+@pytest.fixture
+def make_subscription(client: httpx2.AsyncClient, make_user: Make) -> Make:
+    """``await make_subscription(period_days=30, ...)``: a new user's subscription (its record)."""
+
+    async def make(**fields: Any) -> dict[str, Any]:
+        user = await make_user()
+        body = {"user_id": user["id"], "period_days": 30, "traffic_limit_gb": 50, "device_limit": 2, **fields}
+        response = await client.post("/subscriptions", json=body)
+        assert response.status_code == 201, response.text
+        return {**response.json(), "messenger_id": user["messenger_id"]}
+
+    return make
+
+
+@pytest.fixture
+def states(db: Any) -> Callable[[], Awaitable[list[Any]]]:
+    """``await states()``: every subscription's sync state row, by subscription id."""
+    from sqlmodel import select
+    from subsvc_panel_sync.models import PanelSyncState
+
+    async def fetch() -> list[Any]:
+        async with db.session() as session:
+            query = select(PanelSyncState).order_by(PanelSyncState.subscription_id)  # type: ignore[arg-type]
+            return list((await session.exec(query)).all())
+
+    return fetch

@@ -1,0 +1,10 @@
+"""Run the welcome_texts plugin alone."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def subsvc_plugins() -> list[str]:
+    return ["subsvc_welcome_texts.plugin"]

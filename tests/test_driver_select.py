@@ -1,0 +1,93 @@
+"""``DriverSelect``: on PostgreSQL rows straight from the driver, the same as SQLAlchemy's."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import sqlalchemy as sa
+
+from subsvc.db import DriverSelect, in_list
+from subsvc.events import OutboxEvent
+
+OUTBOX = OutboxEvent.__table__
+MOSCOW = timezone(timedelta(hours=3))
+
+
+def _events_query(dialect: str) -> DriverSelect:
+    return DriverSelect(
+        sa.select(OUTBOX, OUTBOX.c.event_type.label("kind"))
+        .where(
+            in_list(OUTBOX.c.id, "ids", dialect),
+            OUTBOX.c.created_at >= sa.bindparam("since", type_=OUTBOX.c.created_at.type),
+        )
+        .order_by(OUTBOX.c.id)
+    )
+
+
+async def test_rows_from_the_driver_equal_sqlalchemys_rows(db):
+    moment = datetime(2026, 11, 22, 12, 30, 15, 123456, tzinfo=UTC)
+    nested = {"text": "Привет", "list": [1, {"x": None}]}
+    async with db.session() as session:
+        events = [
+            OutboxEvent(event_type="a", payload=nested, created_at=moment),
+            OutboxEvent(event_type="b", payload={}, created_at=moment, dispatched_at=moment),
+            OutboxEvent(event_type="c", payload={"old": True}, created_at=moment - timedelta(days=1)),
+        ]
+        session.add_all(events)
+        await session.commit()
+    query = _events_query(db.dialect)
+    # a bound datetime in another zone is converted as SQLAlchemy converts it
+    params = {"ids": [e.id for e in events], "since": moment.astimezone(MOSCOW)}
+    async with db.session() as session:
+        direct = [dict(row) for row in await query.mappings(session, params)]
+        usual = [dict(row) for row in (await session.execute(query.statement, params)).mappings()]
+    assert direct == usual
+    assert [(row["event_type"], row["kind"], row["payload"]) for row in direct] == [
+        ("a", "a", nested),
+        ("b", "b", {}),
+    ]
+    assert direct[0]["created_at"] == moment and direct[0]["created_at"].tzinfo is not None
+    assert direct[0]["dispatched_at"] is None and direct[1]["dispatched_at"] == moment
+    async with db.session() as session:
+        dialect = (await session.connection()).dialect
+    assert (query.driver_form(dialect) is not None) == (db.dialect == "postgresql")
+
+
+async def test_a_column_sqlalchemy_converts_is_read_the_usual_way(db):
+    as_float = sa.cast(OUTBOX.c.id, sa.Numeric(10, 2, asdecimal=False)).label("number")
+    query = DriverSelect(sa.select(as_float).where(OUTBOX.c.event_type == sa.bindparam("kind")))
+    async with db.session() as session:
+        session.add(OutboxEvent(event_type="n", payload={}))
+        await session.commit()
+    async with db.session() as session:
+        (row,) = await query.mappings(session, {"kind": "n"})
+        assert query.driver_form((await session.connection()).dialect) is None
+    assert row["number"] == 1
+    if db.dialect == "postgresql":  # where asyncpg alone would give a Decimal
+        assert type(row["number"]) is float
+
+
+async def test_a_float_column_comes_from_the_driver_as_it_is(db):
+    """Whether SQLAlchemy converts a number depends on the database's type of the column."""
+    as_double = sa.cast(OUTBOX.c.id, sa.Float()).label("number")
+    query = DriverSelect(sa.select(as_double).where(OUTBOX.c.event_type == sa.bindparam("kind")))
+    async with db.session() as session:
+        session.add(OutboxEvent(event_type="f", payload={}))
+        await session.commit()
+    async with db.session() as session:
+        assert [row["number"] for row in await query.mappings(session, {"kind": "f"})] == [1.0]
+        dialect = (await session.connection()).dialect
+    assert (query.driver_form(dialect) is not None) == (db.dialect == "postgresql")
+
+
+async def test_the_read_sees_its_own_transaction(db):
+    query = DriverSelect(sa.select(OUTBOX.c.event_type).where(OUTBOX.c.event_type == sa.bindparam("kind")))
+    async with db.session() as session:
+        session.add(OutboxEvent(event_type="pending", payload={}))
+        await session.flush()
+        assert [row["event_type"] for row in await query.mappings(session, {"kind": "pending"})] == [
+            "pending"
+        ]
+        await session.rollback()
+    async with db.session() as session:
+        assert await query.mappings(session, {"kind": "pending"}) == []
