@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -10,12 +11,15 @@ from subsvc_stats.queries import today_bounds
 from subsvc_subscriptions.models import Subscription
 from subsvc_users.models import User
 
-NOW = datetime.now(UTC)
-START_OF_DAY, _ = today_bounds(NOW)
-YESTERDAY = START_OF_DAY - timedelta(minutes=1)
-
 
 async def seed(db) -> None:
+    """Rows of the §8 example, written "today" (UTC) — after midnight if it is seconds away."""
+    start_of_day, end_of_day = today_bounds()
+    if (wait := (end_of_day - datetime.now(UTC)).total_seconds()) < 5:
+        await asyncio.sleep(wait + 0.1)  # the request must see the same day as the rows
+        start_of_day, _ = today_bounds()
+    now = datetime.now(UTC)
+    yesterday = start_of_day - timedelta(minutes=1)
     async with db.session() as session:
         users = [
             User(messenger_id=1, status="active", balance_kopeks=1000),
@@ -26,18 +30,18 @@ async def seed(db) -> None:
         session.add_all(users)
         await session.flush()
         a, b, c, _ = (u.id for u in users)
-        end = NOW + timedelta(days=10)
+        end = now + timedelta(days=10)
         session.add_all(
             [
                 Subscription(user_id=a, status="active", end_date=end, short_id="s1"),
                 Subscription(user_id=b, status="active", is_trial=True, end_date=end, short_id="s2"),
                 # stored active but past its end: still counted as active (stored status)
-                Subscription(user_id=c, status="active", end_date=NOW - timedelta(days=1), short_id="s3"),
-                Subscription(user_id=c, status="expired", end_date=NOW - timedelta(days=5), short_id="s4"),
+                Subscription(user_id=c, status="active", end_date=now - timedelta(days=1), short_id="s3"),
+                Subscription(user_id=c, status="expired", end_date=now - timedelta(days=5), short_id="s4"),
                 Subscription(user_id=a, status="disabled", end_date=end, short_id="s5"),
             ]
         )
-        today = max(START_OF_DAY, NOW - timedelta(seconds=1))
+        today = max(start_of_day, now - timedelta(seconds=1))
         session.add_all(
             [
                 Transaction(
@@ -72,7 +76,7 @@ async def seed(db) -> None:
                     type="deposit",
                     amount_kopeks=900,
                     payment_method="yookassa",
-                    created_at=YESTERDAY,
+                    created_at=yesterday,
                 ),
             ]
         )
