@@ -16,6 +16,8 @@ import httpx2
 import pytest
 import websockets.sync.client
 
+STARTUP_SECONDS = 90  # migrating and starting every plugin; slow when the tests share the CPUs
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -65,7 +67,9 @@ def serving(env: dict[str, str], *args: str) -> Iterator[tuple[int, subprocess.P
                 break
             except httpx2.TransportError:
                 assert server.poll() is None, server.stdout.read()
-                assert time.monotonic() - started < 20, "server did not answer within 20 s"
+                assert time.monotonic() - started < STARTUP_SECONDS, (
+                    f"server did not answer within {STARTUP_SECONDS} s"
+                )
                 time.sleep(0.1)
         assert r.status_code == 200 and r.json()["status"] == "ok"
         yield port, server

@@ -70,26 +70,58 @@ def create_broker(settings: Settings) -> AsyncBroker:
     return InMemoryBroker(cast_types=False, max_stored_results=1)
 
 
+QUEUE_WAIT_SECONDS = 2
+"""How long one BRPOP of the Redis queue waits for a job before Redis answers "none"."""
+QUEUE_READ_GRACE_SECONDS = 30
+"""How much longer than that the listening connection waits for Redis's answer before it
+counts the connection as lost (a CPU-starved process can be seconds late reading it)."""
+
+
+def _cancel_requested() -> bool:
+    """Is the current task asked to stop? redis-py (8.1) can let a cancellation that comes
+    during a blocking read pass: the read goes on, and returns as if none had come."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
 def _redis_queue_broker(url: str, queue: str) -> AsyncBroker:
-    from redis.asyncio import Redis
+    from redis.asyncio import ConnectionPool, Redis
     from taskiq_redis import ListQueueBroker
 
     class QueueBroker(ListQueueBroker):
-        """taskiq-redis's list queue, waiting for a job in BRPOPs shorter than the
-        connection's read timeout (redis-py: 5 s unless the URL says ``socket_timeout``).
-        An endless BRPOP outlived it whenever no job came for that long, and the read
-        timeout stopped the receiver, cancelling the jobs it was running."""
+        """taskiq-redis's list queue, listening on a connection of its own.
+
+        Its BRPOPs wait :data:`QUEUE_WAIT_SECONDS`, and the connection's read timeout is that
+        plus :data:`QUEUE_READ_GRACE_SECONDS`, whatever ``socket_timeout`` the URL gives the
+        other connections (redis-py's default: 5 s). An endless BRPOP outlived the read
+        timeout whenever no job came for that long, and a BRPOP just short of it was outlived
+        when the process was busy; either timeout stopped the receiver, cancelling its jobs.
+        """
+
+        def __init__(self, url: str, queue_name: str) -> None:
+            super().__init__(url, queue_name=queue_name)
+            pool = self.connection_pool
+            read_timeout = QUEUE_WAIT_SECONDS + QUEUE_READ_GRACE_SECONDS
+            self.listening_pool = ConnectionPool(
+                connection_class=pool.connection_class,
+                max_connections=1,
+                **{**pool.connection_kwargs, "socket_timeout": read_timeout},
+            )
 
         async def listen(self) -> AsyncGenerator[bytes, None]:
-            read_timeout = self.connection_pool.connection_kwargs.get("socket_timeout")
-            wait = max(read_timeout / 2, 0.1) if read_timeout else 0  # 0: block
-            while True:
-                async with Redis(connection_pool=self.connection_pool) as redis:
-                    popped = await redis.brpop([self.queue_name], timeout=wait)
-                if popped is not None:
-                    yield popped[1]  # type: ignore[misc] # bytes: the pool does not decode
+            async with Redis(connection_pool=self.listening_pool) as redis:
+                while True:
+                    popped = await redis.brpop([self.queue_name], timeout=QUEUE_WAIT_SECONDS)
+                    if popped is not None:
+                        yield popped[1]  # type: ignore[misc] # bytes: the pool does not decode
+                    elif _cancel_requested():
+                        raise asyncio.CancelledError  # one redis-py's blocking read let pass
 
-    return QueueBroker(url, queue_name=queue)
+        async def shutdown(self) -> None:
+            await super().shutdown()
+            await self.listening_pool.disconnect()
+
+    return QueueBroker(url, queue)
 
 
 class Jobs:
