@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import JSON, Integer, String, bindparam, func
+from sqlalchemy import Integer, String, bindparam, func
 from sqlalchemy.orm import Session
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from subsvc.db import UTCDateTime, utcnow
-from subsvc.events import Event
+from subsvc.db import UTCDateTime, in_list, utcnow
+from subsvc.events import Event, OutboxEvent
 from subsvc_webhooks.models import ANY_EVENT, FAILED, PENDING, SUCCESS, Webhook, WebhookDelivery
 
 DELIVER_JOB = "webhooks.deliver"
@@ -26,40 +26,38 @@ class WebhookNotFound(LookupError):
     """No webhook has this id."""
 
 
-_EVENT_FIELDS = (("event_id", Integer), ("key_prefix", String), ("event_type", String), ("payload", JSON))
-
-
 @functools.cache
-def _deliveries_for_events(count: int) -> sa.Insert:
-    """One pending delivery per active webhook of each of ``count`` events' types (or of
-    ``*``), written by one ``INSERT ... SELECT`` in the publishing transaction, in the order
-    of the events. The events are a ``UNION ALL`` of bound rows (``e0_event_id``, …)."""
+def _deliveries_for_events(dialect: str) -> sa.Insert:
+    """One pending delivery per active webhook of each listed event's type (or of ``*``), in
+    the order of the events: ``INSERT ... SELECT`` from the events' outbox rows (written just
+    before, in the same transaction), so their payloads are not sent to the database again.
+    The delivery key is the statement's random ``key_prefix``, the event id and the webhook id.
+    """
     webhooks: sa.Table = Webhook.__table__  # type: ignore[attr-defined]
     deliveries: sa.Table = WebhookDelivery.__table__  # type: ignore[attr-defined]
-    rows = [
-        sa.select(
-            sa.literal(i, Integer).label("position"),
-            *(bindparam(f"e{i}_{name}", type_=kind).label(name) for name, kind in _EVENT_FIELDS),
-        )
-        for i in range(count)
-    ]
-    events = (rows[0] if count == 1 else sa.union_all(*rows)).subquery("events")
+    outbox: sa.Table = OutboxEvent.__table__  # type: ignore[attr-defined]
     now = bindparam("now", type_=UTCDateTime)
+    key = (
+        bindparam("key_prefix", type_=String)
+        + sa.cast(outbox.c.id, String)
+        + sa.literal("-", String)
+        + sa.cast(webhooks.c.id, String)
+    )
     selected = (
         sa.select(
             webhooks.c.id,
-            events.c.event_id,
-            events.c.key_prefix + sa.cast(webhooks.c.id, String),
-            events.c.event_type,
-            events.c.payload,
+            outbox.c.id,
+            key,
+            outbox.c.event_type,
+            outbox.c.payload,
             sa.literal(PENDING, String),
             sa.literal(1, Integer),
             now,
             now,
         )
-        .join_from(webhooks, events, webhooks.c.event_type.in_([events.c.event_type, ANY_EVENT]))
-        .where(webhooks.c.is_active.is_(True))
-        .order_by(events.c.position, webhooks.c.id)
+        .join_from(webhooks, outbox, webhooks.c.event_type.in_([outbox.c.event_type, ANY_EVENT]))
+        .where(webhooks.c.is_active.is_(True), in_list(outbox.c.id, "event_ids", dialect))
+        .order_by(outbox.c.id, webhooks.c.id)
     )
     columns = [
         "webhook_id",
@@ -75,31 +73,22 @@ def _deliveries_for_events(count: int) -> sa.Insert:
     return sa.insert(deliveries).from_select(columns, selected)
 
 
-EVENTS_PER_STATEMENT = 100  # bounds the statement's parameters and SQLite's compound SELECT
+EVENTS_PER_STATEMENT = 500  # bounds the bound parameters where a list is one per item (SQLite)
 
 
 def record_deliveries(session: Session, events: Sequence[Event]) -> int:
-    """Write the pending deliveries of ``events`` in ``session``'s transaction (one
-    statement per :data:`EVENTS_PER_STATEMENT` events); how many.
+    """Write the pending deliveries of ``events`` (whose outbox rows are written) in
+    ``session``'s transaction, one statement per :data:`EVENTS_PER_STATEMENT` events; how many.
 
     Called by the event bus just before a transaction that published events commits (see
     :meth:`subsvc.events.EventBus.subscribe_in_transaction`).
     """
+    statement = _deliveries_for_events(session.get_bind().dialect.name)
     now, created = utcnow(), 0
     for start in range(0, len(events), EVENTS_PER_STATEMENT):
         chunk = events[start : start + EVENTS_PER_STATEMENT]
-        params: dict[str, Any] = {"now": now}
-        for i, item in enumerate(chunk):
-            params.update(
-                {
-                    f"e{i}_event_id": item.id,
-                    f"e{i}_key_prefix": f"{uuid.uuid4().hex}-",
-                    f"e{i}_event_type": item.type,
-                    f"e{i}_payload": item.payload,
-                }
-            )
-        result = session.execute(_deliveries_for_events(len(chunk)), params)
-        created += int(result.rowcount)  # type: ignore[attr-defined]
+        params = {"now": now, "key_prefix": f"{uuid.uuid4().hex[:16]}-", "event_ids": [e.id for e in chunk]}
+        created += int(session.execute(statement, params).rowcount)  # type: ignore[attr-defined]
     return created
 
 
