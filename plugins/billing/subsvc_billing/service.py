@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy import BigInteger, Insert, Integer, Update, bindparam, func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
@@ -111,6 +112,86 @@ def _transaction_insert() -> Insert:
     return insert(TRANSACTIONS).returning(TRANSACTIONS.c.id)
 
 
+_RECORDED = ("type", "amount_kopeks", "description", "payment_method", "external_id")
+
+
+@functools.cache
+def _balance_change_recorded(credit: bool, by_path_id: bool) -> Insert:
+    """PostgreSQL: :func:`_balance_update` and the transaction's INSERT as one statement,
+    ``WITH changed AS (UPDATE users ... RETURNING id, balance_kopeks) INSERT INTO
+    transactions ... SELECT ... FROM changed RETURNING id, user_id, balance_after_kopeks``:
+    no row when the UPDATE changed none."""
+    changed = _balance_update(credit, by_path_id).cte("changed")
+    now = bindparam("now")
+    selected = sa.select(
+        changed.c.id,
+        changed.c.balance_kopeks,
+        *(bindparam(f"t_{name}", type_=TRANSACTIONS.c[name].type) for name in _RECORDED),
+        sa.true(),
+        now,
+        now,
+    )
+    columns = ["user_id", "balance_after_kopeks", *_RECORDED, "is_completed", "created_at", "completed_at"]
+    return (
+        insert(TRANSACTIONS)
+        .from_select(columns, selected)
+        .add_cte(changed)
+        .returning(TRANSACTIONS.c.id, TRANSACTIONS.c.user_id, TRANSACTIONS.c.balance_after_kopeks)
+    )
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What a transaction records besides its user and the balance it leaves."""
+
+    type: str
+    amount_kopeks: int
+    description: str | None
+    payment_method: str | None
+    external_id: str | None = None
+    notify_user: bool = False
+    apply_topup_bonuses: bool = False
+
+    def transaction(self, transaction_id: int, user_id: int, balance: int, now: datetime) -> Transaction:
+        return Transaction(
+            id=transaction_id,
+            user_id=user_id,
+            type=self.type,
+            amount_kopeks=self.amount_kopeks,
+            description=self.description,
+            payment_method=self.payment_method,
+            external_id=self.external_id,
+            is_completed=True,
+            balance_after_kopeks=balance,
+            created_at=now,
+            completed_at=now,
+        )
+
+
+def _publish(session: AsyncSession, events: EventBus, recorded: Recorded, transaction: Transaction) -> None:
+    """``transaction.created`` (and ``payment.completed`` for a deposit) in the session's
+    transaction."""
+    assert transaction.id is not None and transaction.balance_after_kopeks is not None
+    payload = TransactionEvent(
+        transaction_id=transaction.id,
+        user_id=transaction.user_id,
+        type=recorded.type,
+        amount_kopeks=recorded.amount_kopeks,
+        amount_rubles=rubles(recorded.amount_kopeks),
+        payment_method=recorded.payment_method,
+        external_id=recorded.external_id,
+        is_completed=True,
+        description=recorded.description,
+        created_at=transaction.created_at,
+        new_balance_kopeks=transaction.balance_after_kopeks,
+        notify_user=recorded.notify_user,
+        apply_topup_bonuses=recorded.apply_topup_bonuses,
+    )
+    if recorded.type == DEPOSIT:
+        events.publish(session, PAYMENT_COMPLETED, payload)
+    events.publish(session, TRANSACTION_CREATED, payload)
+
+
 async def record_transaction(
     session: AsyncSession,
     events: EventBus,
@@ -125,43 +206,66 @@ async def record_transaction(
     notify_user: bool = False,
     apply_topup_bonuses: bool = False,
 ) -> Transaction:
-    """Insert a completed transaction (flushed, so a duplicate ``external_id`` raises
-    ``IntegrityError`` here) and publish ``transaction.created`` (and ``payment.completed``
-    for a deposit) in the same database transaction."""
+    """Insert a completed transaction (a duplicate ``external_id`` raises ``IntegrityError``
+    here) and publish ``transaction.created`` (and ``payment.completed`` for a deposit) in
+    the same database transaction."""
+    recorded = Recorded(
+        type, amount_kopeks, description, payment_method, external_id, notify_user, apply_topup_bonuses
+    )
+    return await _insert_transaction(session, events, recorded, user_id, new_balance_kopeks)
+
+
+async def _insert_transaction(
+    session: AsyncSession, events: EventBus, recorded: Recorded, user_id: int, balance: int
+) -> Transaction:
     now = utcnow()
-    transaction = Transaction(
-        user_id=user_id,
-        type=type,
-        amount_kopeks=amount_kopeks,
-        description=description,
-        payment_method=payment_method,
-        external_id=external_id,
-        is_completed=True,
-        balance_after_kopeks=new_balance_kopeks,
-        created_at=now,
-        completed_at=now,
-    )
-    values = transaction.model_dump(exclude={"id"})
-    transaction.id = (await session.exec(_transaction_insert(), params=values)).scalar_one()  # type: ignore[call-overload]
-    payload = TransactionEvent(
-        transaction_id=transaction.id,
-        user_id=user_id,
-        type=type,
-        amount_kopeks=amount_kopeks,
-        amount_rubles=rubles(amount_kopeks),
-        payment_method=payment_method,
-        external_id=external_id,
-        is_completed=True,
-        description=description,
-        created_at=now,
-        new_balance_kopeks=new_balance_kopeks,
-        notify_user=notify_user,
-        apply_topup_bonuses=apply_topup_bonuses,
-    )
-    if type == DEPOSIT:
-        events.publish(session, PAYMENT_COMPLETED, payload)
-    events.publish(session, TRANSACTION_CREATED, payload)
+    params = {
+        "user_id": user_id,
+        "type": recorded.type,
+        "amount_kopeks": recorded.amount_kopeks,
+        "description": recorded.description,
+        "payment_method": recorded.payment_method,
+        "external_id": recorded.external_id,
+        "is_completed": True,
+        "balance_after_kopeks": balance,
+        "created_at": now,
+        "completed_at": now,
+    }
+    transaction_id = (await session.exec(_transaction_insert(), params=params)).scalar_one()  # type: ignore[call-overload]
+    transaction = recorded.transaction(transaction_id, user_id, balance, now)
+    _publish(session, events, recorded, transaction)
     return transaction
+
+
+async def change_balance_recorded(
+    session: AsyncSession, events: EventBus, user: UserTarget, delta: int, recorded: Recorded
+) -> tuple[int, Transaction]:
+    """:func:`change_balance` and :func:`record_transaction` of its outcome; returns the new
+    balance and the transaction. On PostgreSQL both are one statement.
+
+    Raises :class:`InsufficientBalance` as :func:`change_balance` does.
+    """
+    if session.get_bind().dialect.name != "postgresql" or isinstance(user, User):
+        user_id, balance = await change_balance(session, user, delta)
+        return balance, await _insert_transaction(session, events, recorded, user_id, balance)
+    now = utcnow()
+    params: dict[str, Any] = {"delta": delta, "now": now}
+    params.update({f"t_{name}": getattr(recorded, name) for name in _RECORDED})
+    if isinstance(user, PathId):
+        found = user.parameters()
+        if found is None:
+            raise InsufficientBalance
+        params.update(found)
+    else:
+        params["user_id"] = user
+    statement = _balance_change_recorded(delta > 0, isinstance(user, PathId))
+    row = (await session.exec(statement, params=params)).first()  # type: ignore[call-overload]
+    if row is None:
+        raise InsufficientBalance
+    transaction_id, user_id, balance = row
+    transaction = recorded.transaction(transaction_id, user_id, balance, now)
+    _publish(session, events, recorded, transaction)
+    return balance, transaction
 
 
 async def adjust_balance(
@@ -181,20 +285,13 @@ async def adjust_balance(
     """
     if amount_kopeks == 0:
         raise ValueError("amount_kopeks must be non-zero")
-    user_id, balance = await change_balance(session, user, amount_kopeks)
-    transaction = None
-    if create_transaction:
-        transaction = await record_transaction(
-            session,
-            events,
-            user_id=user_id,
-            type=DEPOSIT if amount_kopeks > 0 else WITHDRAWAL,
-            amount_kopeks=abs(amount_kopeks),
-            new_balance_kopeks=balance,
-            description=description,
-            payment_method=MANUAL,
-        )
-    return BalanceChange(user_id, balance - amount_kopeks, balance, transaction)
+    if not create_transaction:
+        user_id, balance = await change_balance(session, user, amount_kopeks)
+        return BalanceChange(user_id, balance - amount_kopeks, balance, None)
+    kind = DEPOSIT if amount_kopeks > 0 else WITHDRAWAL
+    recorded = Recorded(kind, abs(amount_kopeks), description, MANUAL)
+    balance, transaction = await change_balance_recorded(session, events, user, amount_kopeks, recorded)
+    return BalanceChange(transaction.user_id, balance - amount_kopeks, balance, transaction)
 
 
 async def find_manual_payment(session: AsyncSession, external_id: str) -> Transaction | None:
@@ -251,21 +348,11 @@ async def deposit(
         existing = await find_manual_payment(session, idempotency_key)
         if existing is not None:
             return _replay(user, existing, amount_kopeks)
-    _, balance = await change_balance(session, user, amount_kopeks)
+    recorded = Recorded(
+        DEPOSIT, amount_kopeks, description, MANUAL, idempotency_key, notify_user, apply_topup_bonuses
+    )
     try:
-        transaction = await record_transaction(
-            session,
-            events,
-            user_id=user_id,
-            type=DEPOSIT,
-            amount_kopeks=amount_kopeks,
-            new_balance_kopeks=balance,
-            description=description,
-            payment_method=MANUAL,
-            external_id=idempotency_key,
-            notify_user=notify_user,
-            apply_topup_bonuses=apply_topup_bonuses,
-        )
+        balance, transaction = await change_balance_recorded(session, events, user, amount_kopeks, recorded)
     except IntegrityError:
         if idempotency_key is None:
             raise

@@ -10,6 +10,7 @@ from subsvc_billing.routes import transactions, users
 from subsvc_users.models import User
 
 from subsvc.events import Event, OutboxEvent
+from subsvc.testing import recorded_statements
 
 DEFAULT_DESCRIPTION = "Корректировка через веб-API"
 
@@ -271,3 +272,17 @@ async def test_transactions_go_with_their_user(client, insert_user, db, rows):
         await session.delete(await session.get(User, user.id))
         await session.commit()
     assert [tx.user_id for tx in await rows(Transaction)] == [other.id]
+
+
+async def test_on_postgresql_the_change_and_its_transaction_are_one_statement(client, app, insert_user, rows):
+    user = await insert_user(balance_kopeks=100)
+    with recorded_statements(app.state.db) as statements:
+        r = await client.post(f"/users/{user.id}/balance", json={"amount_kopeks": -40})
+    assert r.status_code == 200 and r.json()["balance_kopeks"] == 60
+    writes = [s for s in statements if "UPDATE users" in s or "INSERT INTO transactions" in s]
+    if app.state.db.engine.dialect.name == "postgresql":
+        assert len(writes) == 1 and "UPDATE users" in writes[0] and "INSERT INTO transactions" in writes[0]
+    else:
+        assert len(writes) == 2
+    (recorded,) = await rows(Transaction)
+    assert (recorded.type, recorded.amount_kopeks, recorded.balance_after_kopeks) == ("withdrawal", 40, 60)
