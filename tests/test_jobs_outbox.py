@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
+from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_probe import NoteCreated, ProbeNote
 
 from subsvc.events import Event, OutboxEvent
@@ -127,3 +128,16 @@ async def test_a_released_savepoint_in_a_rolled_back_transaction_leaves_nothing(
             events.publish(session, "probe.note_created", NoteCreated(note_id=1, text="inner"))
         await session.rollback()
     assert await outbox_ids(db) == [] and await notes(db) == []
+
+
+async def test_a_session_made_outside_the_database_gets_the_listeners_too(app, db, seen):
+    """The listeners are registered on the database's own session class; a session of
+    another class (made directly on the engine) has them registered for its life."""
+    async with AsyncSession(db.engine) as session:
+        assert not isinstance(session.sync_session, db.session_class)
+        session.add(ProbeNote(text="outside"))
+        app.state.events.publish(session, "probe.note_created", NoteCreated(note_id=1, text="outside"))
+        await session.commit()
+    (event_id,) = await outbox_ids(db)
+    assert [[e.id for e in call] for call in seen] == [[event_id]]
+    assert await notes(db) == ["outside", f"seen probe.note_created {event_id}"]

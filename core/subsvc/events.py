@@ -31,7 +31,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from pydantic import BaseModel
-from sqlalchemy import JSON, Column, Index, Insert, Select, Update, bindparam, event, update
+from sqlalchemy import JSON, Column, Index, Insert, Select, Update, bindparam, update
 from sqlalchemy.orm import Session, SessionTransaction
 from sqlmodel import Field, SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -42,7 +42,6 @@ from subsvc.db import Database, UTCDateTime, in_list, is_database_unavailable, u
 log = logging.getLogger("subsvc.events")
 BUS_CHANNEL = "events"
 _PENDING_KEY = "subsvc.events.pending"
-_LISTENING_KEY = "subsvc.events.listening"
 STOP_SECONDS = 5.0
 _PENDING = sa.text("dispatched_at IS NULL")
 
@@ -150,6 +149,13 @@ class EventBus:
         # After a wake-up, wait this long so that the commits of concurrent requests share one
         # dispatch pass (one claim, one mark, one commit) instead of one pass each.
         self.gather_seconds = 0.01
+        self._listeners = db.on_sessions(
+            {
+                "before_commit": self._before_commit,
+                "after_commit": self._after_commit,
+                "after_soft_rollback": self._after_rollback,
+            }
+        )
 
     def subscribe(self, event_type: str, subscriber: Subscriber) -> None:
         """Call ``subscriber`` for every dispatched event of ``event_type`` (``*`` = all)."""
@@ -182,12 +188,7 @@ class EventBus:
         validated = payload if isinstance(payload, model) else model.model_validate(payload)
         sync_session = session.sync_session
         info = sync_session.info
-        if _LISTENING_KEY not in info:
-            # For the session's life (a request's): a commit that fails keeps the listeners.
-            info[_LISTENING_KEY] = True
-            event.listen(sync_session, "before_commit", self._before_commit)
-            event.listen(sync_session, "after_commit", self._after_commit)
-            event.listen(sync_session, "after_soft_rollback", self._after_rollback)
+        self._listeners.reach(sync_session)
         published_in = (
             sync_session.get_nested_transaction() or sync_session.get_transaction() or sync_session.begin()
         )

@@ -23,7 +23,6 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine, Mapp
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session, SessionTransaction
 from taskiq import AsyncBroker, InMemoryBroker
@@ -38,7 +37,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("subsvc.jobs")
 _AFTER_COMMIT_KEY = "subsvc.jobs.after_commit"
-_LISTENING_KEY = "subsvc.jobs.listening"
 STOP_SECONDS = 10.0
 
 JobFunction = Callable[..., Awaitable[None]]
@@ -138,6 +136,9 @@ class Jobs:
                 raise ValueError(f"job {job.name!r} is declared twice")
             self.declared[job.name] = job
             self.broker.register_task(self._task(job), task_name=job.name)
+        self._listeners = app.state.db.on_sessions(
+            {"after_commit": self._after_commit, "after_soft_rollback": self._after_rollback}
+        )
         self.is_worker = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._running: set[asyncio.Task[Any]] = set()
@@ -191,12 +192,8 @@ class Jobs:
         if name not in self.declared:
             raise UnknownJob(f"job {name!r} is not declared by any plugin")
         sync_session = session.sync_session if isinstance(session, AsyncSession) else session
-        info = sync_session.info
-        if _LISTENING_KEY not in info:  # for the session's life (a request's)
-            info[_LISTENING_KEY] = True
-            event.listen(sync_session, "after_commit", self._after_commit)
-            event.listen(sync_session, "after_soft_rollback", self._after_rollback)
-        pending: dict[tuple[str, str], dict[str, Any]] = info.setdefault(_AFTER_COMMIT_KEY, {})
+        self._listeners.reach(sync_session)
+        pending: dict[tuple[str, str], dict[str, Any]] = sync_session.info.setdefault(_AFTER_COMMIT_KEY, {})
         pending[(name, json.dumps(kwargs, sort_keys=True, default=str))] = kwargs
 
     def _after_commit(self, session: Session) -> None:

@@ -5,16 +5,18 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy import event, exc, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.util import await_only
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.orm.session import Session as SQLModelSession
 
 from subsvc.settings import Settings
 
@@ -187,6 +189,24 @@ def create_engine(settings: Settings) -> AsyncEngine:
     )
 
 
+class SessionListeners:
+    """Listeners registered for the sessions of one database (:meth:`Database.on_sessions`)."""
+
+    def __init__(self, session_class: type[Session], listeners: dict[str, Callable[..., Any]]) -> None:
+        self.session_class = session_class
+        self.listeners = listeners
+        self._key = f"subsvc.db.listening.{id(self)}"
+
+    def reach(self, session: Session) -> None:
+        """Make sure the listeners hear ``session``: those of the database do already; another
+        session (a test's, another engine's) gets them registered for its life."""
+        if isinstance(session, self.session_class) or self._key in session.info:
+            return
+        session.info[self._key] = True
+        for name, listener in self.listeners.items():
+            event.listen(session, name, listener)
+
+
 class Database:
     """One engine and its session factories; ``session()`` is the unit of work of a request.
 
@@ -198,7 +218,12 @@ class Database:
     def __init__(self, settings: Settings) -> None:
         self.url = settings.DATABASE_URL
         self.engine = create_engine(settings)
-        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False, class_=AsyncSession)
+        # A class of its own, so that listeners registered on it (``on_sessions``) hear the
+        # sessions of this database only, without being registered per session.
+        self.session_class: type[Session] = type("DatabaseSession", (SQLModelSession,), {})
+        self.sessions = async_sessionmaker(
+            self.engine, expire_on_commit=False, class_=AsyncSession, sync_session_class=self.session_class
+        )
         # SQLite's driver opens no transaction for a SELECT anyway, and switching isolation
         # levels would cost it extra thread hops: only PostgreSQL gets autocommit reads.
         self.read_sessions = (
@@ -206,10 +231,18 @@ class Database:
                 self.engine.execution_options(isolation_level="AUTOCOMMIT"),
                 expire_on_commit=False,
                 class_=AsyncSession,
+                sync_session_class=self.session_class,
             )
             if self.engine.dialect.name == "postgresql"
             else self.sessions
         )
+
+    def on_sessions(self, listeners: Mapping[str, Callable[..., Any]]) -> SessionListeners:
+        """Register session event listeners (``{"after_commit": fn, ...}``) for every session
+        of this database; the result extends them to a session made elsewhere."""
+        for name, listener in listeners.items():
+            event.listen(self.session_class, name, listener)
+        return SessionListeners(self.session_class, dict(listeners))
 
     @property
     def dialect(self) -> str:
