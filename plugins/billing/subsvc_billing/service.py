@@ -77,6 +77,20 @@ def _balance_update(credit: bool, by_path_id: bool) -> Update:
     )
 
 
+def _change_parameters(user: UserTarget, delta: int, now: datetime) -> dict[str, Any]:
+    """The parameters of :func:`_balance_update` for ``user``; raises
+    :class:`InsufficientBalance` for a path id no user can have."""
+    parameters: dict[str, Any] = {"delta": delta, "now": now}
+    if isinstance(user, PathId):
+        found = user.parameters()
+        if found is None:
+            raise InsufficientBalance
+        parameters.update(found)
+    else:
+        parameters["user_id"] = user.id if isinstance(user, User) else user
+    return parameters
+
+
 async def change_balance(session: AsyncSession, user: UserTarget, delta: int) -> tuple[int, int]:
     """Add ``delta`` kopeks to a user's balance in one conditional UPDATE; returns the user's
     id and new balance. A credit also marks ``has_made_first_topup``. A ``User`` object passed
@@ -86,16 +100,9 @@ async def change_balance(session: AsyncSession, user: UserTarget, delta: int) ->
     :class:`PathId`, when it names no user: the caller tells the two apart).
     """
     now = utcnow()
-    parameters: dict[str, Any] | None = {"delta": delta, "now": now}
-    if isinstance(user, PathId):
-        found = user.parameters()
-        parameters = None if found is None else {**parameters, **found}
-    else:
-        parameters["user_id"] = user.id if isinstance(user, User) else user
-    row = None
-    if parameters is not None:
-        statement = _balance_update(delta > 0, isinstance(user, PathId))
-        row = (await session.exec(statement, params=parameters)).first()  # type: ignore[call-overload]
+    statement = _balance_update(delta > 0, isinstance(user, PathId))
+    parameters = _change_parameters(user, delta, now)
+    row = (await session.exec(statement, params=parameters)).first()  # type: ignore[call-overload]
     if row is None:
         raise InsufficientBalance
     user_id, balance = row
@@ -249,15 +256,8 @@ async def change_balance_recorded(
         user_id, balance = await change_balance(session, user, delta)
         return balance, await _insert_transaction(session, events, recorded, user_id, balance)
     now = utcnow()
-    params: dict[str, Any] = {"delta": delta, "now": now}
+    params = _change_parameters(user, delta, now)
     params.update({f"t_{name}": getattr(recorded, name) for name in _RECORDED})
-    if isinstance(user, PathId):
-        found = user.parameters()
-        if found is None:
-            raise InsufficientBalance
-        params.update(found)
-    else:
-        params["user_id"] = user
     statement = _balance_change_recorded(delta > 0, isinstance(user, PathId))
     row = (await session.exec(statement, params=params)).first()  # type: ignore[call-overload]
     if row is None:
