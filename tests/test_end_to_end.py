@@ -113,7 +113,8 @@ def test_several_processes_serve_one_port_on_one_migrated_database(env, redis_ur
         assert revoked.status_code == 200
         time.sleep(0.5)  # the revocation travels through Redis
         assert statuses() == {401}
-    assert "Traceback" not in server.stdout.read()
+    output = server.stdout.read()
+    assert "Traceback" not in output, output
 
 
 def test_several_processes_without_redis_are_refused(env):

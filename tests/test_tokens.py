@@ -11,7 +11,7 @@ from sqlmodel import select
 
 from subsvc.testing import API_KEY
 from subsvc.tokens.models import ApiToken
-from subsvc.tokens.service import hash_token
+from subsvc.tokens.service import ensure_bootstrap, hash_token
 
 
 async def rows(db) -> list[ApiToken]:
@@ -170,3 +170,22 @@ async def test_hmac_hashing_and_upgrade_of_legacy_rows(client, anon_client, db):
     assert (await anon_client.get("/tokens", headers={"X-API-Key": legacy_plain})).status_code == 200
     old = next(t for t in await rows(db) if t.name == "old")
     assert old.token_hash == hash_token(legacy_plain, "pepper")
+
+
+async def test_processes_starting_at_once_ensure_one_bootstrap_token(app, db):
+    """`serve --workers N` starts its processes together: each ensures the bootstrap row;
+    one inserts it, the others find it (a unique conflict is not a failed start)."""
+    async with db.session() as session:
+        for token in await rows(db):
+            await session.delete(await session.get(ApiToken, token.id))
+        await session.commit()
+
+    async def start_up() -> int | None:
+        async with db.session() as session:
+            token = await ensure_bootstrap(session, app.state.settings)
+            await session.commit()
+            return None if token is None else token.id
+
+    ids = await asyncio.gather(*(start_up() for _ in range(8)))
+    (boot,) = await rows(db)
+    assert ids == [boot.id] * 8

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import HTTPConnection
@@ -125,7 +126,8 @@ async def ensure_bootstrap(session: AsyncSession, settings: Settings) -> ApiToke
     if not plain:
         return None
     digest = hash_token(plain, settings.WEB_API_TOKEN_HMAC_SECRET)
-    token = (await session.exec(select(ApiToken).where(ApiToken.token_hash == digest))).first()
+    query = select(ApiToken).where(ApiToken.token_hash == digest)
+    token = (await session.exec(query)).first()
     if token is None:
         token = ApiToken(
             name=settings.WEB_API_DEFAULT_TOKEN_NAME,
@@ -134,7 +136,11 @@ async def ensure_bootstrap(session: AsyncSession, settings: Settings) -> ApiToke
             description=BOOTSTRAP_DESCRIPTION,
             created_by="migration",
         )
-        session.add(token)
+        try:
+            async with session.begin_nested():
+                session.add(token)
+        except IntegrityError:  # another process (or request) inserted it at the same moment
+            token = (await session.exec(query)).one()
     elif not token.is_active or token.name != settings.WEB_API_DEFAULT_TOKEN_NAME:
         token.is_active = True
         token.name = settings.WEB_API_DEFAULT_TOKEN_NAME
