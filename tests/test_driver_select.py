@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
+import pytest
 import sqlalchemy as sa
 
 from subsvc.db import DriverSelect, in_list
@@ -50,7 +51,7 @@ async def test_rows_from_the_driver_equal_sqlalchemys_rows(db):
     assert direct[0]["dispatched_at"] is None and direct[1]["dispatched_at"] == moment
     async with db.session() as session:
         dialect = (await session.connection()).dialect
-    assert (query.driver_form(dialect) is not None) == (db.dialect == "postgresql")
+    assert (query.driver_form(dialect, params) is not None) == (db.dialect == "postgresql")
 
 
 async def test_a_column_sqlalchemy_converts_is_read_the_usual_way(db):
@@ -61,7 +62,7 @@ async def test_a_column_sqlalchemy_converts_is_read_the_usual_way(db):
         await session.commit()
     async with db.session() as session:
         (row,) = await query.mappings(session, {"kind": "n"})
-        assert query.driver_form((await session.connection()).dialect) is None
+        assert query.driver_form((await session.connection()).dialect, {"kind": "n"}) is None
     assert row["number"] == 1
     if db.dialect == "postgresql":  # where asyncpg alone would give a Decimal
         assert type(row["number"]) is float
@@ -77,7 +78,7 @@ async def test_a_float_column_comes_from_the_driver_as_it_is(db):
     async with db.session() as session:
         assert [row["number"] for row in await query.mappings(session, {"kind": "f"})] == [1.0]
         dialect = (await session.connection()).dialect
-    assert (query.driver_form(dialect) is not None) == (db.dialect == "postgresql")
+    assert (query.driver_form(dialect, {"kind": "f"}) is not None) == (db.dialect == "postgresql")
 
 
 async def test_the_read_sees_its_own_transaction(db):
@@ -91,3 +92,55 @@ async def test_the_read_sees_its_own_transaction(db):
         await session.rollback()
     async with db.session() as session:
         assert await query.mappings(session, {"kind": "pending"}) == []
+
+
+def _events_by_id(dialect: str, short: bool) -> DriverSelect:
+    return DriverSelect(
+        sa.select(OUTBOX.c.id, OUTBOX.c.event_type)
+        .where(in_list(OUTBOX.c.id, "ids", dialect, short=short))
+        .order_by(OUTBOX.c.id)
+    )
+
+
+async def test_a_short_list_gives_the_rows_of_its_items(db):
+    async with db.session() as session:
+        events = [OutboxEvent(event_type=kind, payload={}) for kind in "abc"]
+        session.add_all(events)
+        await session.commit()
+    a, b, c = (event.id for event in events)
+    for short in (True, False):
+        query = _events_by_id(db.dialect, short)
+        async with db.session() as session:
+            for ids, kinds in (
+                ([], []),
+                ([b], ["b"]),
+                ([c, a], ["a", "c"]),
+                ([a, b, c, c + 1], ["a", "b", "c"]),
+            ):
+                direct = [dict(row) for row in await query.mappings(session, {"ids": ids})]
+                usual = [
+                    dict(row) for row in (await session.execute(query.statement, {"ids": ids})).mappings()
+                ]
+                assert direct == usual
+                assert [row["event_type"] for row in direct] == kinds
+
+
+async def test_postgresql_keeps_one_plan_for_a_short_list(db):
+    """An array parameter is planned at every execution; a short list's statement once."""
+    if db.dialect != "postgresql":
+        pytest.skip("PostgreSQL's plan cache")
+    plans = sa.text(
+        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = :statement"
+    )
+    found = {}
+    for short in (True, False):
+        query = _events_by_id(db.dialect, short)
+        async with db.session() as session:
+            dialect = (await session.connection()).dialect
+            form = query.driver_form(dialect, {"ids": [1]})
+            assert form is not None
+            for _ in range(10):
+                await query.mappings(session, {"ids": [1]})
+            found[short] = (await session.execute(plans, {"statement": form[0]})).one()
+    assert found[True].generic_plans >= 5 and found[True].custom_plans <= 5
+    assert found[False].generic_plans == 0 and found[False].custom_plans == 10

@@ -1,7 +1,15 @@
 """Data layer: the async engine and per-request sessions, column types, migrations."""
 
 from subsvc.db.database import Database, is_database_unavailable
-from subsvc.db.queries import DriverSelect, in_list
+from subsvc.db.queries import DriverSelect, in_list, is_short
 from subsvc.db.types import UTCDateTime, utcnow
 
-__all__ = ["Database", "DriverSelect", "UTCDateTime", "in_list", "is_database_unavailable", "utcnow"]
+__all__ = [
+    "Database",
+    "DriverSelect",
+    "UTCDateTime",
+    "in_list",
+    "is_database_unavailable",
+    "is_short",
+    "utcnow",
+]

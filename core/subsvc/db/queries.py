@@ -2,29 +2,49 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Sized
 from typing import Any
 
 from sqlalchemy import Cast, Column, ColumnElement, Float, Label, Numeric, Select, any_, bindparam
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.types import TypeDecorator
 
+SHORT_LIST = 8
+"""The longest list :func:`in_list` binds one parameter per item on PostgreSQL (``short``)."""
 
-def in_list(column: ColumnElement[Any], name: str, dialect: str) -> ColumnElement[bool]:
+
+def is_short(values: Sized) -> bool:
+    """Whether a list is short enough for ``in_list(..., short=True)``."""
+    return len(values) <= SHORT_LIST
+
+
+def in_list(
+    column: ColumnElement[Any], name: str, dialect: str, *, short: bool = False
+) -> ColumnElement[bool]:
     """``column`` is one of the list passed as parameter ``name``.
 
     On PostgreSQL one array parameter (``column = ANY(:name)``): the statement text is the same
-    for every length, so it is compiled and prepared once. Elsewhere an expanding ``IN``, which
-    is rendered for each call. Build statements that use it once per dialect.
+    for every length, so it is compiled and prepared once. PostgreSQL plans such a statement
+    anew at every execution, though (its generic plan guesses ten elements and never beats the
+    custom one), which costs more than running it for a lookup of a row or two. So a statement
+    built with ``short=True``, for lists of at most :data:`SHORT_LIST` items (:func:`is_short`),
+    gets an expanding ``IN``, one parameter per item, as on other databases: one statement
+    text per length, each planned once and kept. Build statements that use it once per
+    dialect (and ``short``).
     """
-    if dialect == "postgresql":
+    if dialect == "postgresql" and not short:
         return column == any_(bindparam(name, type_=ARRAY(column.type)))
     return column.in_(bindparam(name, expanding=True))
 
 
-_DriverForm = tuple[str, tuple[tuple[str, Callable[[Any], Any] | None], ...]]
+_Argument = tuple[str, int | None, Callable[[Any], Any] | None]
+"""Where a positional argument comes from: a parameter, the item of a list parameter bound
+one per item (or ``None``), and its conversion."""
+_DriverForm = tuple[str, tuple[_Argument, ...]]
+_NOT_COMPILED: Any = object()
 
 
 class DriverSelect:
@@ -32,51 +52,93 @@ class DriverSelect:
 
     For a page of records SQLAlchemy's execution and result layers cost about four times the
     CPU of the query itself (bench/README.md). On PostgreSQL this statement is compiled once
-    and run on the session's own connection (inside its transaction, if one has begun), its
-    parameters converted as SQLAlchemy would; its rows come back as the driver's records,
-    mappings by column label. Elsewhere, or when SQLAlchemy would convert a selected column's
-    values on the way out, it is executed the usual way (rows as mappings too).
+    (and rendered once per length of an expanding list parameter) and run on the session's own
+    connection (inside its transaction, if one has begun), its parameters converted as
+    SQLAlchemy would; its rows come back as the driver's records, mappings by column label.
+    Elsewhere, or when SQLAlchemy would convert a selected column's values on the way out, it
+    is executed the usual way (rows as mappings too).
 
     Build one per statement and keep it (module level or ``functools.cache``).
     """
 
     def __init__(self, statement: Select[Any]) -> None:
         self.statement = statement
-        self._forms: dict[str, _DriverForm | None] = {}
+        self._compiled: Any = _NOT_COMPILED  # for PostgreSQL; None: read the usual way
+        self._expanding: tuple[str, ...] = ()
+        self._forms: dict[tuple[int, ...], _DriverForm] = {}
 
-    def driver_form(self, dialect: Dialect) -> _DriverForm | None:
-        """The SQL text and the parameter order (each with its conversion) for the driver;
-        ``None`` (read the usual way) on other databases than PostgreSQL, and when this
-        statement's rows need SQLAlchemy's conversion."""
+    def driver_form(self, dialect: Dialect, params: Mapping[str, Any]) -> _DriverForm | None:
+        """The SQL text and where each positional argument comes from, for these parameters
+        (only the lengths of expanding lists matter); ``None`` (read the usual way) on other
+        databases than PostgreSQL, and when this statement's rows need SQLAlchemy's
+        conversion."""
         if dialect.name != "postgresql":
             return None
-        if dialect.name not in self._forms:
-            self._forms[dialect.name] = _driver_form(self.statement, dialect)
-        return self._forms[dialect.name]
+        if self._compiled is _NOT_COMPILED:
+            self._compiled = _compile(self.statement, dialect)
+            if self._compiled is not None:
+                self._expanding = tuple(sorted(bind.key for bind in self._compiled.post_compile_params))
+        if self._compiled is None:
+            return None
+        lengths = tuple(len(params[name]) for name in self._expanding)
+        form = self._forms.get(lengths)
+        if form is None:
+            form = _driver_form(self._compiled, dict(zip(self._expanding, lengths, strict=True)))
+            if len(self._forms) < MAX_FORMS:
+                self._forms[lengths] = form
+        return form
 
     async def mappings(self, session: AsyncSession, params: Mapping[str, Any]) -> Sequence[Mapping[str, Any]]:
         """The rows for these parameters."""
         connection = await session.connection()
-        form = self.driver_form(connection.dialect)
+        form = self.driver_form(connection.dialect, params)
         if form is None:
             result = await connection.execute(self.statement, dict(params))
             found: Sequence[Mapping[str, Any]] = result.mappings().all()
             return found
         sql, order = form
-        arguments = [params[name] if convert is None else convert(params[name]) for name, convert in order]
+        arguments = []
+        for name, item, convert in order:
+            value = params[name] if item is None else params[name][item]
+            arguments.append(value if convert is None else convert(value))
         raw = await connection.get_raw_connection()
         rows: Sequence[Mapping[str, Any]] = await raw.driver_connection.fetch(sql, *arguments)  # type: ignore[union-attr]
         return rows
 
 
-def _driver_form(statement: Select[Any], dialect: Dialect) -> _DriverForm | None:
+MAX_FORMS = 2 * SHORT_LIST
+"""Forms kept per statement: its expanding lists' lengths come from short lists."""
+
+
+def _compile(statement: Select[Any], dialect: Dialect) -> SQLCompiler | None:
     if any(_converted(column, dialect) for column in statement.selected_columns):
         return None
     compiled = statement.compile(dialect=dialect)
-    if compiled.literal_execute_params or compiled.post_compile_params or compiled.positiontup is None:
+    if (
+        compiled.literal_execute_params
+        or not isinstance(compiled, SQLCompiler)
+        or compiled.positiontup is None
+    ):
         return None  # rendered per execution: nothing to keep
-    converters: Mapping[str, Any] = compiled._bind_processors  # one callable per parameter here
-    return compiled.string, tuple((name, converters.get(name)) for name in compiled.positiontup)
+    return compiled
+
+
+def _driver_form(compiled: SQLCompiler, lengths: Mapping[str, int]) -> _DriverForm:
+    """The statement with each expanding list of ``lengths`` rendered one parameter per item."""
+    assert compiled.positiontup is not None
+    values: dict[str, Any] = dict.fromkeys(compiled.positiontup)
+    values.update({name: [None] * length for name, length in lengths.items()})
+    expanded = compiled.construct_expanded_state(values)
+    source = {
+        item_name: (name, index)
+        for name, item_names in expanded.parameter_expansion.items()
+        for index, item_name in enumerate(item_names)
+    }
+    # one callable per parameter here; the items' own are the expanded state's
+    converters: Mapping[str, Any] = {**compiled._bind_processors, **expanded.processors}
+    assert expanded.positiontup is not None
+    order = tuple((*source.get(name, (name, None)), converters.get(name)) for name in expanded.positiontup)
+    return expanded.statement, order
 
 
 def _converted(column: ColumnElement[Any], dialect: Dialect) -> bool:

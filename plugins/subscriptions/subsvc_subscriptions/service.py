@@ -23,7 +23,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_users.models import User
 from subsvc_users.schemas import SubscriptionSummary
 
-from subsvc.db import DriverSelect, in_list, utcnow
+from subsvc.db import DriverSelect, in_list, is_short, utcnow
 from subsvc.events import EventBus
 from subsvc_subscriptions.models import PANEL_SYNC_PENDING, SHORT_ID_LENGTH, Subscription, TrafficPurchase
 from subsvc_subscriptions.schemas import (
@@ -154,11 +154,11 @@ async def primary_of(session: AsyncSession, user_id: int, *, for_update: bool = 
 
 
 @functools.cache
-def _subscriptions_of_users(dialect: str) -> DriverSelect:
+def _subscriptions_of_users(dialect: str, short: bool) -> DriverSelect:
     table = Subscription.__table__
     return DriverSelect(
         sa.select(table)
-        .where(in_list(table.c.user_id, "ids", dialect))
+        .where(in_list(table.c.user_id, "ids", dialect, short=short))
         .order_by(table.c.created_at.desc(), table.c.id.desc())
     )
 
@@ -181,7 +181,7 @@ async def record_extras(session: AsyncSession, user_ids: Sequence[int]) -> dict[
     }
     if not ids:
         return extras
-    query = _subscriptions_of_users(session.get_bind().dialect.name)
+    query = _subscriptions_of_users(session.get_bind().dialect.name, is_short(ids))
     now = utcnow()
     grouped: dict[int, list[dict[str, Any]]] = {}
     for row in await query.mappings(session, {"ids": ids}):

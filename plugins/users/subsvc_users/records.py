@@ -24,7 +24,7 @@ from starlette.requests import Request
 from subsvc_promo_groups.models import PromoGroup
 
 from subsvc.api import HTTPError
-from subsvc.db import DriverSelect, in_list
+from subsvc.db import DriverSelect, in_list, is_short
 from subsvc_users.models import User
 from subsvc_users.schemas import INT32_MAX, INT64_MAX, PromoGroupSummary, UserResponse
 
@@ -47,8 +47,8 @@ def record_select() -> Select[Any]:
 
 
 @functools.cache
-def _records_by_id(dialect: str) -> DriverSelect:
-    return DriverSelect(record_select().where(in_list(USERS.c.id, "ids", dialect)))
+def _records_by_id(dialect: str, short: bool) -> DriverSelect:
+    return DriverSelect(record_select().where(in_list(USERS.c.id, "ids", dialect, short=short)))
 
 
 def _path_match(user_id: int) -> tuple[list[ColumnElement[bool]], ColumnElement[int]]:
@@ -124,7 +124,7 @@ async def record_rows(session: AsyncSession, user_ids: Sequence[int]) -> Sequenc
     if session.new or session.dirty:
         await session.flush()
     dialect = session.get_bind().dialect.name
-    return await _records_by_id(dialect).mappings(session, {"ids": list(user_ids)})
+    return await _records_by_id(dialect, is_short(user_ids)).mappings(session, {"ids": list(user_ids)})
 
 
 async def records_from_rows(

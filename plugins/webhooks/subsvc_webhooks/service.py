@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from subsvc.db import UTCDateTime, in_list, utcnow
+from subsvc.db import UTCDateTime, in_list, is_short, utcnow
 from subsvc.events import Event, OutboxEvent
 from subsvc_webhooks.models import ANY_EVENT, FAILED, PENDING, SUCCESS, Webhook, WebhookDelivery
 
@@ -27,7 +27,7 @@ class WebhookNotFound(LookupError):
 
 
 @functools.cache
-def _deliveries_for_events(dialect: str) -> sa.Insert:
+def _deliveries_for_events(dialect: str, short: bool) -> sa.Insert:
     """One pending delivery per active webhook of each listed event's type (or of ``*``), in
     the order of the events: ``INSERT ... SELECT`` from the events' outbox rows (written just
     before, in the same transaction), so their payloads are not sent to the database again.
@@ -56,7 +56,7 @@ def _deliveries_for_events(dialect: str) -> sa.Insert:
             now,
         )
         .join_from(webhooks, outbox, webhooks.c.event_type.in_([outbox.c.event_type, ANY_EVENT]))
-        .where(webhooks.c.is_active.is_(True), in_list(outbox.c.id, "event_ids", dialect))
+        .where(webhooks.c.is_active.is_(True), in_list(outbox.c.id, "event_ids", dialect, short=short))
         .order_by(outbox.c.id, webhooks.c.id)
     )
     columns = [
@@ -83,10 +83,11 @@ def record_deliveries(session: Session, events: Sequence[Event]) -> int:
     Called by the event bus just before a transaction that published events commits (see
     :meth:`subsvc.events.EventBus.subscribe_in_transaction`).
     """
-    statement = _deliveries_for_events(session.get_bind().dialect.name)
+    dialect = session.get_bind().dialect.name
     now, created = utcnow(), 0
     for start in range(0, len(events), EVENTS_PER_STATEMENT):
         chunk = events[start : start + EVENTS_PER_STATEMENT]
+        statement = _deliveries_for_events(dialect, is_short(chunk))
         params = {"now": now, "key_prefix": f"{uuid.uuid4().hex[:16]}-", "event_ids": [e.id for e in chunk]}
         created += int(session.execute(statement, params).rowcount)  # type: ignore[attr-defined]
     return created
