@@ -60,3 +60,57 @@ async def test_buses_on_other_redis_database_numbers_do_not_hear_each_other(redi
     finally:
         for bus in (same, neighbour, apart):
             await bus.stop()
+
+
+async def _until(condition, seconds: float = 5.0) -> None:
+    import asyncio
+
+    for _ in range(int(seconds / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+
+
+async def test_a_burst_of_messages_arrives_whole_and_in_order(redis_url):
+    """Published without waiting for Redis (sent together, a pipeline per batch)."""
+    from subsvc.bus import RedisBus
+
+    sender, receiver = RedisBus(redis_url), RedisBus(redis_url)
+    heard: list[str] = []
+    receiver.subscribe("burst", heard.append)
+    for bus in (sender, receiver):
+        await bus.start()
+    try:
+        expected = [f"message {number}" for number in range(500)]
+        for message in expected[:250]:
+            await sender.publish("burst", message)
+        await _until(lambda: len(heard) >= 250)
+        for message in expected[250:]:
+            await sender.publish("burst", message)
+        await sender.stop()  # sends what is still queued first
+        await _until(lambda: len(heard) >= 500)
+        assert heard == expected
+    finally:
+        for bus in (sender, receiver):
+            await bus.stop()
+
+
+async def test_without_redis_a_message_reaches_this_process_and_a_warning_is_logged(caplog):
+    import socket
+
+    from subsvc.bus import RedisBus
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    bus = RedisBus(f"redis://127.0.0.1:{port}/0")
+    heard: list[str] = []
+    bus.subscribe("local", heard.append)
+    try:
+        await bus.publish("local", "one")
+        await bus.publish("local", "two")
+        await _until(lambda: len(heard) >= 2)
+        assert heard == ["one", "two"]
+        assert any("redis publish of" in record.getMessage() for record in caplog.records)
+    finally:
+        await bus.stop()
