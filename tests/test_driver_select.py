@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 import sqlalchemy as sa
 
-from subsvc.db import DriverSelect, in_list
+from subsvc.db import DriverSelect, DriverWrite, in_list
 from subsvc.events import OutboxEvent
 
 OUTBOX = OutboxEvent.__table__
@@ -144,3 +144,64 @@ async def test_postgresql_keeps_one_plan_for_a_short_list(db):
             found[short] = (await session.execute(plans, {"statement": form[0]})).one()
     assert found[True].generic_plans >= 5 and found[True].custom_plans <= 5
     assert found[False].generic_plans == 0 and found[False].custom_plans == 10
+
+
+def _mark_dispatched(dialect: str) -> DriverWrite:
+    return DriverWrite(
+        sa.update(OUTBOX)
+        .where(in_list(OUTBOX.c.id, "ids", dialect, short=True))
+        .values(dispatched_at=sa.bindparam("now", type_=OUTBOX.c.dispatched_at.type))
+    )
+
+
+async def test_a_write_counts_its_rows_and_belongs_to_the_transaction(db):
+    """Run first in a transaction (SQLAlchemy begins it) or after a statement (straight to the
+    driver on PostgreSQL): either way its rows roll back with the transaction."""
+    moment = datetime(2026, 11, 23, 4, 0, tzinfo=UTC)
+    async with db.session() as session:
+        events = [OutboxEvent(event_type=kind, payload={}) for kind in "ab"]
+        session.add_all(events)
+        await session.commit()
+    ids = [event.id for event in events]
+    write = _mark_dispatched(db.dialect)
+    sent_by_sqlalchemy: list[str] = []
+
+    def note(conn, cursor, statement, parameters, context, executemany):
+        sent_by_sqlalchemy.append(statement)
+
+    sa.event.listen(db.engine.sync_engine, "before_cursor_execute", note)
+    try:
+        for first in (True, False):
+            async with db.session() as session:
+                if not first:
+                    await session.execute(sa.select(OUTBOX.c.id).limit(1))
+                sent_by_sqlalchemy.clear()
+                params = {"ids": [*ids, ids[-1] + 1], "now": moment}
+                assert await session.run_sync(lambda sync: write.run(sync, params)) == 2
+                through_driver = not sent_by_sqlalchemy
+                assert through_driver == (db.dialect == "postgresql" and not first)
+                marked = await session.execute(sa.select(OUTBOX.c.dispatched_at).where(OUTBOX.c.id.in_(ids)))
+                assert [row.dispatched_at for row in marked] == [moment, moment]
+                await session.rollback()
+            async with db.session() as session:
+                after = await session.execute(sa.select(OUTBOX.c.dispatched_at).where(OUTBOX.c.id.in_(ids)))
+                assert [row.dispatched_at for row in after] == [None, None]
+    finally:
+        sa.event.remove(db.engine.sync_engine, "before_cursor_execute", note)
+
+
+async def test_literals_in_the_statement_keep_their_values(db):
+    query = DriverSelect(
+        sa.select(OUTBOX.c.event_type, sa.literal(7, sa.Integer).label("seven")).where(
+            OUTBOX.c.event_type == sa.literal("kept", sa.String), OUTBOX.c.id > sa.bindparam("after")
+        )
+    )
+    async with db.session() as session:
+        session.add_all([OutboxEvent(event_type=kind, payload={}) for kind in ("kept", "other")])
+        await session.commit()
+    async with db.session() as session:
+        rows = await query.mappings(session, {"after": 0})
+        assert [dict(row) for row in rows] == [{"event_type": "kept", "seven": 7}]
+        assert (query.driver_form((await session.connection()).dialect, {}) is not None) == (
+            db.dialect == "postgresql"
+        )

@@ -3,14 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence, Sized
-from typing import Any
+from typing import Any, TypeAlias, cast
 
-from sqlalchemy import Cast, Column, ColumnElement, Float, Label, Numeric, Select, any_, bindparam
+from sqlalchemy import (
+    Cast,
+    Column,
+    ColumnElement,
+    Delete,
+    Float,
+    Insert,
+    Label,
+    Numeric,
+    Select,
+    Update,
+    any_,
+    bindparam,
+)
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.types import TypeDecorator
+from sqlalchemy.util import await_only
 
 SHORT_LIST = 8
 """The longest list :func:`in_list` binds one parameter per item on PostgreSQL (``short``)."""
@@ -45,31 +60,31 @@ _Argument = tuple[str, int | None, Callable[[Any], Any] | None]
 one per item (or ``None``), and its conversion."""
 _DriverForm = tuple[str, tuple[_Argument, ...]]
 _NOT_COMPILED: Any = object()
+Prebuilt: TypeAlias = "Select[Any] | Insert | Update | Delete"
 
 
-class DriverSelect:
-    """A prebuilt SELECT whose rows PostgreSQL's driver (asyncpg) hands over directly.
+class DriverStatement:
+    """A prebuilt statement that PostgreSQL's driver (asyncpg) runs directly.
 
-    For a page of records SQLAlchemy's execution and result layers cost about four times the
-    CPU of the query itself (bench/README.md). On PostgreSQL this statement is compiled once
-    (and rendered once per length of an expanding list parameter) and run on the session's own
-    connection (inside its transaction, if one has begun), its parameters converted as
-    SQLAlchemy would; its rows come back as the driver's records, mappings by column label.
-    Elsewhere, or when SQLAlchemy would convert a selected column's values on the way out, it
-    is executed the usual way (rows as mappings too).
+    SQLAlchemy's execution and result layers cost several times the CPU of a simple query
+    (bench/README.md). On PostgreSQL the statement is compiled once (and rendered once per
+    length of an expanding list parameter) and handed to asyncpg on the session's own
+    connection, its parameters converted as SQLAlchemy would. Elsewhere, or when SQLAlchemy
+    would convert a returned column's values, it is executed the usual way.
 
     Build one per statement and keep it (module level or ``functools.cache``).
     """
 
-    def __init__(self, statement: Select[Any]) -> None:
+    def __init__(self, statement: Prebuilt) -> None:
         self.statement = statement
-        self._compiled: Any = _NOT_COMPILED  # for PostgreSQL; None: read the usual way
+        self._compiled: Any = _NOT_COMPILED  # for PostgreSQL; None: run the usual way
         self._expanding: tuple[str, ...] = ()
+        self._constants: dict[str, Any] = {}  # the values of literals (anonymous parameters)
         self._forms: dict[tuple[int, ...], _DriverForm] = {}
 
     def driver_form(self, dialect: Dialect, params: Mapping[str, Any]) -> _DriverForm | None:
         """The SQL text and where each positional argument comes from, for these parameters
-        (only the lengths of expanding lists matter); ``None`` (read the usual way) on other
+        (only the lengths of expanding lists matter); ``None`` (run the usual way) on other
         databases than PostgreSQL, and when this statement's rows need SQLAlchemy's
         conversion."""
         if dialect.name != "postgresql":
@@ -78,6 +93,11 @@ class DriverSelect:
             self._compiled = _compile(self.statement, dialect)
             if self._compiled is not None:
                 self._expanding = tuple(sorted(bind.key for bind in self._compiled.post_compile_params))
+                self._constants = {
+                    name: bind.effective_value
+                    for bind, name in self._compiled.bind_names.items()
+                    if not bind.required
+                }
         if self._compiled is None:
             return None
         lengths = tuple(len(params[name]) for name in self._expanding)
@@ -88,30 +108,60 @@ class DriverSelect:
                 self._forms[lengths] = form
         return form
 
+    def arguments(self, order: Sequence[_Argument], params: Mapping[str, Any]) -> list[Any]:
+        """The positional arguments of a :meth:`driver_form` for these parameters."""
+        arguments = []
+        for name, item, convert in order:
+            if item is not None:
+                value = params[name][item]
+            else:
+                value = params[name] if name in params else self._constants[name]
+            arguments.append(value if convert is None else convert(value))
+        return arguments
+
+
+class DriverSelect(DriverStatement):
+    """A prebuilt SELECT whose rows come back as the driver's records (mappings by column
+    label), read inside the session's transaction if one has begun."""
+
     async def mappings(self, session: AsyncSession, params: Mapping[str, Any]) -> Sequence[Mapping[str, Any]]:
         """The rows for these parameters."""
         connection = await session.connection()
         form = self.driver_form(connection.dialect, params)
         if form is None:
             result = await connection.execute(self.statement, dict(params))
-            found: Sequence[Mapping[str, Any]] = result.mappings().all()
-            return found
+            return cast(Sequence[Mapping[str, Any]], result.mappings().all())
         sql, order = form
-        arguments = []
-        for name, item, convert in order:
-            value = params[name] if item is None else params[name][item]
-            arguments.append(value if convert is None else convert(value))
-        raw = await connection.get_raw_connection()
-        rows: Sequence[Mapping[str, Any]] = await raw.driver_connection.fetch(sql, *arguments)  # type: ignore[union-attr]
+        driver: Any = (await connection.get_raw_connection()).driver_connection
+        rows: Sequence[Mapping[str, Any]] = await driver.fetch(sql, *self.arguments(order, params))
         return rows
+
+
+class DriverWrite(DriverStatement):
+    """A prebuilt INSERT, UPDATE or DELETE (no RETURNING) run from synchronous code inside an
+    ``AsyncSession``'s transaction (a session event such as ``before_commit``)."""
+
+    def run(self, session: Session, params: Mapping[str, Any]) -> int:
+        """Run the statement with these parameters in ``session``'s transaction; how many rows
+        it wrote. Straight to the driver only once the transaction has begun on the
+        connection (a statement ran before it); otherwise SQLAlchemy begins it."""
+        connection = session.connection()
+        form = self.driver_form(connection.dialect, params)
+        adapted = connection.connection.dbapi_connection
+        if form is None or getattr(adapted, "_transaction", None) is None:
+            return int(connection.execute(self.statement, dict(params)).rowcount)
+        sql, order = form
+        driver: Any = connection.connection.driver_connection
+        status: str = await_only(driver.execute(sql, *self.arguments(order, params)))
+        return int(status.rsplit(" ", 1)[-1])
 
 
 MAX_FORMS = 2 * SHORT_LIST
 """Forms kept per statement: its expanding lists' lengths come from short lists."""
 
 
-def _compile(statement: Select[Any], dialect: Dialect) -> SQLCompiler | None:
-    if any(_converted(column, dialect) for column in statement.selected_columns):
+def _compile(statement: Prebuilt, dialect: Dialect) -> SQLCompiler | None:
+    if any(_converted(column, dialect) for column in statement.exported_columns):
         return None
     compiled = statement.compile(dialect=dialect)
     if (

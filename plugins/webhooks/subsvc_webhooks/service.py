@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from subsvc.db import UTCDateTime, in_list, is_short, utcnow
+from subsvc.db import DriverWrite, UTCDateTime, in_list, is_short, utcnow
 from subsvc.events import Event, OutboxEvent
 from subsvc_webhooks.models import ANY_EVENT, FAILED, PENDING, SUCCESS, Webhook, WebhookDelivery
 
@@ -27,7 +27,7 @@ class WebhookNotFound(LookupError):
 
 
 @functools.cache
-def _deliveries_for_events(dialect: str, short: bool) -> sa.Insert:
+def _deliveries_for_events(dialect: str, short: bool) -> DriverWrite:
     """One pending delivery per active webhook of each listed event's type (or of ``*``), in
     the order of the events: ``INSERT ... SELECT`` from the events' outbox rows (written just
     before, in the same transaction), so their payloads are not sent to the database again.
@@ -70,7 +70,7 @@ def _deliveries_for_events(dialect: str, short: bool) -> sa.Insert:
         "created_at",
         "next_retry_at",
     ]
-    return sa.insert(deliveries).from_select(columns, selected)
+    return DriverWrite(sa.insert(deliveries).from_select(columns, selected))
 
 
 EVENTS_PER_STATEMENT = 500  # bounds the bound parameters where a list is one per item (SQLite)
@@ -89,7 +89,7 @@ def record_deliveries(session: Session, events: Sequence[Event]) -> int:
         chunk = events[start : start + EVENTS_PER_STATEMENT]
         statement = _deliveries_for_events(dialect, is_short(chunk))
         params = {"now": now, "key_prefix": f"{uuid.uuid4().hex[:16]}-", "event_ids": [e.id for e in chunk]}
-        created += int(session.execute(statement, params).rowcount)  # type: ignore[attr-defined]
+        created += statement.run(session, params)
     return created
 
 
