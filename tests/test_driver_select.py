@@ -205,3 +205,27 @@ async def test_literals_in_the_statement_keep_their_values(db):
         assert (query.driver_form((await session.connection()).dialect, {}) is not None) == (
             db.dialect == "postgresql"
         )
+
+
+async def test_a_write_returns_its_rows(db):
+    names = ("event_type", "payload", "created_at")
+    write = DriverWrite(
+        sa.insert(OUTBOX)
+        .values({name: sa.bindparam(name, type_=OUTBOX.c[name].type) for name in names})
+        .returning(OUTBOX.c.id, OUTBOX.c.event_type)
+    )
+    async with db.session() as session:
+        await session.execute(sa.select(OUTBOX.c.id).limit(1))  # begins the transaction
+        params = {
+            "event_type": "returned",
+            "payload": {"n": 1},
+            "created_at": datetime(2026, 11, 23, tzinfo=UTC),
+        }
+        ((event_id, kind),) = await session.run_sync(lambda sync: write.rows(sync, params))
+        await session.commit()
+    assert kind == "returned"
+    async with db.session() as session:
+        stored = (
+            await session.execute(sa.select(OUTBOX.c.payload).where(OUTBOX.c.id == event_id))
+        ).scalar_one()
+    assert stored == {"n": 1}

@@ -141,3 +141,22 @@ async def test_a_session_made_outside_the_database_gets_the_listeners_too(app, d
     (event_id,) = await outbox_ids(db)
     assert [[e.id for e in call] for call in seen] == [[event_id]]
     assert await notes(db) == ["outside", f"seen probe.note_created {event_id}"]
+
+
+@pytest.mark.parametrize("statement_before", [False, True])
+async def test_the_events_of_a_commit_are_written_in_their_order(app, db, seen, statement_before):
+    """One INSERT for all of them (on PostgreSQL straight to the driver once the transaction
+    has begun, else through SQLAlchemy, which begins it); ids ascend in publishing order."""
+    texts = [f"note {number} «ё»" for number in range(250)]
+    async with db.session() as session:
+        if statement_before:
+            await session.execute(select(OutboxEvent.id).limit(1))
+        for number, text in enumerate(texts):
+            app.state.events.publish(session, "probe.note_created", NoteCreated(note_id=number, text=text))
+        await session.commit()
+    async with db.session() as session:
+        rows = (await session.exec(select(OutboxEvent).order_by(OutboxEvent.id))).scalars().all()
+    assert [(row.payload["note_id"], row.payload["text"]) for row in rows] == list(enumerate(texts))
+    assert all(row.created_at.tzinfo is not None for row in rows)
+    assert [[e.id for e in call] for call in seen] == [[row.id for row in rows]]
+    assert [e.payload["text"] for e in seen[0]] == texts

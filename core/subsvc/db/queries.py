@@ -20,7 +20,7 @@ from sqlalchemy import (
     bindparam,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.engine import Dialect
+from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -72,7 +72,9 @@ class DriverStatement:
     connection, its parameters converted as SQLAlchemy would. Elsewhere, or when SQLAlchemy
     would convert a returned column's values, it is executed the usual way.
 
-    Build one per statement and keep it (module level or ``functools.cache``).
+    The statement names all its values (bind parameters, literals; an INSERT its ``values``),
+    since it is compiled without them. Build one per statement and keep it (module level or
+    ``functools.cache``).
     """
 
     def __init__(self, statement: Prebuilt) -> None:
@@ -138,22 +140,40 @@ class DriverSelect(DriverStatement):
 
 
 class DriverWrite(DriverStatement):
-    """A prebuilt INSERT, UPDATE or DELETE (no RETURNING) run from synchronous code inside an
-    ``AsyncSession``'s transaction (a session event such as ``before_commit``)."""
+    """A prebuilt INSERT, UPDATE or DELETE run from synchronous code inside an
+    ``AsyncSession``'s transaction (a session event such as ``before_commit``).
+
+    Straight to the driver only once the transaction has begun on the connection (a statement
+    ran before it in the transaction); otherwise SQLAlchemy runs it, and begins the transaction.
+    """
 
     def run(self, session: Session, params: Mapping[str, Any]) -> int:
         """Run the statement with these parameters in ``session``'s transaction; how many rows
-        it wrote. Straight to the driver only once the transaction has begun on the
-        connection (a statement ran before it); otherwise SQLAlchemy begins it."""
-        connection = session.connection()
-        form = self.driver_form(connection.dialect, params)
-        adapted = connection.connection.dbapi_connection
-        if form is None or getattr(adapted, "_transaction", None) is None:
+        it wrote."""
+        connection, form = self._prepared(session, params)
+        if form is None:
             return int(connection.execute(self.statement, dict(params)).rowcount)
         sql, order = form
         driver: Any = connection.connection.driver_connection
         status: str = await_only(driver.execute(sql, *self.arguments(order, params)))
         return int(status.rsplit(" ", 1)[-1])
+
+    def rows(self, session: Session, params: Mapping[str, Any]) -> Sequence[Sequence[Any]]:
+        """Run the statement (with ``RETURNING``) in ``session``'s transaction; the rows it
+        returned, as tuples in the order of its returned columns."""
+        connection, form = self._prepared(session, params)
+        if form is None:
+            return connection.execute(self.statement, dict(params)).all()
+        sql, order = form
+        driver: Any = connection.connection.driver_connection
+        rows: Sequence[Sequence[Any]] = await_only(driver.fetch(sql, *self.arguments(order, params)))
+        return rows
+
+    def _prepared(self, session: Session, params: Mapping[str, Any]) -> tuple[Connection, _DriverForm | None]:
+        connection = session.connection()
+        if getattr(connection.connection.dbapi_connection, "_transaction", None) is None:
+            return connection, None  # not begun (or not asyncpg): SQLAlchemy begins it
+        return connection, self.driver_form(connection.dialect, params)
 
 
 MAX_FORMS = 2 * SHORT_LIST
