@@ -87,12 +87,16 @@ class Round:
     cpu_per_request: dict[str, float]
 
 
-def measure_round(args: argparse.Namespace, pin: Pinning, sides: Sequence[Side], seconds: float) -> Round:
+def measure_round(
+    args: argparse.Namespace, pin: Pinning, sides: Sequence[Side], scenario: Scenario, seconds: float
+) -> Round:
     """Drive both servers at once for ``seconds``."""
     before = {side.name: cpu_seconds(side.pid) for side in sides}
     with ThreadPoolExecutor(len(sides)) as pool:
         futures = {
-            side.name: pool.submit(run_wrk, args, pin, f"http://{HOST}:{side.port}", side.script, seconds)
+            side.name: pool.submit(
+                run_wrk, args, pin, f"http://{HOST}:{side.port}{scenario.first_path}", side.script, seconds
+            )
             for side in sides
         }
         results = {name: future.result() for name, future in futures.items()}
@@ -151,10 +155,10 @@ def benchmark(args: argparse.Namespace, workdir: Path) -> int:
             )
             sides.append(Side(name, proc.pid, port, write_wrk_script(scenario, args.token, workdir)))
         if args.warmup > 0:
-            measure_round(args, pin, sides, args.warmup)
+            measure_round(args, pin, sides, scenario, args.warmup)
         rounds = []
         for number in range(1, args.rounds + 1):
-            found = measure_round(args, pin, sides, args.duration)
+            found = measure_round(args, pin, sides, scenario, args.duration)
             rounds.append(found)
             rps = {name: f"{result.rps:,.0f} req/s" for name, result in found.results.items()}
             cpu_ms = {name: f"{1000 * value:.2f} ms" for name, value in found.cpu_per_request.items()}
