@@ -120,6 +120,8 @@ def _transaction_insert() -> Insert:
 
 
 _RECORDED = ("type", "amount_kopeks", "description", "payment_method", "external_id")
+_INSERTED = ("user_id", "balance_after_kopeks", *_RECORDED, "is_completed", "created_at", "completed_at")
+"""The columns a recorded change writes (its id comes from the database)."""
 
 
 @functools.cache
@@ -138,10 +140,9 @@ def _balance_change_recorded(credit: bool, by_path_id: bool) -> Insert:
         now,
         now,
     )
-    columns = ["user_id", "balance_after_kopeks", *_RECORDED, "is_completed", "created_at", "completed_at"]
     return (
         insert(TRANSACTIONS)
-        .from_select(columns, selected)
+        .from_select(_INSERTED, selected)
         .add_cte(changed)
         .returning(TRANSACTIONS.c.id, TRANSACTIONS.c.user_id, TRANSACTIONS.c.balance_after_kopeks)
     )
@@ -159,7 +160,9 @@ class Recorded:
     notify_user: bool = False
     apply_topup_bonuses: bool = False
 
-    def transaction(self, transaction_id: int, user_id: int, balance: int, now: datetime) -> Transaction:
+    def transaction(
+        self, transaction_id: int | None, user_id: int, balance: int, now: datetime
+    ) -> Transaction:
         return Transaction(
             id=transaction_id,
             user_id=user_id,
@@ -225,21 +228,9 @@ async def record_transaction(
 async def _insert_transaction(
     session: AsyncSession, events: EventBus, recorded: Recorded, user_id: int, balance: int
 ) -> Transaction:
-    now = utcnow()
-    params = {
-        "user_id": user_id,
-        "type": recorded.type,
-        "amount_kopeks": recorded.amount_kopeks,
-        "description": recorded.description,
-        "payment_method": recorded.payment_method,
-        "external_id": recorded.external_id,
-        "is_completed": True,
-        "balance_after_kopeks": balance,
-        "created_at": now,
-        "completed_at": now,
-    }
-    transaction_id = (await session.exec(_transaction_insert(), params=params)).scalar_one()  # type: ignore[call-overload]
-    transaction = recorded.transaction(transaction_id, user_id, balance, now)
+    transaction = recorded.transaction(None, user_id, balance, utcnow())
+    params = {name: getattr(transaction, name) for name in _INSERTED}
+    transaction.id = (await session.exec(_transaction_insert(), params=params)).scalar_one()  # type: ignore[call-overload]
     _publish(session, events, recorded, transaction)
     return transaction
 
