@@ -124,14 +124,14 @@ async def deposit_balance(
         )
     except service.IdempotencyConflict as conflict:
         raise HTTPError(409, str(conflict)) from None
-    assert change.transaction is not None and change.transaction.id is not None
+    assert change.transaction_id is not None
     return DepositResponse(
         success=True,
         duplicate=change.duplicate,
         user_id=change.user_id,
         messenger_id=user.messenger_id,
-        transaction_id=change.transaction.id,
-        amount_kopeks=change.transaction.amount_kopeks,
+        transaction_id=change.transaction_id,
+        amount_kopeks=payload.amount_kopeks,
         old_balance_kopeks=change.old_balance_kopeks,
         new_balance_kopeks=change.new_balance_kopeks,
     )

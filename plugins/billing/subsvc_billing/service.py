@@ -48,12 +48,12 @@ UserTarget = User | int | PathId
 
 @dataclass(frozen=True)
 class BalanceChange:
-    """The user changed, the balance before and after, and the transaction recorded."""
+    """The user changed, the balance before and after, and the id of the transaction recorded."""
 
     user_id: int
     old_balance_kopeks: int
     new_balance_kopeks: int
-    transaction: Transaction | None
+    transaction_id: int | None
     duplicate: bool = False
 
 
@@ -160,43 +160,36 @@ class Recorded:
     notify_user: bool = False
     apply_topup_bonuses: bool = False
 
-    def transaction(
-        self, transaction_id: int | None, user_id: int, balance: int, now: datetime
-    ) -> Transaction:
-        return Transaction(
-            id=transaction_id,
+    def row(self, user_id: int, balance: int, now: datetime) -> dict[str, Any]:
+        """The transaction's columns (:data:`_INSERTED`; its id comes from the database)."""
+        row = {name: getattr(self, name) for name in _RECORDED}
+        row.update(
+            user_id=user_id, balance_after_kopeks=balance, is_completed=True, created_at=now, completed_at=now
+        )
+        return row
+
+    def event(self, transaction_id: int, user_id: int, balance: int, now: datetime) -> TransactionEvent:
+        """The payload of ``transaction.created`` (and ``payment.completed``)."""
+        return TransactionEvent(
+            transaction_id=transaction_id,
             user_id=user_id,
             type=self.type,
             amount_kopeks=self.amount_kopeks,
-            description=self.description,
+            amount_rubles=rubles(self.amount_kopeks),
             payment_method=self.payment_method,
             external_id=self.external_id,
             is_completed=True,
-            balance_after_kopeks=balance,
+            description=self.description,
             created_at=now,
-            completed_at=now,
+            new_balance_kopeks=balance,
+            notify_user=self.notify_user,
+            apply_topup_bonuses=self.apply_topup_bonuses,
         )
 
 
-def _publish(session: AsyncSession, events: EventBus, recorded: Recorded, transaction: Transaction) -> None:
+def _publish(session: AsyncSession, events: EventBus, recorded: Recorded, payload: TransactionEvent) -> None:
     """``transaction.created`` (and ``payment.completed`` for a deposit) in the session's
     transaction."""
-    assert transaction.id is not None and transaction.balance_after_kopeks is not None
-    payload = TransactionEvent(
-        transaction_id=transaction.id,
-        user_id=transaction.user_id,
-        type=recorded.type,
-        amount_kopeks=recorded.amount_kopeks,
-        amount_rubles=rubles(recorded.amount_kopeks),
-        payment_method=recorded.payment_method,
-        external_id=recorded.external_id,
-        is_completed=True,
-        description=recorded.description,
-        created_at=transaction.created_at,
-        new_balance_kopeks=transaction.balance_after_kopeks,
-        notify_user=recorded.notify_user,
-        apply_topup_bonuses=recorded.apply_topup_bonuses,
-    )
     if recorded.type == DEPOSIT:
         events.publish(session, PAYMENT_COMPLETED, payload)
     events.publish(session, TRANSACTION_CREATED, payload)
@@ -215,10 +208,10 @@ async def record_transaction(
     external_id: str | None = None,
     notify_user: bool = False,
     apply_topup_bonuses: bool = False,
-) -> Transaction:
+) -> int:
     """Insert a completed transaction (a duplicate ``external_id`` raises ``IntegrityError``
     here) and publish ``transaction.created`` (and ``payment.completed`` for a deposit) in
-    the same database transaction."""
+    the same database transaction; returns its id."""
     recorded = Recorded(
         type, amount_kopeks, description, payment_method, external_id, notify_user, apply_topup_bonuses
     )
@@ -227,25 +220,26 @@ async def record_transaction(
 
 async def _insert_transaction(
     session: AsyncSession, events: EventBus, recorded: Recorded, user_id: int, balance: int
-) -> Transaction:
-    transaction = recorded.transaction(None, user_id, balance, utcnow())
-    params = {name: getattr(transaction, name) for name in _INSERTED}
-    transaction.id = (await session.exec(_transaction_insert(), params=params)).scalar_one()  # type: ignore[call-overload]
-    _publish(session, events, recorded, transaction)
-    return transaction
+) -> int:
+    now = utcnow()
+    params = recorded.row(user_id, balance, now)
+    transaction_id: int = (await session.exec(_transaction_insert(), params=params)).scalar_one()  # type: ignore[call-overload]
+    _publish(session, events, recorded, recorded.event(transaction_id, user_id, balance, now))
+    return transaction_id
 
 
 async def change_balance_recorded(
     session: AsyncSession, events: EventBus, user: UserTarget, delta: int, recorded: Recorded
-) -> tuple[int, Transaction]:
-    """:func:`change_balance` and :func:`record_transaction` of its outcome; returns the new
-    balance and the transaction. On PostgreSQL both are one statement.
+) -> BalanceChange:
+    """:func:`change_balance` and :func:`record_transaction` of its outcome. On PostgreSQL both
+    are one statement.
 
     Raises :class:`InsufficientBalance` as :func:`change_balance` does.
     """
     if session.get_bind().dialect.name != "postgresql" or isinstance(user, User):
         user_id, balance = await change_balance(session, user, delta)
-        return balance, await _insert_transaction(session, events, recorded, user_id, balance)
+        transaction_id = await _insert_transaction(session, events, recorded, user_id, balance)
+        return BalanceChange(user_id, balance - delta, balance, transaction_id)
     now = utcnow()
     params = _change_parameters(user, delta, now)
     params.update({f"t_{name}": getattr(recorded, name) for name in _RECORDED})
@@ -254,9 +248,8 @@ async def change_balance_recorded(
     if row is None:
         raise InsufficientBalance
     transaction_id, user_id, balance = row
-    transaction = recorded.transaction(transaction_id, user_id, balance, now)
-    _publish(session, events, recorded, transaction)
-    return balance, transaction
+    _publish(session, events, recorded, recorded.event(transaction_id, user_id, balance, now))
+    return BalanceChange(user_id, balance - delta, balance, transaction_id)
 
 
 async def adjust_balance(
@@ -281,8 +274,7 @@ async def adjust_balance(
         return BalanceChange(user_id, balance - amount_kopeks, balance, None)
     kind = DEPOSIT if amount_kopeks > 0 else WITHDRAWAL
     recorded = Recorded(kind, abs(amount_kopeks), description, MANUAL)
-    balance, transaction = await change_balance_recorded(session, events, user, amount_kopeks, recorded)
-    return BalanceChange(transaction.user_id, balance - amount_kopeks, balance, transaction)
+    return await change_balance_recorded(session, events, user, amount_kopeks, recorded)
 
 
 async def find_manual_payment(session: AsyncSession, external_id: str) -> Transaction | None:
@@ -309,7 +301,7 @@ def _replay(user: User, transaction: Transaction, amount_kopeks: int) -> Balance
     else:
         old_balance = new_balance - transaction.amount_kopeks
     assert user.id is not None
-    return BalanceChange(user.id, old_balance, new_balance, transaction, duplicate=True)
+    return BalanceChange(user.id, old_balance, new_balance, transaction.id, duplicate=True)
 
 
 async def deposit(
@@ -343,7 +335,7 @@ async def deposit(
         DEPOSIT, amount_kopeks, description, MANUAL, idempotency_key, notify_user, apply_topup_bonuses
     )
     try:
-        balance, transaction = await change_balance_recorded(session, events, user, amount_kopeks, recorded)
+        return await change_balance_recorded(session, events, user, amount_kopeks, recorded)
     except IntegrityError:
         if idempotency_key is None:
             raise
@@ -354,7 +346,6 @@ async def deposit(
         current = await session.get(User, user_id, populate_existing=True)
         assert current is not None
         return _replay(current, existing, amount_kopeks)
-    return BalanceChange(user_id, balance - amount_kopeks, balance, transaction)
 
 
 @dataclass(frozen=True)
