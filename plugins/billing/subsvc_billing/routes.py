@@ -80,7 +80,8 @@ async def update_balance(
     except service.InsufficientBalance:
         await get_user(session, user_id)  # 404 when the id names nobody
         raise HTTPError(400, "Insufficient balance") from None
-    return (await records_from_rows(request, session, await record_rows(session, [change.user_id])))[0]
+    rows = [change.record] if change.record is not None else await record_rows(session, [change.user_id])
+    return (await records_from_rows(request, session, rows))[0]
 
 
 @users.post(

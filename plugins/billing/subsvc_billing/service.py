@@ -9,19 +9,19 @@ caller's session: they are committed together with the balance change, or not at
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import BigInteger, Insert, Integer, Update, bindparam, func, insert, update
+from sqlalchemy import BigInteger, Insert, Integer, Select, Update, bindparam, func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_users.models import User
-from subsvc_users.records import USERS, PathId, path_id_subquery
+from subsvc_users.records import RECORD_COLUMNS, USERS, PathId, path_id_subquery, record_select
 
 from subsvc.db import utcnow
 from subsvc.events import EventBus
@@ -48,19 +48,25 @@ UserTarget = User | int | PathId
 
 @dataclass(frozen=True)
 class BalanceChange:
-    """The user changed, the balance before and after, and the id of the transaction recorded."""
+    """The user changed, the balance before and after, the id of the transaction recorded, and
+    the user's record row (:func:`~subsvc_users.records.record_select`) where the change's
+    statement returned it."""
 
     user_id: int
     old_balance_kopeks: int
     new_balance_kopeks: int
     transaction_id: int | None
     duplicate: bool = False
+    record: Mapping[str, Any] | None = None
 
 
 @functools.cache
-def _balance_update(credit: bool, by_path_id: bool) -> Update:
+def _balance_update(
+    credit: bool, by_path_id: bool, returning: tuple[str, ...] = ("id", "balance_kopeks")
+) -> Update:
     """``UPDATE users SET balance_kopeks = balance_kopeks + :delta ... WHERE id = <target> AND
-    balance_kopeks + :delta >= 0 RETURNING id, balance_kopeks``, built once per variant."""
+    balance_kopeks + :delta >= 0 RETURNING id, balance_kopeks`` (or the columns named in
+    ``returning``), built once per variant."""
     delta = bindparam("delta", type_=BigInteger)
     values: dict[str, Any] = {
         "balance_kopeks": USERS.c.balance_kopeks + delta,
@@ -73,7 +79,7 @@ def _balance_update(credit: bool, by_path_id: bool) -> Update:
         update(USERS)
         .where(USERS.c.id == target, USERS.c.balance_kopeks + delta >= 0)
         .values(values)
-        .returning(USERS.c.id, USERS.c.balance_kopeks)
+        .returning(*(USERS.c[name] for name in returning))
     )
 
 
@@ -124,13 +130,17 @@ _INSERTED = ("user_id", "balance_after_kopeks", *_RECORDED, "is_completed", "cre
 """The columns a recorded change writes (its id comes from the database)."""
 
 
+TRANSACTION_ID = "transaction_id"
+
+
 @functools.cache
-def _balance_change_recorded(credit: bool, by_path_id: bool) -> Insert:
-    """PostgreSQL: :func:`_balance_update` and the transaction's INSERT as one statement,
-    ``WITH changed AS (UPDATE users ... RETURNING id, balance_kopeks) INSERT INTO
-    transactions ... SELECT ... FROM changed RETURNING id, user_id, balance_after_kopeks``:
-    no row when the UPDATE changed none."""
-    changed = _balance_update(credit, by_path_id).cte("changed")
+def _balance_change_recorded(credit: bool, by_path_id: bool) -> Select[Any]:
+    """PostgreSQL: :func:`_balance_update`, the transaction's INSERT and the user's record as
+    one statement, ``WITH changed AS (UPDATE users ... RETURNING <record columns>), recorded AS
+    (INSERT INTO transactions ... SELECT ... FROM changed RETURNING id, user_id) SELECT
+    <record of changed>, recorded.id AS transaction_id ...``: no row when the UPDATE changed
+    none."""
+    changed = _balance_update(credit, by_path_id, RECORD_COLUMNS).cte("changed")
     now = bindparam("now")
     selected = sa.select(
         changed.c.id,
@@ -140,11 +150,16 @@ def _balance_change_recorded(credit: bool, by_path_id: bool) -> Insert:
         now,
         now,
     )
-    return (
+    recorded = (
         insert(TRANSACTIONS)
         .from_select(_INSERTED, selected)
-        .add_cte(changed)
-        .returning(TRANSACTIONS.c.id, TRANSACTIONS.c.user_id, TRANSACTIONS.c.balance_after_kopeks)
+        .returning(TRANSACTIONS.c.id, TRANSACTIONS.c.user_id)
+        .cte("recorded")
+    )
+    return (
+        record_select(changed)
+        .add_columns(recorded.c.id.label(TRANSACTION_ID))
+        .join(recorded, recorded.c.user_id == changed.c.id)
     )
 
 
@@ -232,7 +247,7 @@ async def change_balance_recorded(
     session: AsyncSession, events: EventBus, user: UserTarget, delta: int, recorded: Recorded
 ) -> BalanceChange:
     """:func:`change_balance` and :func:`record_transaction` of its outcome. On PostgreSQL both
-    are one statement.
+    are one statement, which also returns the user's record row.
 
     Raises :class:`InsufficientBalance` as :func:`change_balance` does.
     """
@@ -244,12 +259,12 @@ async def change_balance_recorded(
     params = _change_parameters(user, delta, now)
     params.update({f"t_{name}": getattr(recorded, name) for name in _RECORDED})
     statement = _balance_change_recorded(delta > 0, isinstance(user, PathId))
-    row = (await session.exec(statement, params=params)).first()  # type: ignore[call-overload]
+    row = (await session.exec(statement, params=params)).mappings().first()  # type: ignore[call-overload]
     if row is None:
         raise InsufficientBalance
-    transaction_id, user_id, balance = row
+    transaction_id, user_id, balance = row[TRANSACTION_ID], row["id"], row["balance_kopeks"]
     _publish(session, events, recorded, recorded.event(transaction_id, user_id, balance, now))
-    return BalanceChange(user_id, balance - delta, balance, transaction_id)
+    return BalanceChange(user_id, balance - delta, balance, transaction_id, record=row)
 
 
 async def adjust_balance(

@@ -89,6 +89,20 @@ async def test_credit_records_a_manual_deposit_and_answers_the_user(client, inse
     assert datetime.fromisoformat(payload["created_at"]) == tx.created_at
 
 
+async def test_the_answer_is_the_record_as_read_after_the_change(client, insert_user):
+    r = await client.post("/promo-groups", json={"name": "VIP", "server_discount_percent": 15})
+    group = r.json()
+    user = await insert_user(balance_kopeks=500, promo_group_id=group["id"], username="bob")
+    r = await client.post(f"/users/{user.messenger_id}/balance", json={"amount_kopeks": -120})
+    assert r.status_code == 200
+    answered = r.json()
+    assert (answered["id"], answered["balance_kopeks"], answered["username"]) == (user.id, 380, "bob")
+    assert answered["promo_group"]["name"] == "VIP"
+    assert answered["promo_group"]["server_discount_percent"] == 15
+    assert datetime.fromisoformat(answered["updated_at"]) > user.updated_at
+    assert answered == (await client.get(f"/users/{user.id}")).json()
+
+
 async def test_debit_records_a_withdrawal_with_a_positive_amount(client, insert_user, rows, outbox):
     user = await insert_user(balance_kopeks=1_000)
     r = await client.post(
@@ -274,7 +288,9 @@ async def test_transactions_go_with_their_user(client, insert_user, db, rows):
     assert [tx.user_id for tx in await rows(Transaction)] == [other.id]
 
 
-async def test_on_postgresql_the_change_and_its_transaction_are_one_statement(client, app, insert_user, rows):
+async def test_on_postgresql_the_change_its_transaction_and_the_answer_are_one_statement(
+    client, app, insert_user, rows
+):
     user = await insert_user(balance_kopeks=100)
     with recorded_statements(app.state.db) as statements:
         r = await client.post(f"/users/{user.id}/balance", json={"amount_kopeks": -40})
@@ -282,7 +298,9 @@ async def test_on_postgresql_the_change_and_its_transaction_are_one_statement(cl
     writes = [s for s in statements if "UPDATE users" in s or "INSERT INTO transactions" in s]
     if app.state.db.engine.dialect.name == "postgresql":
         assert len(writes) == 1 and "UPDATE users" in writes[0] and "INSERT INTO transactions" in writes[0]
+        assert statements == writes  # the record answered comes from the same statement
     else:
         assert len(writes) == 2
+        assert len(statements) == 3  # and the record is read after them
     (recorded,) = await rows(Transaction)
     assert (recorded.type, recorded.amount_kopeks, recorded.balance_after_kopeks) == ("withdrawal", 40, 60)

@@ -17,7 +17,17 @@ from typing import Any
 
 import sqlalchemy as sa
 from pydantic import TypeAdapter
-from sqlalchemy import BigInteger, ColumnElement, Integer, ScalarSelect, Select, bindparam, case, or_
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    FromClause,
+    Integer,
+    ScalarSelect,
+    Select,
+    bindparam,
+    case,
+    or_,
+)
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
@@ -31,19 +41,23 @@ from subsvc_users.schemas import INT32_MAX, INT64_MAX, PromoGroupSummary, UserRe
 USERS = User.__table__
 GROUPS = PromoGroup.__table__
 _ROW_FIELDS = tuple(name for name in UserResponse.model_fields if name in User.model_fields)
+RECORD_COLUMNS = (*_ROW_FIELDS, "promo_group_id")
+"""The user columns a record is built from."""
 _GROUP_FIELDS = tuple(PromoGroupSummary.model_fields)
 _GROUP_PREFIX = "promo_group__"
 _RECORDS = TypeAdapter(list[UserResponse])
 
 
-def record_select() -> Select[Any]:
+def record_select(users: FromClause = USERS) -> Select[Any]:
     """The columns a user record is built from: the user's, then its promo group's (prefixed
-    ``promo_group__``; null when the user has none). Add WHERE, ORDER and LIMIT to taste."""
+    ``promo_group__``; null when the user has none). Add WHERE, ORDER and LIMIT to taste.
+
+    ``users`` is the users table, or rows with its :data:`RECORD_COLUMNS` from elsewhere (a
+    CTE of an ``UPDATE users ... RETURNING`` those columns: the record as changed)."""
     return sa.select(
-        *(USERS.c[name] for name in _ROW_FIELDS),
-        USERS.c.promo_group_id,
+        *(users.c[name] for name in RECORD_COLUMNS),
         *(GROUPS.c[name].label(_GROUP_PREFIX + name) for name in _GROUP_FIELDS),
-    ).select_from(USERS.outerjoin(GROUPS, USERS.c.promo_group_id == GROUPS.c.id))
+    ).select_from(users.outerjoin(GROUPS, users.c.promo_group_id == GROUPS.c.id))
 
 
 @functools.cache
