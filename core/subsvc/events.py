@@ -7,10 +7,11 @@ rows to the subscribers of this process (and, through the bus, to other instance
 listeners) and marks them dispatched; rows left behind by a crash are dispatched at the
 next start. Delivery to subscribers is therefore at least once.
 
-Plugins that must record something *with* the event (the webhooks plugin's pending
-deliveries) subscribe in the transaction (``subscribe_in_transaction``): they are called
-inside the publishing transaction, just before it commits, so their rows are committed or
-rolled back together with the change and its event.
+Plugins that must record something *with* the event subscribe in the transaction
+(``subscribe_in_transaction``): they are called inside the publishing transaction, just
+before it commits, so their rows are committed or rolled back together with the change and
+its event. Rows made from the events alone (the webhooks plugin's pending deliveries) are an
+:class:`EventWrite`: on PostgreSQL part of the very statement that writes the events.
 
 Plugins declare their event types and payload models with the ``register_events`` hook.
 """
@@ -31,7 +32,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from pydantic import BaseModel
-from sqlalchemy import JSON, Column, Index, Insert, Select, Update, bindparam, update
+from sqlalchemy import JSON, Column, FromClause, Index, Insert, Select, Update, bindparam, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session, SessionTransaction
 from sqlmodel import Field, SQLModel
@@ -111,18 +112,64 @@ def _outbox_insert() -> Insert:
     return sa.insert(table).returning(table.c.id, sort_by_parameter_order=True)
 
 
-@functools.cache
-def _outbox_insert_from_arrays() -> DriverWrite:
+@dataclass(frozen=True)
+class EventWrite:
+    """Rows a plugin writes from every commit's events (the webhooks plugin's pending
+    deliveries), in the publishing transaction: on PostgreSQL inside the statement that writes
+    the events (a data-modifying CTE, no round trip of its own), elsewhere in a statement
+    after it, per :data:`EVENTS_PER_STATEMENT` events.
+
+    ``insert(events)`` builds the ``INSERT ... SELECT`` from ``events``, rows with the
+    columns ``id``, ``event_type`` and ``payload`` of the commit's written events; it is built
+    once. ``parameters()`` gives its bind parameters' values at each commit (prefix their
+    names with ``name``: the statement is shared). ``written(session, count)`` is called in the
+    transaction with how many rows it wrote.
+    """
+
+    name: str
+    insert: Callable[[FromClause], Insert]
+    parameters: Callable[[], Mapping[str, Any]]
+    written: Callable[[Session, int], None]
+
+
+EVENTS_PER_STATEMENT = 500
+"""The events an :class:`EventWrite` reads per statement where it binds one parameter per
+event (SQLite)."""
+
+
+def _outbox_insert_with_writes(writes: Sequence[EventWrite]) -> DriverWrite:
     """PostgreSQL: all of a commit's events in one INSERT of three array parameters (one
-    statement text for any number of events), in their order: ids ascend with it."""
+    statement text for any number of events), in their order (ids ascend with it), and the
+    ``writes`` made from them, as one statement: ``WITH written AS (INSERT INTO outbox_events
+    ... RETURNING id, event_type, payload), <name> AS (<write> RETURNING 1), ... SELECT
+    written.id, (SELECT count(*) FROM <name>) AS <name>, ... FROM written``."""
     table: sa.Table = OutboxEvent.__table__  # type: ignore[attr-defined]
     names = ("event_type", "payload", "created_at")
     arrays = (bindparam(name, type_=ARRAY(table.c[name].type)) for name in names)
+    values = sa.func.unnest(*arrays).table_valued(*names, with_ordinality="position").render_derived("values")
+    rows = sa.select(*(values.c[name] for name in names)).order_by(values.c.position)
     written = (
-        sa.func.unnest(*arrays).table_valued(*names, with_ordinality="position").render_derived("written")
+        sa.insert(table)
+        .from_select(names, rows)
+        .returning(table.c.id, table.c.event_type, table.c.payload)
+        .cte("written")
     )
-    rows = sa.select(*(written.c[name] for name in names)).order_by(written.c.position)
-    return DriverWrite(sa.insert(table).from_select(names, rows).returning(table.c.id))
+    counts = []
+    for write in writes:
+        made = write.insert(written).returning(sa.literal_column("1")).cte(write.name)
+        counts.append(sa.select(sa.func.count()).select_from(made).scalar_subquery().label(write.name))
+    return DriverWrite(sa.select(written.c.id, *counts))
+
+
+def _write_after_outbox(write: EventWrite) -> Insert:
+    """Elsewhere: ``write`` from the outbox rows listed in ``event_ids``."""
+    table: sa.Table = OutboxEvent.__table__  # type: ignore[attr-defined]
+    events = (
+        sa.select(table.c.id, table.c.event_type, table.c.payload)
+        .where(table.c.id.in_(bindparam("event_ids", expanding=True)))
+        .subquery("written")
+    )
+    return write.insert(events)
 
 
 @dataclass(frozen=True)
@@ -157,6 +204,9 @@ class EventBus:
         self.catalogue = dict(catalogue)
         self.subscribers: dict[str, list[Subscriber]] = defaultdict(list)
         self.transaction_subscribers: list[TransactionSubscriber] = []
+        self.writes: list[EventWrite] = []
+        self._outbox_statement: DriverWrite | None = None  # PostgreSQL's, with the writes
+        self._write_statements: dict[str, Insert] = {}  # elsewhere, one per write
         self._wake = asyncio.Event()
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
@@ -190,6 +240,14 @@ class EventBus:
         """
         self.transaction_subscribers.append(subscriber)
 
+    def write_with_events(self, write: EventWrite) -> None:
+        """Make ``write`` from the events of every commit that publishes some (register at
+        startup: the statements are built at the first commit after)."""
+        if any(known.name == write.name for known in self.writes):
+            raise ValueError(f"an event write named {write.name!r} is registered already")
+        self.writes.append(write)
+        self._outbox_statement = None
+
     def publish(self, session: AsyncSession, event_type: str, payload: BaseModel | Mapping[str, Any]) -> None:
         """Add the event to the session's transaction; it is dispatched after the commit.
 
@@ -215,24 +273,49 @@ class EventBus:
         if not pending:
             return
         if self.db.dialect == "postgresql":
-            arrays = {
-                "event_type": [item.event_type for item in pending],
-                "payload": [item.payload for item in pending],
-                "created_at": [item.created_at for item in pending],
-            }
-            ids: Sequence[int] = sorted(row[0] for row in _outbox_insert_from_arrays().rows(session, arrays))
+            ids = self._write_on_postgresql(session, pending)
         else:
             values = [
                 {"event_type": item.event_type, "payload": item.payload, "created_at": item.created_at}
                 for item in pending
             ]
             ids = session.execute(_outbox_insert(), values).scalars().all()
+            for write in self.writes:
+                write.written(session, self._write_after(session, write, ids))
         events = [
             Event(event_id, item.event_type, item.payload, item.created_at)
             for event_id, item in zip(ids, pending, strict=True)
         ]
         for subscriber in self.transaction_subscribers:
             subscriber(session, events)
+
+    def _write_on_postgresql(self, session: Session, pending: Sequence[_Pending]) -> Sequence[int]:
+        """The outbox rows and the writes in one statement; the events' ids, in order."""
+        if self._outbox_statement is None:
+            self._outbox_statement = _outbox_insert_with_writes(self.writes)
+        params: dict[str, Any] = {
+            "event_type": [item.event_type for item in pending],
+            "payload": [item.payload for item in pending],
+            "created_at": [item.created_at for item in pending],
+        }
+        for write in self.writes:
+            params.update(write.parameters())
+        rows = self._outbox_statement.rows(session, params)
+        for position, write in enumerate(self.writes, start=1):
+            write.written(session, rows[0][position])
+        return sorted(row[0] for row in rows)
+
+    def _write_after(self, session: Session, write: EventWrite, ids: Sequence[int]) -> int:
+        """``write`` from the outbox rows of ``ids``, after them; how many rows it wrote."""
+        statement = self._write_statements.get(write.name)
+        if statement is None:
+            statement = self._write_statements[write.name] = _write_after_outbox(write)
+        parameters, count = write.parameters(), 0
+        for start in range(0, len(ids), EVENTS_PER_STATEMENT):
+            chunk = list(ids[start : start + EVENTS_PER_STATEMENT])
+            result: Any = session.execute(statement, {**parameters, "event_ids": chunk})
+            count += result.rowcount
+        return count
 
     def _after_rollback(self, session: Session, rolled_back: SessionTransaction) -> None:
         """The events published in a rolled-back transaction (or savepoint) never happened."""

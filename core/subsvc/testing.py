@@ -161,16 +161,17 @@ def _table_of(diff: Any, tables: set[str]) -> str | None:
 
 
 @contextmanager
-def recorded_statements(db: Database) -> Iterator[list[str]]:
+def recorded_statements(db: Database, *, everything: bool = False) -> Iterator[list[str]]:
     """The SQL statements run on ``db`` inside the block (on connections taken from the pool
-    inside it), leaving out core's background work (outbox dispatch, token-usage writes),
-    which may run at any moment. Reads straight through the driver
-    (:class:`~subsvc.db.DriverSelect`) are seen by the driver's query logger."""
+    inside it), leaving out (unless ``everything``) the statements on the tables of core's
+    background work (outbox dispatch, token-usage writes), which may run at any moment. Reads
+    straight through the driver (:class:`~subsvc.db.DriverSelect`) are seen by the driver's
+    query logger."""
     statements: list[str] = []
     transaction_control = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 
     def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        if not any(table in statement for table in BACKGROUND_TABLES):
+        if everything or not any(table in statement for table in BACKGROUND_TABLES):
             statements.append(statement)
 
     def record_driver_query(query: Any) -> None:

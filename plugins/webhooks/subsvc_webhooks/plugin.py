@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from starlette.applications import Starlette
 
 from subsvc.api import Endpoint
-from subsvc.events import Event
+from subsvc.events import EventWrite
 from subsvc.hookspecs import hookimpl
 from subsvc.jobs import Job
 from subsvc_webhooks import __version__, service
@@ -87,11 +87,14 @@ def startup(app: Starlette) -> None:
     app.state.webhook_deliverer = Deliverer(app)
     jobs = app.state.jobs
 
-    def record(session: Session, events: list[Event]) -> None:
-        if service.record_deliveries(session, events):
+    def written(session: Session, count: int) -> None:
+        if count:
             jobs.enqueue_after_commit(session, service.DELIVER_JOB)
 
-    app.state.events.subscribe_in_transaction(record)
+    deliveries = EventWrite(
+        "webhook_deliveries", service.deliveries_from, service.delivery_parameters, written
+    )
+    app.state.events.write_with_events(deliveries)
 
 
 @hookimpl

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import functools
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import Integer, String, bindparam, func
-from sqlalchemy.orm import Session
+from sqlalchemy import FromClause, Insert, Integer, String, bindparam, func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from subsvc.db import DriverWrite, UTCDateTime, in_list, is_short, utcnow
-from subsvc.events import Event, OutboxEvent
+from subsvc.db import UTCDateTime, utcnow
 from subsvc_webhooks.models import ANY_EVENT, FAILED, PENDING, SUCCESS, Webhook, WebhookDelivery
 
 DELIVER_JOB = "webhooks.deliver"
@@ -26,38 +22,36 @@ class WebhookNotFound(LookupError):
     """No webhook has this id."""
 
 
-@functools.cache
-def _deliveries_for_events(dialect: str, short: bool) -> DriverWrite:
-    """One pending delivery per active webhook of each listed event's type (or of ``*``), in
-    the order of the events: ``INSERT ... SELECT`` from the events' outbox rows (written just
-    before, in the same transaction), so their payloads are not sent to the database again.
-    The delivery key is the statement's random ``key_prefix``, the event id and the webhook id.
-    """
+def deliveries_from(events: FromClause) -> Insert:
+    """One pending delivery per active webhook of each event's type (or of ``*``), in the
+    order of the events: ``INSERT ... SELECT`` from the commit's written events (see
+    :class:`~subsvc.events.EventWrite`), so their payloads are not sent to the database again.
+    The delivery key is the commit's random ``webhooks_key_prefix``, the event id and the
+    webhook id."""
     webhooks: sa.Table = Webhook.__table__  # type: ignore[attr-defined]
     deliveries: sa.Table = WebhookDelivery.__table__  # type: ignore[attr-defined]
-    outbox: sa.Table = OutboxEvent.__table__  # type: ignore[attr-defined]
-    now = bindparam("now", type_=UTCDateTime)
+    now = bindparam("webhooks_now", type_=UTCDateTime)
     key = (
-        bindparam("key_prefix", type_=String)
-        + sa.cast(outbox.c.id, String)
+        bindparam("webhooks_key_prefix", type_=String)
+        + sa.cast(events.c.id, String)
         + sa.literal("-", String)
         + sa.cast(webhooks.c.id, String)
     )
     selected = (
         sa.select(
             webhooks.c.id,
-            outbox.c.id,
+            events.c.id,
             key,
-            outbox.c.event_type,
-            outbox.c.payload,
+            events.c.event_type,
+            events.c.payload,
             sa.literal(PENDING, String),
             sa.literal(1, Integer),
             now,
             now,
         )
-        .join_from(webhooks, outbox, webhooks.c.event_type.in_([outbox.c.event_type, ANY_EVENT]))
-        .where(webhooks.c.is_active.is_(True), in_list(outbox.c.id, "event_ids", dialect, short=short))
-        .order_by(outbox.c.id, webhooks.c.id)
+        .join_from(webhooks, events, webhooks.c.event_type.in_([events.c.event_type, ANY_EVENT]))
+        .where(webhooks.c.is_active.is_(True))
+        .order_by(events.c.id, webhooks.c.id)
     )
     columns = [
         "webhook_id",
@@ -70,27 +64,12 @@ def _deliveries_for_events(dialect: str, short: bool) -> DriverWrite:
         "created_at",
         "next_retry_at",
     ]
-    return DriverWrite(sa.insert(deliveries).from_select(columns, selected))
+    return sa.insert(deliveries).from_select(columns, selected)
 
 
-EVENTS_PER_STATEMENT = 500  # bounds the bound parameters where a list is one per item (SQLite)
-
-
-def record_deliveries(session: Session, events: Sequence[Event]) -> int:
-    """Write the pending deliveries of ``events`` (whose outbox rows are written) in
-    ``session``'s transaction, one statement per :data:`EVENTS_PER_STATEMENT` events; how many.
-
-    Called by the event bus just before a transaction that published events commits (see
-    :meth:`subsvc.events.EventBus.subscribe_in_transaction`).
-    """
-    dialect = session.get_bind().dialect.name
-    now, created = utcnow(), 0
-    for start in range(0, len(events), EVENTS_PER_STATEMENT):
-        chunk = events[start : start + EVENTS_PER_STATEMENT]
-        statement = _deliveries_for_events(dialect, is_short(chunk))
-        params = {"now": now, "key_prefix": f"{uuid.uuid4().hex[:16]}-", "event_ids": [e.id for e in chunk]}
-        created += statement.run(session, params)
-    return created
+def delivery_parameters() -> dict[str, Any]:
+    """The values of :func:`deliveries_from`'s parameters for one commit."""
+    return {"webhooks_now": utcnow(), "webhooks_key_prefix": f"{uuid.uuid4().hex[:16]}-"}
 
 
 async def get_webhook(session: AsyncSession, webhook_id: int) -> Webhook:

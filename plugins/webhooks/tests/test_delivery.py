@@ -13,10 +13,10 @@ from datetime import datetime
 import httpx2
 import pytest
 from subsvc_webhooks.models import WebhookDelivery
-from subsvc_webhooks.service import EVENTS_PER_STATEMENT
 
 from subsvc.app import create_app
 from subsvc.db import utcnow
+from subsvc.events import EVENTS_PER_STATEMENT
 from subsvc.testing import API_KEY
 
 from .conftest import with_worker
