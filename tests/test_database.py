@@ -58,7 +58,7 @@ async def test_migrations_run_from_empty_up_and_down(empty_url, app):
     assert {"web_api_tokens", "outbox_events", "probe_notes", "alembic_version"} <= await table_names(
         empty_url
     )
-    assert sorted(await asyncio.to_thread(migrate.heads, empty_url, dirs)) == ["core_0003", "probe_0001"]
+    assert sorted(await asyncio.to_thread(migrate.heads, empty_url, dirs)) == ["core_0004", "probe_0001"]
     await asyncio.to_thread(migrate.upgrade, empty_url, dirs)  # idempotent
     await asyncio.to_thread(migrate.downgrade, empty_url, dirs)
     assert await table_names(empty_url) <= {"alembic_version"}

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import text
 
 from subsvc.db import utcnow
-from subsvc.events import OutboxEvent, _dispatch_statements, prune_outbox
+from subsvc.events import OutboxEvent, _claim, prune_outbox
 
 DISPATCHED = 100_000
 SEED = """
@@ -55,10 +55,16 @@ async def test_the_claim_reads_the_pending_rows_only(quiet_outbox, db):
         await (await connection.execution_options(isolation_level="AUTOCOMMIT")).execute(
             text("VACUUM ANALYZE outbox_events")
         )
-        claim, _ = _dispatch_statements(db.dialect)
+        claim = _claim(db.dialect)
         sql = str(claim.compile(dialect=connection.dialect, compile_kwargs={"literal_binds": True}))
-        plan = "\n".join((await connection.execute(text("EXPLAIN " + sql), {"limit": 100})).scalars())
-    assert "ix_outbox_events_pending" in plan and "outbox_events_pkey" not in plan, plan
+        plan = "\n".join(
+            (await connection.execute(text("EXPLAIN " + sql), {"limit": 100, "now": utcnow()})).scalars()
+        )
+    assert "ix_outbox_events_pending" in plan, plan  # the claim walks the pending rows' index
+    lines = plan.splitlines()
+    for number, line in enumerate(lines):  # and the primary key only finds the claimed rows
+        if "outbox_events_pkey" in line:
+            assert "Index Cond: (id = " in lines[number + 1], plan
     assert await quiet_outbox.state.events.dispatch_pending() == len(pending)
 
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from pydantic import BaseModel
-from sqlalchemy import JSON, Column, FromClause, Index, Insert, Select, Update, bindparam, update
+from sqlalchemy import JSON, Column, FromClause, Index, Insert, Update, bindparam, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session, SessionTransaction
 from sqlmodel import Field, SQLModel
@@ -59,7 +59,7 @@ class OutboxEvent(SQLModel, table=True):
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    event_type: str = Field(max_length=100, index=True)
+    event_type: str = Field(max_length=100)
     payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     dispatched_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
@@ -90,19 +90,26 @@ TransactionSubscriber = Callable[[Session, list[Event]], None]
 
 
 @functools.cache
-def _dispatch_statements(dialect: str) -> tuple[Select[Any], Update]:
-    """The dispatcher's claim (oldest undispatched rows) and mark statements, built once."""
+def _claim(dialect: str) -> Update:
+    """The dispatcher's claim, built once: ``UPDATE outbox_events SET dispatched_at = :now
+    WHERE id IN (SELECT id ... WHERE dispatched_at IS NULL ORDER BY id LIMIT :limit [FOR
+    UPDATE SKIP LOCKED]) RETURNING ...``: the oldest pending rows, marked as they are read (the
+    mark holds only if the pass commits)."""
     table: sa.Table = OutboxEvent.__table__  # type: ignore[attr-defined]
-    claim = (
-        sa.select(table.c.id, table.c.event_type, table.c.payload, table.c.created_at)
+    pending = (
+        sa.select(table.c.id)
         .where(table.c.dispatched_at.is_(None))
         .order_by(table.c.id)
         .limit(bindparam("limit"))
     )
     if dialect == "postgresql":
-        claim = claim.with_for_update(skip_locked=True)
-    mark = update(table).where(in_list(table.c.id, "ids", dialect)).values(dispatched_at=bindparam("now"))
-    return claim, mark
+        pending = pending.with_for_update(skip_locked=True)
+    return (
+        update(table)
+        .where(table.c.id.in_(pending.scalar_subquery()))
+        .values(dispatched_at=bindparam("now"))
+        .returning(table.c.id, table.c.event_type, table.c.payload, table.c.created_at)
+    )
 
 
 @functools.cache
@@ -364,17 +371,18 @@ class EventBus:
     async def dispatch_pending(self, limit: int = 100) -> int:
         """Dispatch up to ``limit`` undispatched events, oldest first; returns how many.
 
-        On PostgreSQL rows are claimed with ``FOR UPDATE SKIP LOCKED``, so several instances
-        share the work without dispatching an event twice.
+        The rows are claimed and marked by one statement, committed after their delivery (an
+        interrupted pass leaves them pending). On PostgreSQL they are claimed with ``FOR UPDATE
+        SKIP LOCKED``, so several instances share the work without dispatching an event twice.
         """
-        claim, mark = _dispatch_statements(self.db.dialect)
         async with self.db.session() as session:
-            rows = (await session.exec(claim, params={"limit": limit})).all()  # type: ignore[call-overload]
+            params = {"limit": limit, "now": utcnow()}
+            claimed = await session.exec(_claim(self.db.dialect), params=params)
+            rows = sorted(claimed.all(), key=lambda row: row.id)
             if not rows:
                 return 0
             for row in rows:
                 await self._deliver(Event(row.id, row.event_type, row.payload, row.created_at))
-            await session.exec(mark, params={"ids": [row.id for row in rows], "now": utcnow()})
             await session.commit()
         return len(rows)
 
