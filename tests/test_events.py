@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 from sqlmodel import select
+from subsvc_probe import ProbeNote
 
 from subsvc.app import create_app
 from subsvc.events import Event, OutboxEvent, UnknownEventType
@@ -76,6 +77,28 @@ async def test_a_failing_subscriber_does_not_stop_the_others(app, client):
     app.state.events.subscribe("probe.note_created", received.append)
     assert (await client.post("/probe/events", json=NOTE)).status_code == 201
     await wait_for(lambda: received)
+
+
+async def test_a_subscriber_may_write_in_a_session_of_its_own(app, client, db):
+    """The dispatcher's pass holds no write while it delivers (SQLite has one writer at a
+    time: a subscriber's write would wait for the pass, and the pass for the subscriber)."""
+    written: list[int] = []
+
+    async def write_a_note(event: Event) -> None:
+        async with db.session() as session:
+            note = ProbeNote(text=f"seen {event.id}")
+            session.add(note)
+            await session.commit()
+            written.append(event.id)
+
+    app.state.events.subscribe("probe.note_created", write_a_note)
+    assert (await client.post("/probe/events", json=NOTE)).status_code == 201
+    await wait_for(lambda: written, seconds=3.0)  # the write gate would give up after 5 s
+    (row,) = await outbox(db)
+    assert written == [row.id]
+    async with db.session() as session:
+        texts = (await session.exec(select(ProbeNote.text).order_by(ProbeNote.id))).all()
+    assert texts == ["hello", f"seen {row.id}"]
 
 
 def test_unknown_types_and_bad_payloads_are_refused(app):

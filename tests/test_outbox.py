@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import text
 
 from subsvc.db import utcnow
-from subsvc.events import OutboxEvent, _claim, prune_outbox
+from subsvc.events import OutboxEvent, _dispatch_statements, prune_outbox
 
 DISPATCHED = 100_000
 SEED = """
@@ -55,7 +55,7 @@ async def test_the_claim_reads_the_pending_rows_only(quiet_outbox, db):
         await (await connection.execution_options(isolation_level="AUTOCOMMIT")).execute(
             text("VACUUM ANALYZE outbox_events")
         )
-        claim = _claim(db.dialect)
+        claim, _ = _dispatch_statements(db.dialect)
         sql = str(claim.compile(dialect=connection.dialect, compile_kwargs={"literal_binds": True}))
         plan = "\n".join(
             (await connection.execute(text("EXPLAIN " + sql), {"limit": 100, "now": utcnow()})).scalars()

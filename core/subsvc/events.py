@@ -32,7 +32,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from pydantic import BaseModel
-from sqlalchemy import JSON, Column, FromClause, Index, Insert, Update, bindparam, update
+from sqlalchemy import JSON, Column, FromClause, Index, Insert, Select, Update, bindparam, update
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session, SessionTransaction
 from sqlmodel import Field, SQLModel
@@ -90,26 +90,29 @@ TransactionSubscriber = Callable[[Session, list[Event]], None]
 
 
 @functools.cache
-def _claim(dialect: str) -> Update:
-    """The dispatcher's claim, built once: ``UPDATE outbox_events SET dispatched_at = :now
-    WHERE id IN (SELECT id ... WHERE dispatched_at IS NULL ORDER BY id LIMIT :limit [FOR
-    UPDATE SKIP LOCKED]) RETURNING ...``: the oldest pending rows, marked as they are read (the
-    mark holds only if the pass commits)."""
+def _dispatch_statements(dialect: str) -> tuple[Select[Any] | Update, Update | None]:
+    """The dispatcher's claim of the oldest pending rows, and the mark to run after their
+    delivery (``None``: the claim marks them), built once.
+
+    PostgreSQL: ``UPDATE outbox_events SET dispatched_at = :now WHERE id IN (SELECT id ...
+    WHERE dispatched_at IS NULL ORDER BY id LIMIT :limit FOR UPDATE SKIP LOCKED) RETURNING
+    ...``, one round trip (the mark holds only if the pass commits). Elsewhere a ``SELECT``,
+    and an ``UPDATE`` after the delivery: SQLite has one writer at a time, and a subscriber
+    that writes in a session of its own would wait for the end of the dispatcher's write."""
     table: sa.Table = OutboxEvent.__table__  # type: ignore[attr-defined]
-    pending = (
-        sa.select(table.c.id)
+    columns = (table.c.id, table.c.event_type, table.c.payload, table.c.created_at)
+    marked: dict[str, Any] = {"dispatched_at": bindparam("now")}
+    pending = sa.select(table.c.id).where(table.c.dispatched_at.is_(None)).order_by(table.c.id)
+    if dialect == "postgresql":
+        claimed = pending.limit(bindparam("limit")).with_for_update(skip_locked=True).scalar_subquery()
+        return update(table).where(table.c.id.in_(claimed)).values(marked).returning(*columns), None
+    claim = (
+        sa.select(*columns)
         .where(table.c.dispatched_at.is_(None))
         .order_by(table.c.id)
         .limit(bindparam("limit"))
     )
-    if dialect == "postgresql":
-        pending = pending.with_for_update(skip_locked=True)
-    return (
-        update(table)
-        .where(table.c.id.in_(pending.scalar_subquery()))
-        .values(dispatched_at=bindparam("now"))
-        .returning(table.c.id, table.c.event_type, table.c.payload, table.c.created_at)
-    )
+    return claim, update(table).where(in_list(table.c.id, "ids", dialect)).values(marked)
 
 
 @functools.cache
@@ -371,18 +374,22 @@ class EventBus:
     async def dispatch_pending(self, limit: int = 100) -> int:
         """Dispatch up to ``limit`` undispatched events, oldest first; returns how many.
 
-        The rows are claimed and marked by one statement, committed after their delivery (an
-        interrupted pass leaves them pending). On PostgreSQL they are claimed with ``FOR UPDATE
-        SKIP LOCKED``, so several instances share the work without dispatching an event twice.
+        The rows are marked dispatched in the pass's transaction, committed after their
+        delivery (an interrupted pass leaves them pending). On PostgreSQL they are claimed with
+        ``FOR UPDATE SKIP LOCKED``, so several instances share the work without dispatching an
+        event twice.
         """
+        claim, mark = _dispatch_statements(self.db.dialect)
         async with self.db.session() as session:
-            params = {"limit": limit, "now": utcnow()}
-            claimed = await session.exec(_claim(self.db.dialect), params=params)
+            params = {"limit": limit} if mark is not None else {"limit": limit, "now": utcnow()}
+            claimed = await session.exec(claim, params=params)  # type: ignore[arg-type]
             rows = sorted(claimed.all(), key=lambda row: row.id)
             if not rows:
                 return 0
             for row in rows:
                 await self._deliver(Event(row.id, row.event_type, row.payload, row.created_at))
+            if mark is not None:
+                await session.exec(mark, params={"ids": [row.id for row in rows], "now": utcnow()})
             await session.commit()
         return len(rows)
 
