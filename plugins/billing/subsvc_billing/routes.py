@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 
 from pydantic import AfterValidator
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_users.records import PathId, get_user, record_rows, records_from_rows
+from subsvc_users.records import PathId, get_user, record_columns, record_rows, records_from_rows
 from subsvc_users.schemas import UserResponse
 
 from subsvc.api import HTTPError, Query, Router
@@ -68,6 +69,7 @@ async def update_balance(
     if payload.amount_kopeks == 0:
         raise HTTPError(400, "Amount must be non-zero")
     description = DEFAULT_ADJUSTMENT_DESCRIPTION if payload.description is None else payload.description
+    columns = record_columns(request.app, session)
     try:
         change = await service.adjust_balance(
             session,
@@ -76,11 +78,14 @@ async def update_balance(
             payload.amount_kopeks,
             description=description,
             create_transaction=payload.create_transaction,
+            record_columns=columns,
         )
     except service.InsufficientBalance:
         await get_user(session, user_id)  # 404 when the id names nobody
         raise HTTPError(400, "Insufficient balance") from None
-    rows = [change.record] if change.record is not None else await record_rows(session, [change.user_id])
+    rows: Sequence[Mapping[str, Any]] = [change.record] if change.record is not None else []
+    if not rows:
+        rows = await record_rows(session, [change.user_id], columns)
     return (await records_from_rows(request, session, rows))[0]
 
 

@@ -21,7 +21,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_users.models import User
-from subsvc_users.records import RECORD_COLUMNS, USERS, PathId, path_id_subquery, record_select
+from subsvc_users.records import RECORD_COLUMNS, USERS, Columns, PathId, path_id_subquery, record_select
 
 from subsvc.db import utcnow
 from subsvc.events import EventBus
@@ -134,12 +134,12 @@ TRANSACTION_ID = "transaction_id"
 
 
 @functools.cache
-def _balance_change_recorded(credit: bool, by_path_id: bool) -> Select[Any]:
-    """PostgreSQL: :func:`_balance_update`, the transaction's INSERT and the user's record as
-    one statement, ``WITH changed AS (UPDATE users ... RETURNING <record columns>), recorded AS
-    (INSERT INTO transactions ... SELECT ... FROM changed RETURNING id, user_id) SELECT
-    <record of changed>, recorded.id AS transaction_id ...``: no row when the UPDATE changed
-    none."""
+def _balance_change_recorded(credit: bool, by_path_id: bool, columns: Columns) -> Select[Any]:
+    """PostgreSQL: :func:`_balance_update`, the transaction's INSERT and the user's record (with
+    ``columns``) as one statement, ``WITH changed AS (UPDATE users ... RETURNING <record
+    columns>), recorded AS (INSERT INTO transactions ... SELECT ... FROM changed RETURNING id,
+    user_id) SELECT <record of changed>, recorded.id AS transaction_id ...``: no row when the
+    UPDATE changed none."""
     changed = _balance_update(credit, by_path_id, RECORD_COLUMNS).cte("changed")
     now = bindparam("now")
     selected = sa.select(
@@ -157,7 +157,7 @@ def _balance_change_recorded(credit: bool, by_path_id: bool) -> Select[Any]:
         .cte("recorded")
     )
     return (
-        record_select(changed)
+        record_select(changed, columns)
         .add_columns(recorded.c.id.label(TRANSACTION_ID))
         .join(recorded, recorded.c.user_id == changed.c.id)
     )
@@ -244,10 +244,15 @@ async def _insert_transaction(
 
 
 async def change_balance_recorded(
-    session: AsyncSession, events: EventBus, user: UserTarget, delta: int, recorded: Recorded
+    session: AsyncSession,
+    events: EventBus,
+    user: UserTarget,
+    delta: int,
+    recorded: Recorded,
+    record_columns: Columns = (),
 ) -> BalanceChange:
     """:func:`change_balance` and :func:`record_transaction` of its outcome. On PostgreSQL both
-    are one statement, which also returns the user's record row.
+    are one statement, which also returns the user's record row (with ``record_columns``).
 
     Raises :class:`InsufficientBalance` as :func:`change_balance` does.
     """
@@ -258,7 +263,7 @@ async def change_balance_recorded(
     now = utcnow()
     params = _change_parameters(user, delta, now)
     params.update({f"t_{name}": getattr(recorded, name) for name in _RECORDED})
-    statement = _balance_change_recorded(delta > 0, isinstance(user, PathId))
+    statement = _balance_change_recorded(delta > 0, isinstance(user, PathId), record_columns)
     row = (await session.exec(statement, params=params)).mappings().first()  # type: ignore[call-overload]
     if row is None:
         raise InsufficientBalance
@@ -275,10 +280,12 @@ async def adjust_balance(
     *,
     description: str | None,
     create_transaction: bool = True,
+    record_columns: Columns = (),
 ) -> BalanceChange:
     """A manual credit (positive) or debit (negative): a ``deposit`` or ``withdrawal``
     transaction with method ``manual``, the amount stored positive; none when
-    ``create_transaction`` is false (then no event either).
+    ``create_transaction`` is false (then no event either). ``record_columns``: see
+    :func:`change_balance_recorded`.
 
     Raises :class:`InsufficientBalance` for a debit larger than the balance.
     """
@@ -289,7 +296,7 @@ async def adjust_balance(
         return BalanceChange(user_id, balance - amount_kopeks, balance, None)
     kind = DEPOSIT if amount_kopeks > 0 else WITHDRAWAL
     recorded = Recorded(kind, abs(amount_kopeks), description, MANUAL)
-    return await change_balance_recorded(session, events, user, amount_kopeks, recorded)
+    return await change_balance_recorded(session, events, user, amount_kopeks, recorded, record_columns)
 
 
 async def find_manual_payment(session: AsyncSession, external_id: str) -> Transaction | None:

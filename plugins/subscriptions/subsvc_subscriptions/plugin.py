@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 from sqlmodel.ext.asyncio.session import AsyncSession
+from subsvc_users.hookspecs import RecordColumns
 
 from subsvc.api import Endpoint
 from subsvc.hookspecs import hookimpl
@@ -62,7 +63,13 @@ def register_openapi_tags() -> Sequence[Mapping[str, str]]:
 
 @hookimpl
 def user_record_extras(
-    session: AsyncSession, user_ids: Sequence[int]
+    session: AsyncSession, user_ids: Sequence[int], rows: Sequence[Mapping[str, Any]]
 ) -> Awaitable[dict[int, dict[str, Any]]]:
     """The user record's ``subscription`` and ``subscriptions``, for a whole page at once."""
-    return service.record_extras(session, user_ids)
+    return service.record_extras(session, user_ids, rows)
+
+
+@hookimpl
+def user_record_columns() -> RecordColumns:
+    """On PostgreSQL the subscriptions are read with the records themselves."""
+    return service.record_columns

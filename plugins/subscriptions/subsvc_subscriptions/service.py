@@ -9,21 +9,23 @@ one subscription or one user's subscriptions apply one after the other.
 from __future__ import annotations
 
 import functools
+import json
 import secrets
 import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import case, delete, true
+from sqlalchemy import ColumnElement, FromClause, Text, case, delete, func, true
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_users.models import User
 from subsvc_users.schemas import SubscriptionSummary
 
-from subsvc.db import DriverSelect, in_list, is_short, utcnow
+from subsvc.db import DriverSelect, UTCDateTime, in_list, is_short, utcnow
 from subsvc.events import EventBus
 from subsvc_subscriptions.models import PANEL_SYNC_PENDING, SHORT_ID_LENGTH, Subscription, TrafficPurchase
 from subsvc_subscriptions.schemas import (
@@ -163,29 +165,64 @@ def _subscriptions_of_users(dialect: str, short: bool) -> DriverSelect:
     )
 
 
+RECORD_COLUMN = "subscriptions__json"
+_TABLE: sa.Table = Subscription.__table__  # type: ignore[attr-defined]
+_SUMMARY_COLUMNS = tuple(name for name in SubscriptionSummary.model_fields if name in _TABLE.c)
+_TIMES = tuple(name for name in _SUMMARY_COLUMNS if isinstance(_TABLE.c[name].type, UTCDateTime))
+
+
+def record_columns(users: FromClause) -> list[ColumnElement[Any]]:
+    """PostgreSQL (the users plugin's ``user_record_columns``): each user's subscriptions,
+    newest first, their summary's columns as a JSON array in text (null for none), read with
+    the user's record: ``(SELECT json_agg(json_build_object(...) ORDER BY created_at DESC, id
+    DESC) FROM subscriptions WHERE user_id = users.id)::text``."""
+    pairs: list[ColumnElement[Any]] = []
+    for name in _SUMMARY_COLUMNS:
+        pairs += [sa.literal_column(f"'{name}'"), _TABLE.c[name]]
+    summary = func.json_build_object(*pairs)
+    newest_first = aggregate_order_by(summary, _TABLE.c.created_at.desc(), _TABLE.c.id.desc())
+    rows = sa.select(func.json_agg(newest_first)).where(_TABLE.c.user_id == users.c.id).scalar_subquery()
+    return [sa.cast(rows, Text).label(RECORD_COLUMN)]
+
+
+def _from_json(values: dict[str, Any]) -> dict[str, Any]:
+    """A subscription of :func:`record_columns` with its times as UTC date-times."""
+    for name in _TIMES:
+        values[name] = datetime.fromisoformat(values[name]).astimezone(UTC)
+    return values
+
+
 def _summary_values(values: Mapping[str, Any], now: datetime) -> dict[str, Any]:
     """A subscription row as the user record's summary fields (validated with the record)."""
     return {**values, "actual_status": actual_status(values["status"], values["end_date"], now)}
 
 
-async def record_extras(session: AsyncSession, user_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
+async def record_extras(
+    session: AsyncSession, user_ids: Sequence[int], rows: Sequence[Mapping[str, Any]] = ()
+) -> dict[int, dict[str, Any]]:
     """The user record's ``subscription`` (the primary one) and ``subscriptions`` (newest
-    first) for every user of a page, in one query (plain rows, validated with the records).
+    first) for every user of a page: from the records' ``rows`` where they carry
+    :func:`record_columns`, else in one query (plain rows, validated with the records).
 
     Primary: the newest whose stored status is ``active`` or ``trial``; else the newest that
     is not an unpaid pending trial; else none.
     """
-    ids = [user_id for user_id in user_ids if fits_int32(user_id)]
     extras: dict[int, dict[str, Any]] = {
         user_id: {"subscription": None, "subscriptions": []} for user_id in user_ids
     }
-    if not ids:
-        return extras
-    query = _subscriptions_of_users(session.get_bind().dialect.name, is_short(ids))
     now = utcnow()
     grouped: dict[int, list[dict[str, Any]]] = {}
-    for row in await query.mappings(session, {"ids": ids}):
-        grouped.setdefault(row["user_id"], []).append(_summary_values(row, now))
+    if rows and RECORD_COLUMN in rows[0]:
+        for row in rows:
+            if row[RECORD_COLUMN] is not None:
+                found = json.loads(row[RECORD_COLUMN])
+                grouped[row["id"]] = [_summary_values(_from_json(values), now) for values in found]
+    else:
+        ids = [user_id for user_id in user_ids if fits_int32(user_id)]
+        if ids:
+            query = _subscriptions_of_users(session.get_bind().dialect.name, is_short(ids))
+            for row in await query.mappings(session, {"ids": ids}):
+                grouped.setdefault(row["user_id"], []).append(_summary_values(row, now))
     for user_id, subscriptions in grouped.items():
         primary = next((s for s in subscriptions if s["status"] in LIVE), None)
         if primary is None:

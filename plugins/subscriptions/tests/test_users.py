@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+import pytest
 from starlette.requests import Request
 from subsvc_subscriptions.models import Subscription
-from subsvc_subscriptions.service import record_extras
+from subsvc_subscriptions.service import RECORD_COLUMN, record_extras
 from subsvc_users.models import User
-from subsvc_users.records import user_record
+from subsvc_users.records import record_columns, record_rows, user_record
+from subsvc_users.schemas import SubscriptionSummary
 
 from subsvc.db import utcnow
 from subsvc.testing import recorded_statements
@@ -113,7 +115,9 @@ async def test_delete_404s(client, insert_user):
 # --- the user record -----------------------------------------------------------------------------
 
 
-async def test_primary_subscription_of_the_record(db, insert_user, make_subscription):
+@pytest.mark.parametrize("with_the_records", [False, True])
+async def test_primary_subscription_of_the_record(app, db, insert_user, make_subscription, with_the_records):
+    """Read apart (one query), or with the records (on PostgreSQL in their statement)."""
     base = make_subscription
     live_first = await insert_user()
     old_active = await base(live_first, status="active", created_at=_ago(3))
@@ -131,10 +135,17 @@ async def test_primary_subscription_of_the_record(db, insert_user, make_subscrip
     nothing = await insert_user()
     users = [live_first, pending_skipped, paid_pending, only_unpaid_trial, trial_stored, nothing]
 
+    ids = [u.id for u in users]
     with recorded_statements(db) as statements:
         async with db.session() as session:
-            extras = await record_extras(session, [u.id for u in users])
-    assert len(statements) == 1
+            rows: list = []
+            if with_the_records:
+                by_id = {
+                    row["id"]: row for row in await record_rows(session, ids, record_columns(app, session))
+                }
+                rows = [by_id[user_id] for user_id in ids]
+            extras = await record_extras(session, ids, rows)
+    assert len(statements) == (2 if with_the_records and db.dialect != "postgresql" else 1)
 
     def primary(user: User) -> int | None:
         chosen = extras[user.id]["subscription"]
@@ -149,6 +160,38 @@ async def test_primary_subscription_of_the_record(db, insert_user, make_subscrip
     assert primary(nothing) is None and extras[nothing.id]["subscriptions"] == []
     assert [s["status"] for s in extras[live_first.id]["subscriptions"]] == ["expired", "active"]
     assert len(extras[only_unpaid_trial.id]["subscriptions"]) == 1
+
+
+async def test_the_subscriptions_read_with_the_records_are_those_read_apart(
+    app, db, insert_user, make_subscription
+):
+    user = await insert_user()
+    await make_subscription(
+        user,
+        connected_squads=["nl-1", "de-2"],
+        traffic_used_gb=1.5,
+        autopay_days_before=None,
+        subscription_url="https://sub.example/abc",
+        tariff_id=7,
+        created_at=_ago(2),
+    )
+    await make_subscription(
+        user, status="expired", is_trial=True, end_in=timedelta(days=-3), created_at=_ago(1)
+    )
+    async with db.session() as session:
+        rows = await record_rows(session, [user.id], record_columns(app, session))
+        together = await record_extras(session, [user.id], rows)
+        apart = await record_extras(session, [user.id])
+    assert (RECORD_COLUMN in rows[0]) is (db.dialect == "postgresql")
+
+    def summaries(extras: dict) -> list[dict]:
+        return [SubscriptionSummary.model_validate(s).model_dump() for s in extras[user.id]["subscriptions"]]
+
+    assert summaries(together) == summaries(apart)
+    assert [s["actual_status"] for s in summaries(together)] == ["expired", "active"]
+    assert summaries(together)[1]["connected_squads"] == ["nl-1", "de-2"]
+    assert summaries(together)[1]["end_date"].tzinfo is not None
+    assert together[user.id]["subscription"]["id"] == apart[user.id]["subscription"]["id"]
 
 
 async def test_user_record_shows_subscriptions(app, client, db, insert_user):

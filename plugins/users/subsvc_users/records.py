@@ -1,10 +1,11 @@
 """Finding users and building their records: used by every plugin that answers with a user.
 
 A record is read with one statement (:func:`record_select`: the user's columns and its promo
-group's, joined) plus one query per ``user_record_extras`` implementation for a whole page,
-and validated once per page. Rows are read as plain mappings, not ORM objects (building ORM
-instances for a page of 50 cost more than the queries themselves), on PostgreSQL straight from
-the driver (:class:`~subsvc.db.DriverSelect`).
+group's, joined; on PostgreSQL also the columns of the ``user_record_columns`` hook, such as
+the subscriptions) plus one query per ``user_record_extras`` implementation that did not get
+its columns, for a whole page, and validated once per page. Rows are read as plain mappings,
+not ORM objects (building ORM instances for a page of 50 cost more than the queries
+themselves), on PostgreSQL straight from the driver (:class:`~subsvc.db.DriverSelect`).
 """
 
 from __future__ import annotations
@@ -30,11 +31,13 @@ from sqlalchemy import (
 )
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.applications import Starlette
 from starlette.requests import Request
 from subsvc_promo_groups.models import PromoGroup
 
 from subsvc.api import HTTPError
 from subsvc.db import DriverSelect, in_list, is_short
+from subsvc_users.hookspecs import RecordColumns
 from subsvc_users.models import User
 from subsvc_users.schemas import INT32_MAX, INT64_MAX, PromoGroupSummary, UserResponse
 
@@ -48,21 +51,40 @@ _GROUP_PREFIX = "promo_group__"
 _RECORDS = TypeAdapter(list[UserResponse])
 
 
-def record_select(users: FromClause = USERS) -> Select[Any]:
+Columns = tuple[RecordColumns, ...]
+"""What :func:`record_columns` gives: the plugins' columns read with the records."""
+
+
+def record_columns(app: Starlette, session: AsyncSession) -> Columns:
+    """The ``user_record_columns`` of the app's plugins, on PostgreSQL (elsewhere none)."""
+    if session.get_bind().dialect.name != "postgresql":
+        return ()
+    found: Columns | None = getattr(app.state, "user_record_columns", None)
+    if found is None:
+        found = tuple(part for part in app.state.plugins.hook.user_record_columns() if part is not None)
+        app.state.user_record_columns = found
+    return found
+
+
+def record_select(users: FromClause = USERS, columns: Columns = ()) -> Select[Any]:
     """The columns a user record is built from: the user's, then its promo group's (prefixed
-    ``promo_group__``; null when the user has none). Add WHERE, ORDER and LIMIT to taste.
+    ``promo_group__``; null when the user has none), then those of ``columns``
+    (:func:`record_columns`). Add WHERE, ORDER and LIMIT to taste.
 
     ``users`` is the users table, or rows with its :data:`RECORD_COLUMNS` from elsewhere (a
     CTE of an ``UPDATE users ... RETURNING`` those columns: the record as changed)."""
     return sa.select(
         *(users.c[name] for name in RECORD_COLUMNS),
         *(GROUPS.c[name].label(_GROUP_PREFIX + name) for name in _GROUP_FIELDS),
+        *(column for part in columns for column in part(users)),
     ).select_from(users.outerjoin(GROUPS, users.c.promo_group_id == GROUPS.c.id))
 
 
 @functools.cache
-def _records_by_id(dialect: str, short: bool) -> DriverSelect:
-    return DriverSelect(record_select().where(in_list(USERS.c.id, "ids", dialect, short=short)))
+def _records_by_id(dialect: str, short: bool, columns: Columns) -> DriverSelect:
+    return DriverSelect(
+        record_select(columns=columns).where(in_list(USERS.c.id, "ids", dialect, short=short))
+    )
 
 
 def _path_match(user_id: int) -> tuple[list[ColumnElement[bool]], ColumnElement[int]]:
@@ -132,13 +154,16 @@ async def get_user(session: AsyncSession, user_id: int, *, for_update: bool = Fa
     return user
 
 
-async def record_rows(session: AsyncSession, user_ids: Sequence[int]) -> Sequence[Mapping[str, Any]]:
-    """The :func:`record_select` rows of these users (in no particular order), changes still
-    pending in the session included."""
+async def record_rows(
+    session: AsyncSession, user_ids: Sequence[int], columns: Columns = ()
+) -> Sequence[Mapping[str, Any]]:
+    """The :func:`record_select` rows of these users (in no particular order), with
+    ``columns``, changes still pending in the session included."""
     if session.new or session.dirty:
         await session.flush()
     dialect = session.get_bind().dialect.name
-    return await _records_by_id(dialect, is_short(user_ids)).mappings(session, {"ids": list(user_ids)})
+    statement = _records_by_id(dialect, is_short(user_ids), columns)
+    return await statement.mappings(session, {"ids": list(user_ids)})
 
 
 async def records_from_rows(
@@ -150,7 +175,7 @@ async def records_from_rows(
         return []
     ids = [row["id"] for row in rows]
     extras: dict[int, dict[str, Any]] = {}
-    for part in request.app.state.plugins.hook.user_record_extras(session=session, user_ids=ids):
+    for part in request.app.state.plugins.hook.user_record_extras(session=session, user_ids=ids, rows=rows):
         if inspect.isawaitable(part):
             part = await part
         for user_id, fields in (part or {}).items():
@@ -173,7 +198,8 @@ async def user_records(request: Request, session: AsyncSession, users: Sequence[
     ids = [user.id for user in users if user.id is not None]
     if not ids:
         return []
-    by_id = {row["id"]: row for row in await record_rows(session, ids)}
+    columns = record_columns(request.app, session)
+    by_id = {row["id"]: row for row in await record_rows(session, ids, columns)}
     return await records_from_rows(request, session, [by_id[user_id] for user_id in ids if user_id in by_id])
 
 

@@ -14,7 +14,13 @@ from starlette.requests import Request
 from subsvc.api import HTTPError, Limit, Offset, Query, Router
 from subsvc_users import service
 from subsvc_users.counts import count_cache
-from subsvc_users.records import find_user_by_messenger_id, get_user, records_from_rows, user_record
+from subsvc_users.records import (
+    find_user_by_messenger_id,
+    get_user,
+    record_columns,
+    records_from_rows,
+    user_record,
+)
 from subsvc_users.schemas import (
     INT32_MAX,
     UserCreateRequest,
@@ -67,6 +73,7 @@ async def list_users(
         search=search,
         limit=limit,
         offset=offset,
+        columns=record_columns(request.app, session),
     )
     items = await records_from_rows(request, session, users)
     return UserListResponse(items=items, total=total, limit=limit, offset=offset)

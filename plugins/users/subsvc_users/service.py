@@ -27,7 +27,7 @@ from subsvc_promo_groups.service import ensure_default_group, find_group
 from subsvc.db import DriverSelect, utcnow
 from subsvc_users.counts import CountCache, count_cache
 from subsvc_users.models import USER_STATUSES, User
-from subsvc_users.records import USERS, record_select
+from subsvc_users.records import USERS, Columns, record_select
 from subsvc_users.schemas import (
     INT32_MAX,
     INT64_MAX,
@@ -111,14 +111,17 @@ def count_query(conditions: Sequence[ColumnElement[bool]]) -> SelectOfScalar[int
     return select(func.count()).select_from(User).where(*conditions)
 
 
-def page_query(conditions: Sequence[ColumnElement[bool]], limit: Any, offset: Any) -> Select[Any]:
-    """Record rows (:func:`~subsvc_users.records.record_select`), newest first; the
-    ``(…, created_at, id)`` indexes give this order with a LIMIT."""
-    return record_select().where(*conditions).order_by(*NEWEST_FIRST).offset(offset).limit(limit)
+def page_query(
+    conditions: Sequence[ColumnElement[bool]], limit: Any, offset: Any, columns: Columns = ()
+) -> Select[Any]:
+    """Record rows (:func:`~subsvc_users.records.record_select`, with ``columns``), newest
+    first; the ``(…, created_at, id)`` indexes give this order with a LIMIT."""
+    select = record_select(columns=columns)
+    return select.where(*conditions).order_by(*NEWEST_FIRST).offset(offset).limit(limit)
 
 
 @functools.cache
-def _listing(by_status: bool, by_promo_group: bool) -> DriverSelect:
+def _listing(by_status: bool, by_promo_group: bool, columns: Columns) -> DriverSelect:
     """The page statement of a filter without search text, its values as parameters: built
     (and compiled) once, not per request."""
     conditions = []
@@ -126,7 +129,7 @@ def _listing(by_status: bool, by_promo_group: bool) -> DriverSelect:
         conditions.append(USERS.c.status == bindparam("status"))
     if by_promo_group:
         conditions.append(USERS.c.promo_group_id == bindparam("promo_group_id"))
-    return DriverSelect(page_query(conditions, bindparam("limit"), bindparam("offset")))
+    return DriverSelect(page_query(conditions, bindparam("limit"), bindparam("offset"), columns))
 
 
 async def list_users(
@@ -138,9 +141,10 @@ async def list_users(
     search: str | None = None,
     limit: int = 50,
     offset: int = 0,
+    columns: Columns = (),
 ) -> tuple[int, Sequence[Mapping[str, Any]]]:
     """The total of the filter (exact; see :mod:`subsvc_users.counts`) and one page of it as
-    record rows (for :func:`~subsvc_users.records.records_from_rows`)."""
+    record rows with ``columns`` (for :func:`~subsvc_users.records.records_from_rows`)."""
     search = (search or "").strip() or None
     conditions = filters(status, promo_group_id, search)
     key = _filter_key(status, promo_group_id, search)
@@ -152,9 +156,10 @@ async def list_users(
     if offset > INT64_MAX - limit:  # no row is that far; the database would refuse the number
         return total, []
     if search:  # a statement of its own, the pattern written into it
-        return total, (await session.exec(page_query(conditions, limit, offset))).mappings().all()
+        return total, (await session.exec(page_query(conditions, limit, offset, columns))).mappings().all()
     parameters = {"status": status, "promo_group_id": promo_group_id, "limit": limit, "offset": offset}
-    return total, await _listing(status is not None, promo_group_id is not None).mappings(session, parameters)
+    listing = _listing(status is not None, promo_group_id is not None, columns)
+    return total, await listing.mappings(session, parameters)
 
 
 # --- creation and changes ----------------------------------------------------------------------
