@@ -151,8 +151,8 @@ def _outbox_insert_with_writes(writes: Sequence[EventWrite]) -> DriverWrite:
     """PostgreSQL: all of a commit's events in one INSERT of three array parameters (one
     statement text for any number of events), in their order (ids ascend with it), and the
     ``writes`` made from them, as one statement: ``WITH written AS (INSERT INTO outbox_events
-    ... RETURNING id, event_type, payload), <name> AS (<write> RETURNING 1), ... SELECT
-    written.id, (SELECT count(*) FROM <name>) AS <name>, ... FROM written``."""
+    ... RETURNING id, event_type, payload), event_write_0 AS (<write> RETURNING 1), ... SELECT
+    written.id, (SELECT count(*) FROM event_write_0), ... FROM written``."""
     table: sa.Table = OutboxEvent.__table__  # type: ignore[attr-defined]
     names = ("event_type", "payload", "created_at")
     arrays = (bindparam(name, type_=ARRAY(table.c[name].type)) for name in names)
@@ -165,9 +165,10 @@ def _outbox_insert_with_writes(writes: Sequence[EventWrite]) -> DriverWrite:
         .cte("written")
     )
     counts = []
-    for write in writes:
-        made = write.insert(written).returning(sa.literal_column("1")).cte(write.name)
-        counts.append(sa.select(sa.func.count()).select_from(made).scalar_subquery().label(write.name))
+    for position, write in enumerate(writes):
+        # named by position, not by ``write.name``: a CTE hides a table of its name
+        made = write.insert(written).returning(sa.literal_column("1")).cte(f"event_write_{position}")
+        counts.append(sa.select(sa.func.count()).select_from(made).scalar_subquery())
     return DriverWrite(sa.select(written.c.id, *counts))
 
 

@@ -83,8 +83,9 @@ async def update_balance(
     except service.InsufficientBalance:
         await get_user(session, user_id)  # 404 when the id names nobody
         raise HTTPError(400, "Insufficient balance") from None
-    rows: Sequence[Mapping[str, Any]] = [change.record] if change.record is not None else []
-    if not rows:
+    if change.record is not None:
+        rows: Sequence[Mapping[str, Any]] = [change.record]
+    else:
         rows = await record_rows(session, [change.user_id], columns)
     return (await records_from_rows(request, session, rows))[0]
 

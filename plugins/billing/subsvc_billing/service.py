@@ -177,11 +177,8 @@ class Recorded:
 
     def row(self, user_id: int, balance: int, now: datetime) -> dict[str, Any]:
         """The transaction's columns (:data:`_INSERTED`; its id comes from the database)."""
-        row = {name: getattr(self, name) for name in _RECORDED}
-        row.update(
-            user_id=user_id, balance_after_kopeks=balance, is_completed=True, created_at=now, completed_at=now
-        )
-        return row
+        recorded = (getattr(self, name) for name in _RECORDED)
+        return dict(zip(_INSERTED, (user_id, balance, *recorded, True, now, now), strict=True))
 
     def event(self, transaction_id: int, user_id: int, balance: int, now: datetime) -> TransactionEvent:
         """The payload of ``transaction.created`` (and ``payment.completed``)."""

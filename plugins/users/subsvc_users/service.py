@@ -116,8 +116,8 @@ def page_query(
 ) -> Select[Any]:
     """Record rows (:func:`~subsvc_users.records.record_select`, with ``columns``), newest
     first; the ``(…, created_at, id)`` indexes give this order with a LIMIT."""
-    select = record_select(columns=columns)
-    return select.where(*conditions).order_by(*NEWEST_FIRST).offset(offset).limit(limit)
+    records = record_select(columns=columns)
+    return records.where(*conditions).order_by(*NEWEST_FIRST).offset(offset).limit(limit)
 
 
 @functools.cache
