@@ -35,9 +35,12 @@ async def test_declarative_and_runtime_hooks_are_called(app, client, user_token)
         "register_routes",
         "register_permissions",
         "register_openapi_tags",
+        "register_auth_responses",
         "startup",
     ]:
         assert name in calls, name
+    me = next(e for e in app.state.endpoints if e.path == "/cabinet/probe/me")
+    assert me.answers[418] == "The probe's cabinet teapot"  # documented for the cabinet area
     assert app.state.probe_started is True
     assert app.state.permissions["probe"] == ["read", "write"]
     assert (await client.get("/probe/settings")).json() == {"greeting": "hello", "limit": 5}

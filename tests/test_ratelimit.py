@@ -17,6 +17,7 @@ from starlette.routing import Route
 from subsvc.api.errors import HTTPError, http_error_handler
 from subsvc.ratelimit import client_ip, close_rate_limiter, rate_limit, rate_limiter
 from subsvc.settings import Settings
+from subsvc.testing import asgi_transport
 
 
 def make_app(**settings: Any) -> Starlette:
@@ -34,7 +35,7 @@ def make_app(**settings: Any) -> Starlette:
 
 
 def client_of(app: Starlette, peer: str = "192.0.2.10") -> httpx2.AsyncClient:
-    transport = httpx2.ASGITransport(app=app, client=(peer, 40000))
+    transport = asgi_transport(app, peer)
     return httpx2.AsyncClient(transport=transport, base_url="http://testserver")
 
 

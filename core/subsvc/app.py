@@ -59,6 +59,12 @@ def create_app(
     manager.each("register_models")
     endpoints: list[Endpoint] = [e for _, routes in manager.each("register_routes") for e in routes]
     _check_unique(endpoints)
+    auth_responses: dict[str, dict[int, str]] = {}
+    for _, declared in manager.each("register_auth_responses"):
+        for area, answers in declared.items():
+            auth_responses.setdefault(area, {}).update(answers)
+    for endpoint in endpoints:
+        endpoint.document(auth_responses.get(endpoint.area))
     tags = [tag for _, declared in manager.each("register_openapi_tags") for tag in declared]
     permissions = build_registry(sections for _, sections in manager.each("register_permissions"))
     migration_dirs = manager.migration_dirs()

@@ -114,6 +114,14 @@ def register_jobs() -> Sequence[Job]:  # type: ignore[empty-body]
 
 
 @hookspec
+def register_auth_responses() -> Mapping[str, Mapping[int, str]]:  # type: ignore[empty-body]
+    """Return, per area (``"cabinet"``, ``"cabinet-admin"``), the statuses this plugin's
+    ``authenticate`` answers beyond 401, with their descriptions (e.g. ``{403: "Account
+    blocked"}``): every endpoint of that area documents them in OpenAPI.
+    """
+
+
+@hookspec
 def register_openapi_tags() -> Sequence[Mapping[str, str]]:  # type: ignore[empty-body]
     """Return OpenAPI tag objects (``{"name": ..., "description": ...}``) for the plugin's tags."""
 

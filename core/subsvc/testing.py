@@ -45,6 +45,7 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import SQLModel, select
 from starlette.applications import Starlette
 
+from subsvc.api import Endpoint
 from subsvc.app import create_app
 from subsvc.db import Database
 from subsvc.db import migrate as migrations
@@ -319,16 +320,57 @@ def api_key() -> str:
     return API_KEY
 
 
+class UndocumentedAnswer(AssertionError):
+    """An operation answered a status its OpenAPI responses do not list."""
+
+
+class DocumentedAnswers:
+    """The app as the test clients reach it: a request whose operation answers a status its
+    OpenAPI document does not list (:attr:`subsvc.api.Endpoint.answers`) fails the test. A 500
+    is left to the test: it is a defect wherever it comes from."""
+
+    def __init__(self, app: Starlette) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        status = 0
+
+        async def watched(message: Any) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        await self.app(scope, receive, watched)
+        endpoint = getattr(scope.get("endpoint"), "__self__", None)
+        if (
+            isinstance(endpoint, Endpoint)
+            and endpoint.include_in_schema
+            and scope["method"] == endpoint.method  # else the router's 405
+            and status not in endpoint.answers
+            and status != 500
+        ):
+            raise UndocumentedAnswer(
+                f"{endpoint.method} {endpoint.path} answered {status}; its responses list "
+                f"{sorted(endpoint.answers)}: declare it in the endpoint's `responses`"
+            )
+
+
+def asgi_transport(app: Starlette, client_ip: str = "127.0.0.1") -> httpx2.ASGITransport:
+    """The transport of the test clients: ``app`` through :class:`DocumentedAnswers`."""
+    return httpx2.ASGITransport(app=DocumentedAnswers(app), client=(client_ip, 50000))
+
+
 @pytest.fixture
 async def anon_client(app: Starlette) -> AsyncIterator[httpx2.AsyncClient]:
-    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
+    transport = asgi_transport(app)
     async with httpx2.AsyncClient(transport=transport, base_url="http://testserver") as http:
         yield http
 
 
 @pytest.fixture
 async def client(app: Starlette, api_key: str) -> AsyncIterator[httpx2.AsyncClient]:
-    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
+    transport = asgi_transport(app)
     async with httpx2.AsyncClient(
         transport=transport, base_url="http://testserver", headers={"X-API-Key": api_key}
     ) as http:
@@ -354,7 +396,7 @@ def admin_token(app: Starlette) -> str:
 
 def bearer_client(app: Starlette, token: str, client_ip: str = "127.0.0.1") -> httpx2.AsyncClient:
     """A client of ``app`` sending ``token`` as its bearer (use it with ``async with``)."""
-    transport = httpx2.ASGITransport(app=app, client=(client_ip, 50000))
+    transport = asgi_transport(app, client_ip)
     return httpx2.AsyncClient(
         transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {token}"}
     )

@@ -86,7 +86,9 @@ async def everything(
     }
 
 
-@web.post("/probe/notes", response_model=NoteOut, status_code=201)
+@web.post(
+    "/probe/notes", response_model=NoteOut, status_code=201, responses={409: "Conflict after the write"}
+)
 async def create_note(session: AsyncSession, payload: NoteIn, fail_after_write: bool = False) -> ProbeNote:
     note = ProbeNote(text=payload.text)
     session.add(note)
@@ -101,7 +103,9 @@ class NoteCreated(BaseModel):
     text: str
 
 
-@web.post("/probe/events", response_model=NoteOut, status_code=201)
+@web.post(
+    "/probe/events", response_model=NoteOut, status_code=201, responses={409: "Failed after publishing"}
+)
 async def create_note_with_event(
     request: Request, session: AsyncSession, payload: NoteIn, fail: bool = False
 ) -> ProbeNote:
@@ -128,7 +132,7 @@ async def boom() -> None:
     raise RuntimeError("secret internal detail")
 
 
-@web.get("/probe/teapot")
+@web.get("/probe/teapot", responses={418: "I am a teapot"})
 async def teapot() -> None:
     raise Teapot
 
@@ -225,6 +229,12 @@ def register_jobs() -> list[Job]:
 def register_openapi_tags() -> list[dict[str, str]]:
     CALLS.append("register_openapi_tags")
     return [{"name": "probe", "description": "Probe endpoints."}]
+
+
+@hookimpl
+def register_auth_responses() -> dict[str, dict[int, str]]:
+    CALLS.append("register_auth_responses")
+    return {"cabinet": {418: "The probe's cabinet teapot"}}
 
 
 @hookimpl

@@ -2,11 +2,13 @@
 
 from subsvc.api.endpoint import Area, Endpoint, Router
 from subsvc.api.errors import HTTPError, RequestValidationError
+from subsvc.api.inputs import BigInt
 from subsvc.api.pagination import Limit, Offset, Page
 from subsvc.api.params import Body, Header, Path, Query
 
 __all__ = [
     "Area",
+    "BigInt",
     "Body",
     "Endpoint",
     "HTTPError",

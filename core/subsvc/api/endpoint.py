@@ -25,12 +25,13 @@ import json
 import re
 import types
 import typing
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError, create_model
 from pydantic.fields import FieldInfo
+from pydantic_core import CoreSchema, SchemaValidator
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
@@ -43,6 +44,7 @@ from subsvc.api.errors import (
     json_invalid,
     validation_errors,
 )
+from subsvc.api.inputs import MAX_JSON_DEPTH, bounded, too_deep
 from subsvc.api.params import Location, Param
 from subsvc.auth.permissions import check_permission
 from subsvc.auth.principal import Principal
@@ -82,9 +84,11 @@ class Endpoint:
     permission: str | None = None
     include_in_schema: bool = True
     responses: dict[int, str] = field(default_factory=dict)
+    answers: dict[int, str] = field(init=False)
     inputs: list[Input] = field(init=False)
     injected: dict[str, str] = field(init=False)
     models: dict[Location, type[BaseModel]] = field(init=False)
+    input_schemas: dict[Location, CoreSchema] = field(init=False)
     body: Input | None = field(init=False)
 
     def __post_init__(self) -> None:
@@ -105,9 +109,38 @@ class Endpoint:
         self._session_name = by_kind.get("session")
         self._passed = [(name, kind) for name, kind in self.injected.items() if kind != "session"]
         self._checks_permission = self.area == "cabinet-admin" or self.permission is not None
-        self._body_adapter = TypeAdapter(self.body.annotation) if self.body else None
+        # Every input validated with the rules of subsvc.api.inputs (bounds, clean text).
+        self.input_schemas = {}
+        self._validators: dict[Location, SchemaValidator] = {}
+        sources = {location: model.__pydantic_core_schema__ for location, model in self.models.items()}
+        if self.body is not None:
+            sources["body"] = TypeAdapter(self.body.annotation).core_schema
+        for location, schema in sources.items():
+            self.input_schemas[location], self._validators[location] = bounded(schema)
         self._response_adapter = TypeAdapter(self.response_model) if self.response_model is not None else None
         self._ready_type = _ready_type(self.response_model)
+        self.document()
+
+    def document(self, authentication: Mapping[int, str] | None = None) -> None:
+        """Set :attr:`answers`, every status this endpoint answers with its description: the
+        success, what its credential (plus ``authentication``, what the area's authenticating
+        plugin adds), permission, inputs and session can answer, then what it declares in
+        ``responses`` (the statuses of its own rules, or a text of its own)."""
+        answers = {self.status_code: "Successful Response"}
+        if not self.public:
+            answers[401] = "Missing, invalid or expired credentials"
+            answers.update(authentication or {})
+        if self._checks_permission:
+            answers[403] = "The caller may not do this"
+        if any(i.location == "path" for i in self.inputs):
+            answers[404] = "Not found"
+        if self.body is not None:
+            answers[413] = "Request body too large"
+        if self.inputs:
+            answers[422] = "Validation Error"
+        if self._session_name is not None:
+            answers[503] = "Database unavailable"
+        self.answers = {**answers, **self.responses}
 
     @property
     def operation_id(self) -> str:
@@ -118,6 +151,8 @@ class Endpoint:
         return Route(self.path, self.__call__, methods=[self.method], name=self.operation_id)
 
     async def __call__(self, request: Request) -> Response:
+        if self.body is not None and too_deep(await request.body()):
+            raise RequestValidationError([json_invalid(0, f"nested deeper than {MAX_JSON_DEPTH} levels")])
         principal = None
         if not self.public:
             principal = await _authenticate(request, self.area)
@@ -140,10 +175,10 @@ class Endpoint:
     async def _read_inputs(self, request: Request) -> dict[str, Any]:
         values: dict[str, Any] = {}
         errors: list[dict[str, Any]] = []
-        for location, model in self.models.items():
+        for location in self.models:
             raw = self._raw(request, location)
             try:
-                values.update(model.model_validate(raw).__dict__)
+                values.update(self._validators[location].validate_python(raw).__dict__)
             except ValidationError as exc:
                 errors.extend(validation_errors(exc, (location,), missing_input_none=True))
         if self.body is not None:
@@ -165,7 +200,7 @@ class Endpoint:
         return raw
 
     async def _read_body(self, request: Request, values: dict[str, Any]) -> list[dict[str, Any]]:
-        assert self.body is not None and self._body_adapter is not None
+        assert self.body is not None
         raw = await request.body()
         if not raw.strip():
             if self.body.field.is_required():
@@ -174,12 +209,12 @@ class Endpoint:
             return []
         try:
             data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
             position = exc.pos if isinstance(exc, json.JSONDecodeError) else 0
             message = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
             return [json_invalid(position, message)]
         try:
-            values[self.body.name] = self._body_adapter.validate_python(data)
+            values[self.body.name] = self._validators["body"].validate_python(data)
         except ValidationError as exc:
             return validation_errors(exc, ("body",))
         return []

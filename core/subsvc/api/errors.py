@@ -56,7 +56,9 @@ async def validation_error_handler(request: Request, exc: Exception) -> Response
 
 def _jsonable(value: Any) -> Any:
     """Make a value from a pydantic error JSON-safe the way FastAPI does (exceptions -> text)."""
-    if value is None or isinstance(value, str | bool | int):
+    if isinstance(value, str):
+        return value if value.isascii() else value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if value is None or isinstance(value, bool | int):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)

@@ -59,10 +59,8 @@ def build_document(
     endpoints = [e for e in endpoints if e.include_in_schema]
     inputs: list[tuple[tuple[int, str], JsonSchemaMode, Any]] = []
     for index, endpoint in enumerate(endpoints):
-        for location, model in endpoint.models.items():
-            inputs.append(((index, location), "validation", model.__pydantic_core_schema__))
-        if endpoint.body is not None:
-            inputs.append(((index, "body"), "validation", TypeAdapter(endpoint.body.annotation).core_schema))
+        for location, schema in endpoint.input_schemas.items():
+            inputs.append(((index, location), "validation", schema))
         if endpoint.response_model is not None:
             inputs.append(
                 ((index, "response"), "serialization", TypeAdapter(endpoint.response_model).core_schema)
@@ -124,19 +122,23 @@ def _operation(endpoint: Endpoint, schemas: dict[str, Any], components: dict[str
             "content": {"application/json": {"schema": schemas["body"]}},
         }
     responses: dict[str, Any] = {}
-    success: dict[str, Any] = {"description": "Successful Response"}
-    if "response" in schemas and endpoint.status_code != 204:
-        success["content"] = {"application/json": {"schema": schemas["response"]}}
-    responses[str(endpoint.status_code)] = success
-    for status, text in endpoint.responses.items():
-        responses[str(status)] = {
-            "description": text,
-            "content": {"application/json": {"schema": {"$ref": REF.format(model="HTTPError")}}},
-        }
-    if parameters or endpoint.body is not None:
-        responses["422"] = {
-            "description": "Validation Error",
-            "content": {"application/json": {"schema": {"$ref": REF.format(model="HTTPValidationError")}}},
-        }
+    for status, text in sorted(endpoint.answers.items()):
+        answer: dict[str, Any] = {"description": text}
+        if status == endpoint.status_code:
+            if "response" in schemas and status != 204:
+                answer["content"] = {"application/json": {"schema": schemas["response"]}}
+        else:
+            answer["content"] = {"application/json": {"schema": _error_schema(status, endpoint)}}
+        responses[str(status)] = answer
     operation["responses"] = responses
     return operation
+
+
+def _error_schema(status: int, endpoint: Endpoint) -> dict[str, Any]:
+    """`{"detail": ...}`; a 422 is the validation body, or either when the endpoint's own
+    rules answer 422 too."""
+    error = {"$ref": REF.format(model="HTTPError")}
+    if status != 422:
+        return error
+    validation = {"$ref": REF.format(model="HTTPValidationError")}
+    return {"anyOf": [validation, error]} if 422 in endpoint.responses else validation

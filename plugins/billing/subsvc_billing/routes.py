@@ -13,7 +13,7 @@ from starlette.requests import Request
 from subsvc_users.records import PathId, get_user, record_columns, record_rows, records_from_rows
 from subsvc_users.schemas import UserResponse
 
-from subsvc.api import HTTPError, Query, Router
+from subsvc.api import BigInt, HTTPError, Query, Router
 from subsvc.api.pagination import Limit, Offset, Page
 from subsvc.events import EventBus
 from subsvc_billing import service
@@ -58,7 +58,7 @@ def _settings(request: Request) -> BillingSettings:
     responses={400: "Amount must be non-zero, or Insufficient balance", 404: "User not found"},
 )
 async def update_balance(
-    request: Request, session: AsyncSession, user_id: int, payload: BalanceUpdateRequest
+    request: Request, session: AsyncSession, user_id: BigInt, payload: BalanceUpdateRequest
 ) -> UserResponse:
     """Credit (positive `amount_kopeks`) or debit (negative) the balance; answers the user.
 
@@ -102,7 +102,7 @@ async def update_balance(
     },
 )
 async def deposit_balance(
-    request: Request, session: AsyncSession, user_id: int, payload: DepositRequest
+    request: Request, session: AsyncSession, user_id: BigInt, payload: DepositRequest
 ) -> DepositResponse:
     """Credit the balance as a real payment (a completed manual `deposit` transaction).
 

@@ -15,7 +15,7 @@ from subsvc_broadcasts.models import Broadcast
 from subsvc_users.models import User
 
 from subsvc.db import Database, utcnow
-from subsvc.testing import ADMIN_MESSENGER_ID
+from subsvc.testing import ADMIN_MESSENGER_ID, asgi_transport
 from subsvc.testing_messenger import FakeBotAPI
 from subsvc.testing_server import LoopbackServer
 
@@ -121,7 +121,7 @@ async def wait_until_finished(db: Database, broadcast_id: int, seconds: float = 
 
 
 def cabinet_client(app: Starlette, token: str) -> httpx2.AsyncClient:
-    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
+    transport = asgi_transport(app)
     return httpx2.AsyncClient(
         transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {token}"}
     )

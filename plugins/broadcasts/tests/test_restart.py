@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from starlette.applications import Starlette
 
 from subsvc.app import create_app
-from subsvc.testing import API_KEY, ensure_migrated, running
+from subsvc.testing import API_KEY, asgi_transport, ensure_migrated, running
 
 RECIPIENTS = 10_000
 FIRST_CHAT = 500_000_000
@@ -25,7 +25,7 @@ def broadcast_env() -> dict[str, Any]:
 
 
 def _client(app: Starlette) -> httpx2.AsyncClient:
-    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
+    transport = asgi_transport(app)
     return httpx2.AsyncClient(
         transport=transport, base_url="http://testserver", headers={"X-API-Key": API_KEY}
     )

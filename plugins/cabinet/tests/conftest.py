@@ -12,6 +12,7 @@ import httpx2
 import pytest
 from starlette.applications import Starlette
 
+from subsvc.testing import asgi_transport
 from subsvc.testing_server import LoopbackServer
 
 PLUGINS = [
@@ -50,7 +51,7 @@ def cabinet(app: Starlette) -> Callable[[int], httpx2.AsyncClient]:
     def make(user_id: int) -> httpx2.AsyncClient:
         token = app.state.jwt.access_token(user_id)
         return httpx2.AsyncClient(
-            transport=httpx2.ASGITransport(app=app, client=("127.0.0.1", 50001)),
+            transport=asgi_transport(app),
             base_url="http://testserver",
             headers={"Authorization": f"Bearer {token}"},
         )

@@ -68,6 +68,12 @@ async def shutdown(app: Starlette) -> None:
 
 
 @hookimpl
+def register_auth_responses() -> Mapping[str, Mapping[int, str]]:
+    answers = {403: f"{guard.NOT_ACTIVE}, or deleted", 404: guard.USER_NOT_FOUND}
+    return {"cabinet": answers, "cabinet-admin": answers}
+
+
+@hookimpl
 def authenticate(connection: HTTPConnection, area: str) -> Awaitable[Principal] | None:
     if area not in ("cabinet", "cabinet-admin"):
         return None

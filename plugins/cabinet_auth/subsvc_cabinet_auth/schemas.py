@@ -7,6 +7,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from subsvc.api import BigInt
+
 CampaignSlug = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-zA-Z0-9_-]+$")]
 InviterCode = Annotated[str, Field(max_length=32, pattern=r"^[a-zA-Z0-9_-]+$")]
 
@@ -112,12 +114,12 @@ class MessengerAuthRequest(_Attribution):
 class MessengerWidgetAuthRequest(_Attribution):
     """The login widget's fields, as the widget hands them over."""
 
-    id: int = Field(description="Messenger user ID")
+    id: BigInt = Field(description="Messenger user ID")
     first_name: str = Field(max_length=64, description="User's first name")
     last_name: str | None = Field(default=None, max_length=64, description="User's last name")
     username: str | None = Field(default=None, max_length=32, description="User's username")
     photo_url: str | None = Field(default=None, max_length=512, description="User's photo URL")
-    auth_date: int = Field(description="Unix timestamp of authentication")
+    auth_date: BigInt = Field(description="Unix timestamp of authentication")
     hash: str = Field(min_length=64, max_length=64, description="Authentication hash")
 
     def signed_fields(self) -> dict[str, Any]:

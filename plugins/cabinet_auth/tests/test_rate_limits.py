@@ -5,11 +5,13 @@ from __future__ import annotations
 import httpx2
 import pytest
 
+from subsvc.testing import asgi_transport
+
 MESSENGER = "/cabinet/auth/messenger"
 
 
 async def _client(app, peer: str) -> httpx2.AsyncClient:
-    transport = httpx2.ASGITransport(app=app, client=(peer, 40000))
+    transport = asgi_transport(app, peer)
     return httpx2.AsyncClient(transport=transport, base_url="http://testserver")
 
 

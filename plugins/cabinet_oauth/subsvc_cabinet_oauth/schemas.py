@@ -9,6 +9,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field, model_validator
 from subsvc_cabinet_auth.schemas import CabinetUserResponse, CampaignSlug, InviterCode
 
+from subsvc.api import BigInt
+
 ProviderName = Literal["google", "yandex", "discord", "vk"]
 Code = Annotated[str, Field(min_length=1, max_length=2048, description="Authorization code from provider")]
 State = Annotated[str, Field(min_length=1, max_length=128, description="CSRF state token")]
@@ -100,12 +102,12 @@ class LinkMessengerRequest(BaseModel):
     id_token: str | None = Field(
         default=None, max_length=4096, description="The messenger's OIDC id_token (JWT)"
     )
-    id: int | None = Field(default=None, description="Messenger user ID from Login Widget")
+    id: BigInt | None = Field(default=None, description="Messenger user ID from Login Widget")
     first_name: str | None = Field(default=None, max_length=256, description="User's first name")
     last_name: str | None = Field(default=None, max_length=256, description="User's last name")
     username: str | None = Field(default=None, max_length=256, description="User's username")
     photo_url: str | None = Field(default=None, max_length=2048, description="User's photo URL")
-    auth_date: int | None = Field(default=None, description="Unix timestamp of authentication")
+    auth_date: BigInt | None = Field(default=None, description="Unix timestamp of authentication")
     hash: str | None = Field(
         default=None, min_length=64, max_length=64, description="Authentication hash (SHA-256 hex)"
     )

@@ -14,7 +14,7 @@ import pytest
 from starlette.applications import Starlette
 from subsvc_panel.testing import FakePanel
 
-from subsvc.testing import ADMIN_MESSENGER_ID
+from subsvc.testing import ADMIN_MESSENGER_ID, asgi_transport
 from subsvc.testing_messenger import FakeBotAPI
 
 from .conftest import PANEL_SETTINGS
@@ -116,7 +116,7 @@ async def messenger_admin(app: Starlette, make_user) -> AsyncIterator[httpx2.Asy
     """An administrator (messenger id in ADMIN_IDS) who has a user row, so a chat."""
     user = await make_user(first_name="Admin", messenger_id=ADMIN_MESSENGER_ID)
     token = app.state.jwt.access_token(user.id, messenger_id=ADMIN_MESSENGER_ID)
-    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
+    transport = asgi_transport(app)
     async with httpx2.AsyncClient(
         transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {token}"}
     ) as http:
@@ -144,7 +144,7 @@ async def test_export_csv_is_sent_to_the_admin_chat(
 
 async def test_export_csv_without_a_chat_is_400(app: Starlette, seeded: dict[str, Any]):
     token = app.state.jwt.access_token(987_654, email=BOSS, email_verified=True)
-    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
+    transport = asgi_transport(app)
     headers = {"Authorization": f"Bearer {token}"}
     async with httpx2.AsyncClient(
         transport=transport, base_url="http://testserver", headers=headers

@@ -15,7 +15,7 @@ from starlette.applications import Starlette
 from subsvc_users.models import User
 
 from subsvc.db import Database, utcnow
-from subsvc.testing import ADMIN_MESSENGER_ID, USER_MESSENGER_ID
+from subsvc.testing import ADMIN_MESSENGER_ID, USER_MESSENGER_ID, asgi_transport
 from subsvc.testing_messenger import FakeBotAPI
 
 PLUGINS = [
@@ -121,7 +121,7 @@ async def member_user(admin_user: User, make_user: MakeUser) -> User:
 
 
 def bearer_client(app: Starlette, token: str) -> httpx2.AsyncClient:
-    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
+    transport = asgi_transport(app)
     return httpx2.AsyncClient(
         transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {token}"}
     )

@@ -14,12 +14,13 @@ from subsvc_pinned_messages.models import PinnedMessageDelivery, PinnedMessageRu
 
 from subsvc.app import create_app
 from subsvc.db import utcnow
+from subsvc.testing import asgi_transport
 
 WEB = "/pinned-messages"
 
 
 def _web_client(app) -> httpx2.AsyncClient:
-    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
+    transport = asgi_transport(app)
     return httpx2.AsyncClient(transport=transport, base_url="http://testserver", headers={"X-API-Key": "k"})
 
 

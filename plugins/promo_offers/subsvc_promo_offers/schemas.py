@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from subsvc.api import Page
+from subsvc.api import BigInt, Page
 
 MAX_VALID_HOURS = 24 * 365 * 10
 MAX_BONUS_KOPEKS = 100_000_000
@@ -169,7 +169,7 @@ class PromoOfferCreateRequest(OfferTermsRequest):
     """One offer for one user (named by internal id or messenger id)."""
 
     user_id: int | None = Field(default=None, ge=1)
-    messenger_id: int | None = Field(default=None, ge=1)
+    messenger_id: BigInt | None = Field(default=None, ge=1)
     subscription_id: int | None = None
 
 
@@ -204,7 +204,7 @@ class PromoOfferBroadcastRequest(OfferTermsRequest, _Targeted):
     by a messenger message with a claim button."""
 
     user_id: int | None = None
-    messenger_id: int | None = None
+    messenger_id: BigInt | None = None
     email: str | None = Field(default=None, max_length=255, description="User email (for email-only users)")
     send_notification: bool = Field(default=False, description="Send a messenger notification to the users")
     message_text: str | None = Field(default=None, max_length=4096, description="Custom message text (HTML)")

@@ -7,6 +7,8 @@ import httpx2
 import pytest
 from subsvc_servers.models import Server
 
+from subsvc.testing import asgi_transport
+
 BASE = "/cabinet/admin/servers"
 ROUTES = [
     ("GET", "", None),
@@ -26,7 +28,7 @@ async def test_without_a_token_it_is_401_and_for_a_user_403(
     await make_server("squad-1")
     response = await anon_client.request(method, BASE + path, json=body)
     assert response.status_code == 401
-    transport = httpx2.ASGITransport(app=app, client=("127.0.0.1", 50000))
+    transport = asgi_transport(app)
     async with httpx2.AsyncClient(
         transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {user_token}"}
     ) as user:

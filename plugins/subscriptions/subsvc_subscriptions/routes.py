@@ -12,7 +12,7 @@ from subsvc_users.models import User
 from subsvc_users.records import get_user, user_record
 from subsvc_users.schemas import UserResponse
 
-from subsvc.api import HTTPError, Limit, Offset, Query, Router
+from subsvc.api import BigInt, HTTPError, Limit, Offset, Query, Router
 from subsvc.api.endpoint import Handler
 from subsvc.db import utcnow
 from subsvc.events import EventBus
@@ -238,7 +238,7 @@ async def remove_subscription_squad_endpoint(
     responses={400: "Refused by the subscription rules", 404: USER_NOT_FOUND},
 )
 async def create_user_subscription(
-    request: Request, session: AsyncSession, user_id: int, payload: UserSubscriptionCreateRequest
+    request: Request, session: AsyncSession, user_id: BigInt, payload: UserSubscriptionCreateRequest
 ) -> UserResponse:
     """Create or replace a user's (trial or paid) subscription; answers the user record."""
     user = await get_user(session, user_id, for_update=True)
@@ -255,7 +255,7 @@ async def create_user_subscription(
 async def delete_user_subscription(
     request: Request,
     session: AsyncSession,
-    user_id: int,
+    user_id: BigInt,
     subscription_id: Annotated[
         int | None, Query(description="The subscription to deactivate (default: the current one).")
     ] = None,

@@ -90,10 +90,12 @@ async def test_sync_of_an_unknown_tariff_is_404_before_the_panel_is_asked(admin)
     assert response.json() == {"detail": "Tariff not found"}
 
 
-@pytest.mark.parametrize("tariff_id", ["0", "-5", "2147483648", "99999999999999999999"])
-async def test_ids_no_row_can_have_are_404_not_errors(admin, tariff_id):
+@pytest.mark.parametrize(
+    ("tariff_id", "status"), [("0", 404), ("-5", 404), ("2147483648", 422), ("99999999999999999999", 422)]
+)
+async def test_ids_no_row_can_have_are_404_or_beyond_the_column_422(admin, tariff_id, status):
     response = await admin.get(f"{BASE}/{tariff_id}")
-    assert response.status_code == 404
+    assert response.status_code == status
 
 
 @pytest.mark.parametrize("op", WITH_ID, ids=_ids)

@@ -11,7 +11,7 @@ from typing import Annotated
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import HTTPError, Limit, Offset, Query, Router
+from subsvc.api import BigInt, HTTPError, Limit, Offset, Query, Router
 from subsvc_users import service
 from subsvc_users.counts import count_cache
 from subsvc_users.records import (
@@ -105,7 +105,7 @@ async def create_user_endpoint(
     permission=READ,
 )
 async def get_user_by_messenger_id_endpoint(
-    request: Request, session: AsyncSession, messenger_id: int
+    request: Request, session: AsyncSession, messenger_id: BigInt
 ) -> UserResponse:
     """Get user by messenger ID"""
     user = await find_user_by_messenger_id(session, messenger_id)
@@ -115,7 +115,7 @@ async def get_user_by_messenger_id_endpoint(
 
 
 @router.get("/users/{user_id}", response_model=UserResponse, summary="Get User", permission=READ)
-async def get_user_endpoint(request: Request, session: AsyncSession, user_id: int) -> UserResponse:
+async def get_user_endpoint(request: Request, session: AsyncSession, user_id: BigInt) -> UserResponse:
     """A user by messenger id, or else by internal id."""
     return await user_record(request, session, await get_user(session, user_id))
 
@@ -124,7 +124,7 @@ async def get_user_endpoint(request: Request, session: AsyncSession, user_id: in
     "/users/{user_id}", response_model=UserResponse, summary="Update User Endpoint", permission=EDIT
 )
 async def update_user_endpoint(
-    request: Request, session: AsyncSession, user_id: int, payload: UserUpdateRequest
+    request: Request, session: AsyncSession, user_id: BigInt, payload: UserUpdateRequest
 ) -> UserResponse:
     """Change the given fields of a user (by messenger id, or else internal id); null or absent
     fields stay as they are."""

@@ -12,7 +12,7 @@ from subsvc_users.models import User
 from subsvc_users.records import find_user_by_messenger_id
 from subsvc_users.schemas import UserStatus
 
-from subsvc.api import HTTPError, Limit, Offset, Query
+from subsvc.api import BigInt, HTTPError, Limit, Offset, Query
 from subsvc_cabinet_admin_users import detail, listing, stats
 from subsvc_cabinet_admin_users.lookup import current_subscription
 from subsvc_cabinet_admin_users.routes.common import READ, USER_NOT_FOUND, get_user, new_router, settings
@@ -98,7 +98,7 @@ async def get_users_stats(session: AsyncSession) -> UsersStatsResponse:
     permission=READ,
 )
 async def get_user_by_messenger(
-    request: Request, session: AsyncSession, messenger_id: int
+    request: Request, session: AsyncSession, messenger_id: BigInt
 ) -> UserDetailResponse:
     """Get a user by messenger id."""
     user = await find_user_by_messenger_id(session, messenger_id)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from subsvc.api import Query, Router
+from subsvc.api import BigInt, Query, Router
 from subsvc.db import utcnow
 from subsvc_menus import clicks
 from subsvc_menus.schemas.stats import (
@@ -153,7 +153,7 @@ async def get_period_comparison(
     summary="Get User Click Sequences",
 )
 async def get_user_click_sequences(
-    session: AsyncSession, user_id: int, limit: Annotated[int, Query(ge=1, le=500)] = 50
+    session: AsyncSession, user_id: BigInt, limit: Annotated[int, Query(ge=1, le=500)] = 50
 ) -> UserClickSequencesResponse:
     """Получить последовательности кликов пользователя: the user's clicks, newest first;
     ``total`` counts them all."""

@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
+from subsvc.api import BigInt
+
 ButtonType = Literal["builtin", "url", "mini_app", "callback"]
 ButtonVisibility = Literal["all", "admins", "moderators", "subscribers"]
 ButtonOpenMode = Literal["callback", "direct"]
@@ -33,8 +35,8 @@ class ButtonConditions(BaseModel):
     show_trial: bool | None = Field(None, description="Show the trial (never subscribed)")
     show_buy: bool | None = Field(None, description="Show the buy button (no active subscription)")
     has_saved_cart: bool | None = Field(None, description="A saved cart exists")
-    min_balance_kopeks: int | None = Field(None, ge=0, description="Minimum balance, kopeks")
-    max_balance_kopeks: int | None = Field(None, ge=0, description="Maximum balance, kopeks")
+    min_balance_kopeks: BigInt | None = Field(None, ge=0, description="Minimum balance, kopeks")
+    max_balance_kopeks: BigInt | None = Field(None, ge=0, description="Maximum balance, kopeks")
     min_registration_days: int | None = Field(None, ge=0, description="Minimum days since registration")
     max_registration_days: int | None = Field(None, ge=0, description="Maximum days since registration")
     min_referrals: int | None = Field(None, ge=0, description="Minimum number of referrals")
@@ -158,7 +160,7 @@ class MenuPreviewRequest(BaseModel):
     is_moderator: bool = False
     has_active_subscription: bool = False
     subscription_is_active: bool = False
-    balance_kopeks: int = Field(0, ge=0)
+    balance_kopeks: BigInt = Field(0, ge=0)
 
 
 class MenuPreviewButton(BaseModel):

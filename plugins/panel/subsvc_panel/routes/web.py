@@ -8,7 +8,7 @@ from __future__ import annotations
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import Router
+from subsvc.api import BigInt, Router
 from subsvc_panel import local, service
 from subsvc_panel.routes import operations
 from subsvc_panel.routes.common import (
@@ -111,7 +111,9 @@ async def list_inbounds(request: Request) -> WebInboundsResponse:
     permission=READ,
     responses={404: local.USER_NOT_FOUND, **PANEL_FAILURES},
 )
-async def get_user_traffic(request: Request, session: AsyncSession, messenger_id: int) -> UserTrafficResponse:
+async def get_user_traffic(
+    request: Request, session: AsyncSession, messenger_id: BigInt
+) -> UserTrafficResponse:
     """The panel's traffic figures of the user with this messenger id."""
     with answers():
         return await local.user_traffic(session, panel(request), messenger_id)

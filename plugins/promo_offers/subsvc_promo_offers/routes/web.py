@@ -3,11 +3,13 @@ and the templates."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_subscriptions import service as subscriptions
 
-from subsvc.api import HTTPError, Limit, Offset, Page, Router
+from subsvc.api import BigInt, HTTPError, Limit, Offset, Page, Query, Router
 from subsvc_promo_offers import offers, recipients
 from subsvc_promo_offers.logs import LogFilter, list_logs
 from subsvc_promo_offers.routes.common import (
@@ -54,7 +56,7 @@ async def list_promo_offers(
     limit: Limit = 50,
     offset: Offset = 0,
     user_id: PositiveId = None,
-    messenger_id: PositiveId = None,
+    messenger_id: Annotated[BigInt | None, Query(ge=1)] = None,
     notification_type: Text = None,
     is_active: bool | None = None,
 ) -> Page[PromoOfferResponse]:
