@@ -125,11 +125,15 @@ async def delete_user(
 ) -> None:
     """Remove the user row for good; its subscriptions, transactions and settings go with it
     (foreign keys cascade), its referrals lose their referrer. Publishes ``user.deleted``.
+    The subscriptions are disabled first, like the resets do: that ``subscription.changed``
+    is what tells the panel integration (it disables the panel user, even after the rows went).
 
     Raises :class:`UserInUse` when another table's rows still point at the user.
     """
     assert user.id is not None
-    short_ids = [subscription.short_id for subscription in await user_subscriptions(session, user.id)]
+    rows = await user_subscriptions(session, user.id, for_update=True)
+    short_ids = [subscription.short_id for subscription in rows]
+    await disable_subscriptions(app, session, rows)
     payload = UserDeleted(
         user_id=user.id,
         messenger_id=user.messenger_id,

@@ -28,7 +28,7 @@ from subsvc.db import in_list, utcnow
 from subsvc_panel_sync.mapping import GIB, gib, parse_time, short_id_of, squads_of
 from subsvc_panel_sync.models import FAILED, PENDING, SYNCED
 from subsvc_panel_sync.progress import Run
-from subsvc_panel_sync.queries import STATES, SUBSCRIPTIONS, USERS, run_sql, statements
+from subsvc_panel_sync.queries import STATES, SUBSCRIPTIONS, USERS, run_sql, same_subscription, statements
 
 STATUS_FROM_PANEL = {"ACTIVE": "active", "DISABLED": "disabled", "LIMITED": "limited", "EXPIRED": "expired"}
 
@@ -91,9 +91,9 @@ async def _import_page(run: Run, page: list[dict[str, Any]], mode: str) -> None:
             (
                 await run_sql(
                     session,
-                    sa.select(st.c.panel_uuid, st.c.subscription_id).where(
-                        in_list(st.c.panel_uuid, "ids", dialect)
-                    ),
+                    sa.select(st.c.panel_uuid, st.c.subscription_id)
+                    .join(s, sa.and_(s.c.id == st.c.subscription_id, same_subscription()))
+                    .where(in_list(st.c.panel_uuid, "ids", dialect)),
                     params={"ids": uuids},
                 )
             ).all()
@@ -121,7 +121,7 @@ async def _import_page(run: Run, page: list[dict[str, Any]], mode: str) -> None:
             rows = await run_sql(
                 session,
                 sa.select(s.c.user_id, s.c.id)
-                .outerjoin(st, st.c.subscription_id == s.c.id)
+                .outerjoin(st, sa.and_(st.c.subscription_id == s.c.id, same_subscription()))
                 .where(in_list(s.c.user_id, "ids", dialect), st.c.panel_uuid.is_(None))
                 .order_by(s.c.created_at.desc(), s.c.id.desc()),
                 params={"ids": list(known_users.values())},
@@ -141,7 +141,7 @@ async def _import_page(run: Run, page: list[dict[str, Any]], mode: str) -> None:
             rows = await run_sql(
                 session,
                 sa.select(s, st.c.status.label("sync_status"), st.c.version.label("sync_version"))
-                .outerjoin(st, st.c.subscription_id == s.c.id)
+                .outerjoin(st, sa.and_(st.c.subscription_id == s.c.id, same_subscription()))
                 .where(in_list(s.c.id, "ids", dialect)),
                 params={"ids": list(matches.values())},
             )
@@ -162,7 +162,9 @@ async def _import_page(run: Run, page: list[dict[str, Any]], mode: str) -> None:
                     run.count("updated")
                 else:
                     run.count("unchanged")
-                links.append(_link(row.id, row.user_id, row.sync_version or 0, user["uuid"], now))
+                links.append(
+                    _link(row.id, row.user_id, row.short_id, row.sync_version or 0, user["uuid"], now)
+                )
                 continue
             if mode == "update_only":
                 run.count("unchanged")
@@ -179,10 +181,13 @@ async def _import_page(run: Run, page: list[dict[str, Any]], mode: str) -> None:
         await session.commit()
 
 
-def _link(subscription_id: int, user_id: int, version: int, uuid: str, now: datetime) -> dict[str, Any]:
+def _link(
+    subscription_id: int, user_id: int, short_id: str, version: int, uuid: str, now: datetime
+) -> dict[str, Any]:
     return {
         "subscription_id": subscription_id,
         "user_id": user_id,
+        "short_id": short_id,
         "status": SYNCED,
         "version": version,
         "synced_version": version,
@@ -221,7 +226,7 @@ async def _create(
     session.add(subscription)
     await session.flush()
     assert subscription.id is not None
-    return _link(subscription.id, user_id, 0, str(panel_user["uuid"]), now)
+    return _link(subscription.id, user_id, subscription.short_id, 0, str(panel_user["uuid"]), now)
 
 
 async def sync_servers(app: Starlette) -> dict[str, Any]:

@@ -8,7 +8,8 @@ there.
 - ``validate``: the same comparison without calling the panel; what differs is queued
   (the change queue pushes it, with its retries).
 - ``cleanup``: panel users named by this plugin whose subscription no longer exists are
-  disabled; recorded panel uuids the panel no longer has are forgotten and re-queued.
+  disabled; recorded panel uuids the panel no longer has are forgotten and re-queued; the
+  sync states of removed subscriptions with nothing queued are deleted.
 - ``statuses``: used traffic and the panel's LIMITED / EXPIRED verdicts are copied into
   the subscriptions.
 - ``from_panel`` (mode ``all``, ``new_only``, ``update_only``): panel users are brought
@@ -29,6 +30,7 @@ from subsvc.db import in_list, utcnow
 from subsvc_panel_sync import importing
 from subsvc_panel_sync.index import PanelIndex
 from subsvc_panel_sync.mapping import DISABLED, Wanted, gib, short_id_of
+from subsvc_panel_sync.models import SYNCED
 from subsvc_panel_sync.progress import Run
 from subsvc_panel_sync.push import Pushed
 from subsvc_panel_sync.queries import STATES, SUBSCRIPTIONS, run_sql, statements
@@ -98,6 +100,7 @@ async def _queue(run: Run, wanted: list[Wanted]) -> None:
         {
             "subscription_id": w.subscription_id,
             "user_id": w.user_id,
+            "short_id": w.short_id,
             "status": "pending",
             "version": 1,
             "synced_version": 0,
@@ -178,6 +181,17 @@ async def cleanup(run: Run) -> None:
         run.result["orphans"] = run.result.get("orphans", 0) + len(orphans)
         await run.save()
     run.result["requeued"] = await _forget_lost_uuids(run, index)
+    run.result["forgotten"] = await _forget_removed(run)
+
+
+async def _forget_removed(run: Run) -> int:
+    """Sync states of removed subscriptions with no change waiting (a removal that queued
+    none): nothing is left to push for them."""
+    exists = sa.exists().where(SUBSCRIPTIONS.c.id == STATES.c.subscription_id)
+    async with run.db.session() as session:
+        result = await run_sql(session, sa.delete(STATES).where(STATES.c.status == SYNCED, ~exists))
+        await session.commit()
+    return int(result.rowcount or 0)
 
 
 async def _forget_lost_uuids(run: Run, index: PanelIndex) -> int:

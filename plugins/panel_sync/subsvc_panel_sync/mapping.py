@@ -61,8 +61,7 @@ class Wanted:
 
     @property
     def username(self) -> str:
-        owner = str(self.messenger_id) if self.messenger_id is not None else f"id{self.user_id}"
-        return f"{USERNAME_PREFIX}{owner}_{self.short_id}"
+        return username_of(self.messenger_id, self.user_id, self.short_id)
 
     @property
     def panel_status(self) -> str:
@@ -101,6 +100,12 @@ class Wanted:
         if squads_of(panel_user) != sorted(set(self.connected_squads)):
             found.append("activeInternalSquads")
         return found
+
+
+def username_of(messenger_id: int | None, user_id: int, short_id: str) -> str:
+    """The name of a subscription's panel user."""
+    owner = str(messenger_id) if messenger_id is not None else f"id{user_id}"
+    return f"{USERNAME_PREFIX}{owner}_{short_id}"
 
 
 def squads_of(panel_user: Mapping[str, Any]) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, Text
+from sqlalchemy import JSON, Column, Index, Integer, Text
 from sqlmodel import Field, SQLModel
 
 from subsvc.db import UTCDateTime, utcnow
@@ -19,7 +19,12 @@ FAILED = "failed"
 class PanelSyncState(SQLModel, table=True):
     """A subscription as the panel knows it. ``version`` grows with every committed change;
     the change is pushed until ``synced_version`` reaches it. ``next_attempt_at`` is when a
-    worker may (re)try: a claim moves it a lease ahead, a failure by the backoff."""
+    worker may (re)try: a claim moves it a lease ahead, a failure by the backoff.
+
+    No foreign key: the row outlives its subscription, so that a removal's change (the
+    ``disabled`` published before the row goes) still reaches the panel; the row is deleted
+    once that is done. ``short_id`` (the subscription's) tells a removed subscription's row
+    from a new subscription that got the same id (SQLite reuses the highest id)."""
 
     __tablename__ = "panel_sync_states"
     __table_args__ = (
@@ -27,10 +32,9 @@ class PanelSyncState(SQLModel, table=True):
         Index("ix_panel_sync_states_user_id", "user_id"),
     )
 
-    subscription_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("subscriptions.id", ondelete="CASCADE"), primary_key=True)
-    )
+    subscription_id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
     user_id: int
+    short_id: str | None = Field(default=None, max_length=16)
     status: str = Field(default=PENDING, max_length=16)
     version: int = 1
     synced_version: int = 0

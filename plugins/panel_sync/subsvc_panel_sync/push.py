@@ -4,6 +4,10 @@ A panel user known by uuid is updated by uuid. Without one (or when the panel lo
 user is looked up by name and created only when absent; a creation the panel refuses
 because the name exists (an earlier attempt that was not recorded) is followed by the
 lookup and an update. So a change applied twice leaves one panel user with the same fields.
+
+A removed subscription's queued change (:class:`Removed`) disables its panel user: the one
+with the recorded uuid, else the one with its name while its user is still known. A panel
+user that is gone already, or that cannot be found, leaves nothing to do.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any, Literal
 
 from subsvc_panel.client import PanelClient, PanelError, PanelNotFound, PanelUnavailable
 
-from subsvc_panel_sync.mapping import ACTIVE, DISABLED, Wanted
+from subsvc_panel_sync.mapping import ACTIVE, DISABLED, Wanted, username_of
 
 Action = Literal["created", "updated", "disabled", "unchanged", "failed"]
 ERROR_CHARS = 500
@@ -41,16 +45,19 @@ async def user_by_username(client: PanelClient, username: str) -> dict[str, Any]
     return found if isinstance(found, dict) and found.get("uuid") else None
 
 
-async def find_user(client: PanelClient, wanted: Wanted) -> dict[str, Any] | None:
+async def find_user(client: PanelClient, wanted: Wanted | Removed) -> dict[str, Any] | None:
     """The subscription's panel user by name: among the users of its messenger id (or of its
     e-mail), else by the name itself."""
+    username = wanted.username
+    if username is None:
+        return None
     if wanted.messenger_id is not None:
         candidates = await client.users_by_messenger_id(wanted.messenger_id)
     elif wanted.email:
         candidates = await client.users_by_email(wanted.email)
     else:
-        return await user_by_username(client, wanted.username)
-    return next((u for u in candidates if u.get("username") == wanted.username and u.get("uuid")), None)
+        return await user_by_username(client, username)
+    return next((u for u in candidates if u.get("username") == username and u.get("uuid")), None)
 
 
 async def _settle_status(client: PanelClient, wanted: Wanted, user: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -114,7 +121,76 @@ async def push(
         await _settle_status(client, wanted, found)
         return Pushed(wanted, _action(wanted, created), str(found["uuid"]))
     except PanelError as exc:
-        message = f"{exc.method} {exc.path}: {exc.message}".strip(": ") if exc.path else exc.message
-        return Pushed(
-            wanted, "failed", wanted.panel_uuid, message[:ERROR_CHARS], isinstance(exc, PanelUnavailable)
+        return Pushed(wanted, "failed", wanted.panel_uuid, _error(exc), isinstance(exc, PanelUnavailable))
+
+
+def _error(exc: PanelError) -> str:
+    message = f"{exc.method} {exc.path}: {exc.message}".strip(": ") if exc.path else exc.message
+    return message[:ERROR_CHARS]
+
+
+@dataclass(frozen=True)
+class Removed:
+    """A removed subscription's queued change (a row of ``panel_sync_states`` whose
+    subscription is gone): its panel user is to be disabled. ``user_found``: its user is
+    still there (so the panel user's name is known without a recorded uuid)."""
+
+    subscription_id: int
+    user_id: int
+    version: int
+    panel_uuid: str | None
+    short_id: str | None
+    user_found: bool
+    messenger_id: int | None
+    email: str | None
+
+    @classmethod
+    def of(cls, row: Any) -> Removed:
+        values = row._mapping
+        return cls(
+            subscription_id=values["subscription_id"],
+            user_id=values["user_id"],
+            version=values["version"],
+            panel_uuid=values["panel_uuid"],
+            short_id=values["short_id"],
+            user_found=values["user_found"] is not None,
+            messenger_id=values["messenger_id"],
+            email=values["email"],
         )
+
+    @property
+    def username(self) -> str | None:
+        if self.short_id is None or not self.user_found:
+            return None
+        return username_of(self.messenger_id, self.user_id, self.short_id)
+
+
+@dataclass(frozen=True)
+class Disabled:
+    """What disabling a removed subscription's panel user did: ``disabled``, ``unchanged``
+    (disabled already, gone from the panel, or not to be found) or ``failed`` (``error``)."""
+
+    removed: Removed
+    action: Literal["disabled", "unchanged", "failed"]
+    error: str | None = None
+
+
+async def disable_removed(client: PanelClient, removed: Removed) -> Disabled:
+    """Disable the removed subscription's panel user; never raises."""
+    try:
+        if removed.panel_uuid is not None:
+            try:
+                user = await client.update_user(removed.panel_uuid, {"status": DISABLED})
+            except PanelNotFound:
+                pass  # deleted in the panel: looked up by name below, when it can be
+            else:
+                if str(user.get("status") or "").upper() != DISABLED:
+                    await client.disable_user(removed.panel_uuid)
+                return Disabled(removed, "disabled")
+        found = await find_user(client, removed)
+        if found is None or str(found.get("status") or "").upper() == DISABLED:
+            return Disabled(removed, "unchanged")
+        await client.disable_user(str(found["uuid"]))
+        return Disabled(removed, "disabled")
+    except PanelError as exc:
+        return Disabled(removed, "failed", _error(exc))

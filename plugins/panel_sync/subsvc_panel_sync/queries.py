@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 import sqlalchemy as sa
@@ -17,13 +18,29 @@ from subsvc_panel_sync.models import FAILED, PENDING, SYNCED, PanelSyncState
 STATES: sa.Table = PanelSyncState.__table__  # type: ignore[attr-defined]
 SUBSCRIPTIONS: sa.Table = Subscription.__table__  # type: ignore[attr-defined]
 USERS: sa.Table = User.__table__  # type: ignore[attr-defined]
+Of = Callable[[Any], Any]  # a SET value as a function of the ``excluded`` row
 
 
-def upsert(dialect: str, index: str, set_: dict[str, Any]) -> Any:
+def same_subscription() -> sa.ColumnElement[bool]:
+    """Joined on the id, the state row is this subscription's (not a removed one's whose id
+    the subscription got: SQLite reuses the highest id)."""
+    return sa.or_(STATES.c.short_id.is_(None), STATES.c.short_id == SUBSCRIPTIONS.c.short_id)
+
+
+def upsert(
+    dialect: str,
+    index: str,
+    set_: dict[str, Any],
+    more: Callable[[Any], dict[str, Any]] | None = None,
+) -> Any:
     """``INSERT ... ON CONFLICT (index) DO UPDATE SET set_`` on STATES; ``set_`` values may
-    be functions of the ``excluded`` row."""
+    be functions of the ``excluded`` row; ``more(excluded)`` gives the columns ``set_`` does
+    not name."""
     insert = postgresql.insert(STATES) if dialect == "postgresql" else sqlite.insert(STATES)
-    values = {name: value(insert.excluded) if callable(value) else value for name, value in set_.items()}
+    values = more(insert.excluded) if more is not None else {}
+    values.update(
+        {name: value(insert.excluded) if callable(value) else value for name, value in set_.items()}
+    )
     return insert.on_conflict_do_update(index_elements=[STATES.c[index]], set_=values)
 
 
@@ -31,17 +48,43 @@ def upsert(dialect: str, index: str, set_: dict[str, Any]) -> Any:
 def statements(dialect: str) -> dict[str, Any]:
     """Every statement of the change queue, built once per dialect."""
     s, st, u = STATES, SUBSCRIPTIONS, USERS
+
+    def same(excluded: Any) -> Any:
+        """The row is of the subscription written, not of a removed one whose id it got."""
+        return sa.or_(s.c.short_id.is_(None), excluded.short_id.is_(None), s.c.short_id == excluded.short_id)
+
+    def kept(value: Of, otherwise: Of) -> Of:
+        """``value``; ``otherwise`` when the row was a removed subscription's (what it knew of
+        the panel is not this subscription's)."""
+        return lambda excluded: sa.case((same(excluded), value(excluded)), else_=otherwise(excluded))
+
+    def newer(excluded: Any) -> Any:
+        """A change came after the pushed one (to the same subscription)."""
+        return sa.and_(same(excluded), s.c.version > excluded.version)
+
+    def subscription_of(excluded: Any) -> dict[str, Any]:
+        """Whose row it is (a removed subscription's panel user is not taken over)."""
+        return {
+            "user_id": excluded.user_id,
+            "short_id": sa.func.coalesce(excluded.short_id, s.c.short_id),
+            "panel_uuid": kept(lambda _: s.c.panel_uuid, lambda ex: ex.panel_uuid)(excluded),
+            "synced_version": kept(lambda _: s.c.synced_version, lambda ex: ex.synced_version)(excluded),
+            "synced_at": kept(lambda _: s.c.synced_at, lambda ex: ex.synced_at)(excluded),
+            "version": kept(lambda _: s.c.version, lambda ex: ex.version)(excluded),
+        }
+
     # one row per changed subscription of a transaction; ``version`` = its number of changes
     changed = upsert(
         dialect,
         "subscription_id",
         {
-            "version": lambda excluded: s.c.version + excluded.version,
+            "version": kept(lambda ex: s.c.version + ex.version, lambda ex: ex.version),
             "status": PENDING,
             "attempts": 0,
             "next_attempt_at": lambda excluded: excluded.next_attempt_at,
             "updated_at": lambda excluded: excluded.updated_at,
         },
+        subscription_of,
     )
     due = (
         sa.select(s.c.subscription_id)
@@ -57,6 +100,7 @@ def statements(dialect: str) -> dict[str, Any]:
         .values(next_attempt_at=bindparam("lease_until"))
         .returning(s.c.subscription_id, s.c.attempts)
     )
+    live_state = sa.and_(s.c.subscription_id == st.c.id, same_subscription())
     wanted = (
         sa.select(
             st.c.id.label("subscription_id"),
@@ -73,7 +117,7 @@ def statements(dialect: str) -> dict[str, Any]:
             u.c.email,
         )
         .join(u, u.c.id == st.c.user_id)
-        .outerjoin(s, s.c.subscription_id == st.c.id)
+        .outerjoin(s, live_state)
     )
     by_ids = wanted.where(in_list(st.c.id, "ids", dialect)).order_by(st.c.id)
     page = wanted.where(st.c.id > bindparam("after")).order_by(st.c.id).limit(bindparam("limit"))
@@ -87,12 +131,11 @@ def statements(dialect: str) -> dict[str, Any]:
             "synced_at": lambda excluded: excluded.synced_at,
             "error": None,
             "attempts": 0,
-            "status": lambda excluded: sa.case((s.c.version <= excluded.version, SYNCED), else_=PENDING),
-            "next_attempt_at": lambda excluded: sa.case(
-                (s.c.version <= excluded.version, None), else_=excluded.updated_at
-            ),
+            "status": lambda excluded: sa.case((newer(excluded), PENDING), else_=SYNCED),
+            "next_attempt_at": lambda excluded: sa.case((newer(excluded), excluded.updated_at), else_=None),
             "updated_at": lambda excluded: excluded.updated_at,
         },
+        subscription_of,
     )
     # a failed push: retried later (a row is made for a subscription never queued before)
     failed = upsert(
@@ -100,11 +143,45 @@ def statements(dialect: str) -> dict[str, Any]:
         "subscription_id",
         {
             "status": FAILED,
-            "attempts": s.c.attempts + 1,
+            "attempts": kept(lambda _: s.c.attempts + 1, lambda _: 1),
             "error": lambda excluded: excluded.error,
             "next_attempt_at": lambda excluded: excluded.next_attempt_at,
             "updated_at": lambda excluded: excluded.updated_at,
         },
+        subscription_of,
+    )
+    # removed subscriptions' rows (no subscription has their id): what disabling needs
+    exists = sa.exists().where(st.c.id == s.c.subscription_id)
+    removed = (
+        sa.select(
+            s.c.subscription_id,
+            s.c.user_id,
+            s.c.version,
+            s.c.panel_uuid,
+            s.c.short_id,
+            u.c.id.label("user_found"),
+            u.c.messenger_id,
+            u.c.email,
+        )
+        .outerjoin(u, u.c.id == s.c.user_id)
+        .where(in_list(s.c.subscription_id, "ids", dialect), ~exists)
+        .order_by(s.c.subscription_id)
+    )
+    # a removed subscription's row once its panel user is disabled (unless changed meanwhile),
+    # or its failure (unless the id is a new subscription's now)
+    forget = sa.delete(s).where(
+        s.c.subscription_id == bindparam("sid"), s.c.version <= bindparam("done_version"), ~exists
+    )
+    removal_failed = (
+        sa.update(s)
+        .where(s.c.subscription_id == bindparam("sid"), ~exists)
+        .values(
+            status=FAILED,
+            attempts=s.c.attempts + 1,
+            error=bindparam("error"),
+            next_attempt_at=bindparam("retry_at"),
+            updated_at=bindparam("now"),
+        )
     )
     state = bindparam("state", type_=sa.String)
     mark_subscriptions = (  # the subscriptions' own ``panel_sync_state``: synced or failed
@@ -120,6 +197,9 @@ def statements(dialect: str) -> dict[str, Any]:
         "page": page,
         "synced": synced,
         "failed": failed,
+        "removed": removed,
+        "forget": forget,
+        "removal_failed": removal_failed,
         "mark_subscriptions": mark_subscriptions,
         "counts": counts,
     }

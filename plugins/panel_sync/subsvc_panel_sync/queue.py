@@ -11,6 +11,11 @@ subscriptions' *current* state, pushes it (:func:`subsvc_panel_sync.push.push`, 
 newer change came meanwhile: then ``pending`` again), or ``failed`` with the error and the
 next attempt after an exponential backoff. Several changes queued while the panel was down
 become one push of the latest state.
+
+A row outlives its subscription. A removal publishes its last change (``disabled``) before
+the subscription's row goes, so that change is queued like any other; a claimed row whose
+subscription is gone disables the panel user (:func:`subsvc_panel_sync.push.disable_removed`)
+and is then deleted.
 """
 
 from __future__ import annotations
@@ -22,17 +27,16 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-import sqlalchemy as sa
 from sqlalchemy.orm import Session
 from starlette.applications import Starlette
 from subsvc_panel.client import PanelClient
 
-from subsvc.db import Database, in_list, is_database_unavailable, utcnow
+from subsvc.db import Database, is_database_unavailable, utcnow
 from subsvc.events import Event
 from subsvc_panel_sync.mapping import Wanted
 from subsvc_panel_sync.models import FAILED, PENDING, SYNCED
-from subsvc_panel_sync.push import Pushed, push
-from subsvc_panel_sync.queries import SUBSCRIPTIONS, run_sql, statements
+from subsvc_panel_sync.push import Disabled, Pushed, Removed, disable_removed, push
+from subsvc_panel_sync.queries import run_sql, statements
 from subsvc_panel_sync.settings import PanelSyncSettings
 
 log = logging.getLogger("subsvc.panel_sync")
@@ -44,7 +48,7 @@ def record_changes(session: Session, events: list[Event]) -> bool:
     """In the publishing transaction: queue every changed subscription (one row each).
     Returns whether anything was queued."""
     changes = Counter(
-        (int(e.payload["subscription_id"]), int(e.payload["user_id"]))
+        (int(e.payload["subscription_id"]), int(e.payload["user_id"]), str(e.payload["short_id"]))
         for e in events
         if e.type == SUBSCRIPTION_CHANGED
     )
@@ -56,6 +60,7 @@ def record_changes(session: Session, events: list[Event]) -> bool:
         {
             "subscription_id": subscription_id,
             "user_id": user_id,
+            "short_id": short_id,
             "status": PENDING,
             "version": count,
             "synced_version": 0,
@@ -63,7 +68,7 @@ def record_changes(session: Session, events: list[Event]) -> bool:
             "next_attempt_at": now,
             "updated_at": now,
         }
-        for (subscription_id, user_id), count in sorted(changes.items())
+        for (subscription_id, user_id, short_id), count in sorted(changes.items())
     ]
     session.execute(statements(dialect)["changed"], rows)
     return True
@@ -80,6 +85,24 @@ async def load_wanted(db: Database, ids: Sequence[int]) -> list[Wanted]:
     async with db.session() as session:
         rows = (await run_sql(session, statements(db.dialect)["by_ids"], params={"ids": list(ids)})).all()
     return [Wanted.of(row) for row in rows]
+
+
+async def load_removed(db: Database, ids: Sequence[int]) -> list[Removed]:
+    """The queued rows of these ids whose subscription is gone."""
+    async with db.session() as session:
+        rows = (await run_sql(session, statements(db.dialect)["removed"], params={"ids": list(ids)})).all()
+    return [Removed.of(row) for row in rows]
+
+
+async def disable_all(client: PanelClient, removed: Sequence[Removed], concurrency: int) -> list[Disabled]:
+    """Disable every removed subscription's panel user, at most ``concurrency`` at once."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(item: Removed) -> Disabled:
+        async with gate:
+            return await disable_removed(client, item)
+
+    return list(await asyncio.gather(*(one(item) for item in removed)))
 
 
 async def push_all(
@@ -104,20 +127,43 @@ async def record(
     settings: PanelSyncSettings,
     outcomes: Sequence[Pushed],
     attempts: dict[int, int] | None = None,
+    removals: Sequence[Disabled] = (),
 ) -> None:
-    """Write what the pushes did: synced rows in one statement, failures with their retry."""
+    """Write what the pushes did: synced rows in one statement, failures with their retry;
+    a removed subscription's row is deleted once its panel user is disabled.
+
+    An outcome is recorded even when its subscription was removed meanwhile: that removal
+    queued a change (the row stays pending), and the panel uuid found is what disabling needs.
+    """
     now = utcnow()
     queries = statements(db.dialect)
+    done = [o for o in outcomes if o.error is None]
+    failed = [o for o in outcomes if o.error is not None]
     async with db.session() as session:
-        present = await _still_there(session, list(outcomes)) if outcomes else []
-        done = [o for o in present if o.error is None]
-        failed = [o for o in present if o.error is not None]
         if done:
             await run_sql(session, queries["synced"], params=[_synced_row(o, now) for o in done])
         for outcome in failed:
             tried = (attempts or {}).get(outcome.wanted.subscription_id, 0) + 1
             retry_at = now + timedelta(seconds=retry_delay(settings, tried))
             await run_sql(session, queries["failed"], params=_failed_row(outcome, now, retry_at))
+        forgotten = [
+            {"sid": d.removed.subscription_id, "done_version": d.removed.version}
+            for d in removals
+            if d.error is None
+        ]
+        if forgotten:
+            await run_sql(session, queries["forget"], params=forgotten)
+        for disabled in removals:
+            if disabled.error is not None:
+                tried = (attempts or {}).get(disabled.removed.subscription_id, 0) + 1
+                retry_at = now + timedelta(seconds=retry_delay(settings, tried))
+                params = {
+                    "sid": disabled.removed.subscription_id,
+                    "error": disabled.error,
+                    "retry_at": retry_at,
+                    "now": now,
+                }
+                await run_sql(session, queries["removal_failed"], params=params)
         await session.commit()
     # the subscriptions' own flag, in a transaction of its own (no lock-order cycle)
     for state, outcomes_in_state in ((SYNCED, done), (FAILED, failed)):
@@ -129,21 +175,12 @@ async def record(
                 await session.commit()
 
 
-async def _still_there(session: Any, outcomes: list[Pushed]) -> list[Pushed]:
-    """The outcomes whose subscription still exists (one deleted meanwhile is forgotten)."""
-    ids = [o.wanted.subscription_id for o in outcomes]
-    query = sa.select(SUBSCRIPTIONS.c.id).where(
-        in_list(SUBSCRIPTIONS.c.id, "ids", session.get_bind().dialect.name)
-    )
-    existing = set((await run_sql(session, query, params={"ids": ids})).scalars().all())
-    return [o for o in outcomes if o.wanted.subscription_id in existing]
-
-
 def _failed_row(outcome: Pushed, now: datetime, retry_at: datetime) -> dict[str, Any]:
     wanted = outcome.wanted
     return {
         "subscription_id": wanted.subscription_id,
         "user_id": wanted.user_id,
+        "short_id": wanted.short_id,
         "status": FAILED,
         "version": max(wanted.version, 1),
         "synced_version": 0,
@@ -159,6 +196,7 @@ def _synced_row(outcome: Pushed, now: datetime) -> dict[str, Any]:
     return {
         "subscription_id": wanted.subscription_id,
         "user_id": wanted.user_id,
+        "short_id": wanted.short_id,
         "status": SYNCED,
         "version": wanted.version,
         "synced_version": wanted.version,
@@ -211,15 +249,22 @@ class Pusher:
         if not claimed:
             return 0
         wanted = await load_wanted(self.db, sorted(claimed))
+        found = {w.subscription_id for w in wanted}
+        removed = (
+            await load_removed(self.db, sorted(set(claimed) - found)) if len(found) < len(claimed) else []
+        )
         outcomes = await push_all(
             client, [(w, None) for w in wanted], settings.PANEL_SYNC_CONCURRENCY, looked_up=False
         )
+        removals = await disable_all(client, removed, settings.PANEL_SYNC_CONCURRENCY)
         try:
-            await record(self.db, settings, outcomes, claimed)
+            await record(self.db, settings, outcomes, claimed, removals)
         except Exception as exc:  # not recorded: due again when the lease ends
             if not is_database_unavailable(exc):
                 raise
-            log.warning("could not record %d panel pushes: database unavailable", len(outcomes))
+            log.warning(
+                "could not record %d panel pushes: database unavailable", len(outcomes) + len(removals)
+            )
         return len(claimed)
 
     async def _claim(self, limit: int, lease_seconds: float) -> dict[int, int]:

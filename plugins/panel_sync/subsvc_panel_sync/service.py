@@ -14,7 +14,7 @@ from subsvc.api import HTTPError
 from subsvc.db import utcnow
 from subsvc_panel_sync.models import FAILED, PENDING, SYNCED
 from subsvc_panel_sync.progress import CONTROL, RUNS, percent
-from subsvc_panel_sync.queries import STATES, SUBSCRIPTIONS, run_sql
+from subsvc_panel_sync.queries import STATES, SUBSCRIPTIONS, run_sql, same_subscription
 from subsvc_panel_sync.runs import (
     Busy,
     auto_times,
@@ -109,7 +109,7 @@ async def subscription_state(session: AsyncSession, subscription_id: int) -> Sub
         await run_sql(
             session,
             sa.select(SUBSCRIPTIONS.c.id, SUBSCRIPTIONS.c.user_id, STATES)
-            .outerjoin(STATES, STATES.c.subscription_id == SUBSCRIPTIONS.c.id)
+            .outerjoin(STATES, sa.and_(STATES.c.subscription_id == SUBSCRIPTIONS.c.id, same_subscription()))
             .where(SUBSCRIPTIONS.c.id == subscription_id),
         )
     ).first()

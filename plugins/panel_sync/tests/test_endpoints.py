@@ -146,7 +146,7 @@ async def test_cleanup_disables_panel_users_whose_subscription_is_gone(
     foreign = panel.add_user("someone_else")
     run = await finished(client, await start(client, "/panel/sync/subscriptions/cleanup"), wait_for)
     assert (run["status"], run["total"], run["disabled"], run["unchanged"]) == ("done", 3, 1, 2)
-    assert run["result"] == {"orphans": 1, "requeued": 0}
+    assert run["result"] == {"orphans": 1, "requeued": 0, "forgotten": 0}
     assert panel.users[orphan["uuid"]]["status"] == "DISABLED"
     assert panel.users[foreign["uuid"]]["status"] == "ACTIVE"
 

@@ -25,7 +25,7 @@ def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path)
         module.register_models()
 
     migrate.upgrade(async_url, dirs)
-    assert "panel_sync_0001" in migrate.heads(async_url, dirs)
+    assert "panel_sync_0002" in migrate.heads(async_url, dirs)
     engine = sa.create_engine(sync_url)
     try:
         with engine.connect() as connection:
@@ -36,16 +36,60 @@ def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path)
                 "ix_panel_sync_states_due": ["status", "next_attempt_at"],
                 "ix_panel_sync_states_user_id": ["user_id"],
             }
-            (foreign_key,) = inspector.get_foreign_keys("panel_sync_states")
-            assert (foreign_key["referred_table"], foreign_key["options"].get("ondelete")) == (
-                "subscriptions",
-                "CASCADE",
-            )
+            # a sync state outlives its subscription (a removal's change still reaches the panel)
+            assert inspector.get_foreign_keys("panel_sync_states") == []
             assert schema_differences(connection, TABLES) == []
 
         migrate.downgrade(async_url, dirs, "panel_sync@base")
         with engine.connect() as connection:
             assert not TABLES & set(sa.inspect(connection).get_table_names())
             assert "subscriptions" in sa.inspect(connection).get_table_names()
+    finally:
+        engine.dispose()
+
+
+def test_0002_keeps_the_states_and_gives_them_their_short_id(tmp_path: Path):
+    path = tmp_path / "migrations.db"
+    async_url, sync_url = f"sqlite+aiosqlite:///{path}", f"sqlite:///{path}"
+    modules = (promo_groups, users, subscriptions, panel_sync)
+    dirs = [module.register_migrations() for module in modules]
+    migrate.upgrade(async_url, dirs, "panel_sync_0001")
+    engine = sa.create_engine(sync_url)
+    try:
+        with engine.begin() as connection:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.exec_driver_sql(
+                "INSERT INTO users (id, messenger_id, status, balance_kopeks, created_at, updated_at) "
+                "VALUES (1, 5, 'active', 0, '2026-01-01', '2026-01-01')"
+            )
+            connection.exec_driver_sql(
+                "INSERT INTO subscriptions (id, user_id, status, is_trial, start_date, end_date, "
+                "traffic_limit_gb, traffic_used_gb, purchased_traffic_gb, device_limit, connected_squads, "
+                "autopay_enabled, short_id, panel_sync_state, created_at, updated_at) VALUES "
+                "(7, 1, 'active', 0, '2026-01-01', '2026-02-01', 0, 0, 0, 1, '[]', 0, 'abcd1234', "
+                "'synced', '2026-01-01', '2026-01-01')"
+            )
+            connection.exec_driver_sql(
+                "INSERT INTO panel_sync_states (subscription_id, user_id, status, version, synced_version, "
+                "attempts, panel_uuid, updated_at) VALUES (7, 1, 'synced', 2, 2, 0, 'u-7', '2026-01-01')"
+            )
+        migrate.upgrade(async_url, dirs)
+        with engine.begin() as connection:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            row = connection.exec_driver_sql(
+                "SELECT subscription_id, short_id, panel_uuid, version FROM panel_sync_states"
+            ).one()
+            assert tuple(row) == (7, "abcd1234", "u-7", 2)
+            connection.exec_driver_sql("DELETE FROM subscriptions WHERE id = 7")
+            assert connection.exec_driver_sql("SELECT count(*) FROM panel_sync_states").scalar() == 1
+
+        migrate.downgrade(async_url, dirs, "panel_sync_0001")  # the key is back: the orphan goes
+        with engine.connect() as connection:
+            assert connection.exec_driver_sql("SELECT count(*) FROM panel_sync_states").scalar() == 0
+            (foreign_key,) = sa.inspect(connection).get_foreign_keys("panel_sync_states")
+            assert (foreign_key["referred_table"], foreign_key["options"].get("ondelete")) == (
+                "subscriptions",
+                "CASCADE",
+            )
     finally:
         engine.dispose()
