@@ -41,7 +41,8 @@ async def test_transactions_are_the_users_own_newest_first_in_pages(client, make
     async with cabinet(user["id"]) as http:
         first = (await http.get("/cabinet/balance/transactions?per_page=2")).json()
         second = (await http.get("/cabinet/balance/transactions?per_page=2&page=2")).json()
-        beyond = (await http.get("/cabinet/balance/transactions?page=99999999999999")).json()
+        beyond = (await http.get("/cabinet/balance/transactions?page=1000000")).json()
+        too_far = await http.get("/cabinet/balance/transactions?page=99999999999999")
         withdrawals = (await http.get("/cabinet/balance/transactions?type=withdrawal")).json()
         default = (await http.get("/cabinet/balance/transactions")).json()
     assert [item["description"] for item in first["items"]] == ["third", "second"]
@@ -50,6 +51,10 @@ async def test_transactions_are_the_users_own_newest_first_in_pages(client, make
     }  # fmt: skip
     assert [item["description"] for item in second["items"]] == ["first"]
     assert (beyond["items"], beyond["total"], beyond["pages"]) == ([], 3, 1)
+    assert too_far.status_code == 422  # beyond the INTEGER range every page number keeps to
+    assert [(e["loc"], e["type"]) for e in too_far.json()["detail"]] == [
+        (["query", "page"], "less_than_equal")
+    ]
     assert (default["per_page"], default["page"], len(default["items"])) == (20, 1, 3)
     (withdrawal,) = withdrawals["items"]
     assert set(withdrawal) == {

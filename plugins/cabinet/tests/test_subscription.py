@@ -207,10 +207,15 @@ async def test_subscription_id_chooses_one_of_the_users_own(client, db, make_use
         )
         info = await http.get(f"/cabinet/subscription/info?subscription_id={older}")
         assert info.json() == chosen.json()
-        for missing in (theirs, 999_999, 2**40, -1):
+        for missing in (theirs, 999_999, -1):
             response = await http.get(f"/cabinet/subscription?subscription_id={missing}")
             assert (response.status_code, response.json()) == (404, {"detail": "Subscription not found"})
+        beyond = await http.get(f"/cabinet/subscription?subscription_id={2**40}")
         bad = await http.get("/cabinet/subscription?subscription_id=abc")
+    assert beyond.status_code == 422  # no subscription id is beyond the INTEGER column
+    assert [(e["loc"], e["type"]) for e in beyond.json()["detail"]] == [
+        (["query", "subscription_id"], "less_than_equal")
+    ]
     assert bad.status_code == 422
     assert bad.json()["detail"][0]["loc"] == ["query", "subscription_id"]
 

@@ -89,7 +89,12 @@ async def test_by_messenger_id_answers_the_same_detail(admin, make_user):
     assert by_messenger.json() == (await admin.get(f"{BASE}/{user.id}")).json()
     # the internal id is not a messenger id here (no fallback)
     assert (await admin.get(f"{BASE}/by-messenger/{user.id}")).status_code == 404
-    assert (await admin.get(f"{BASE}/by-messenger/99999999999999999999999")).status_code == 404
+    assert (await admin.get(f"{BASE}/by-messenger/{2**62}")).status_code == 404  # a BIGINT nobody has
+    beyond = await admin.get(f"{BASE}/by-messenger/99999999999999999999999")  # beyond BIGINT
+    assert beyond.status_code == 422
+    assert [(e["loc"], e["type"]) for e in beyond.json()["detail"]] == [
+        (["path", "messenger_id"], "less_than_equal")
+    ]
 
 
 async def test_the_path_id_is_the_internal_id_not_a_messenger_id(admin, make_user):
@@ -167,5 +172,14 @@ async def test_reads_change_nothing(admin, make_user, reload):
 async def test_a_transactions_offset_beyond_any_row_is_an_empty_page(admin, make_user, make_transaction):
     user = await make_user()
     await make_transaction(user, "deposit", 100)
-    body = (await admin.get(f"{BASE}/{user.id}/transactions", params={"offset": 10**30})).json()
+    body = (await admin.get(f"{BASE}/{user.id}/transactions", params={"offset": 10**6})).json()
     assert (body["transactions"], body["total"]) == ([], 1)
+
+
+async def test_a_transactions_offset_beyond_integer_is_422(admin, make_user):
+    user = await make_user()
+    response = await admin.get(f"{BASE}/{user.id}/transactions", params={"offset": 10**30})
+    assert response.status_code == 422
+    assert [(e["loc"], e["type"]) for e in response.json()["detail"]] == [
+        (["query", "offset"], "less_than_equal")
+    ]

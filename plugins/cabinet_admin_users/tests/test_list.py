@@ -147,6 +147,14 @@ async def test_referrals_are_the_users_this_user_referred(admin, make_user):
 
 async def test_an_offset_beyond_any_row_is_an_empty_page(admin, make_user):
     await make_user()
-    response = await admin.get(BASE, params={"offset": 10**30})
+    response = await admin.get(BASE, params={"offset": 10**6})
     assert response.status_code == 200
     assert (response.json()["users"], response.json()["total"]) == ([], 1)
+
+
+async def test_an_offset_beyond_integer_is_422(admin):
+    response = await admin.get(BASE, params={"offset": 10**30})
+    assert response.status_code == 422
+    assert [(e["loc"], e["type"]) for e in response.json()["detail"]] == [
+        (["query", "offset"], "less_than_equal")
+    ]

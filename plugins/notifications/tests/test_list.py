@@ -67,9 +67,14 @@ async def test_pages_keep_the_total(client, logged):
     assert (first["total"], second["total"], beyond["total"]) == (6, 6, 6)
     assert hours(first, logged) + hours(second, logged) == [5, 4, 3, 2, 1, 0]
     assert beyond["items"] == []
-    huge = await client.get(URL, params={"offset": 2**70})
-    assert huge.status_code == 200
-    assert (huge.json()["items"], huge.json()["total"]) == ([], 6)
+    far = await client.get(URL, params={"offset": 10**6})
+    assert far.status_code == 200
+    assert (far.json()["items"], far.json()["total"]) == ([], 6)
+    huge = await client.get(URL, params={"offset": 2**70})  # beyond INTEGER
+    assert huge.status_code == 422
+    assert [(e["loc"], e["type"]) for e in huge.json()["detail"]] == [
+        (["query", "offset"], "less_than_equal")
+    ]
 
 
 async def test_event_type_is_repeatable_and_any_of(client, logged):
@@ -86,8 +91,13 @@ async def test_user_id_filters_by_internal_id(client, logged):
     assert (ann["total"], hours(ann, logged)) == (4, [4, 3, 2, 0])
     by_messenger_id = (await client.get(URL, params={"user_id": logged["ann"]["messenger_id"]})).json()
     assert by_messenger_id["total"] == 0
-    for nobody in (999_999, 2**40, -5):
+    for nobody in (999_999, -5):
         assert (await client.get(URL, params={"user_id": nobody})).json()["total"] == 0
+    beyond = await client.get(URL, params={"user_id": 2**40})  # no internal id is beyond INTEGER
+    assert beyond.status_code == 422
+    assert [(e["loc"], e["type"]) for e in beyond.json()["detail"]] == [
+        (["query", "user_id"], "less_than_equal")
+    ]
 
 
 async def test_filters_combine(client, logged):

@@ -182,9 +182,8 @@ async def test_user_id_is_the_internal_id_not_the_messenger_id(client, make_user
         ("transaction_id", "Transaction not found"),
     ],
 )
-@pytest.mark.parametrize("missing_id", [999_999, 2**31, 2**62])
 async def test_unknown_references_are_404_and_store_nothing(
-    client, rows, make_user, make_subscription, make_transaction, field, detail, missing_id
+    client, rows, make_user, make_subscription, make_transaction, field, detail
 ):
     user = await make_user()
     body = {
@@ -192,7 +191,7 @@ async def test_unknown_references_are_404_and_store_nothing(
         "user_id": user["id"],
         "subscription_id": await make_subscription(user["id"]),
         "transaction_id": await make_transaction(user["id"]),
-        field: missing_id,
+        field: 999_999,
     }
     outbox_before = len(await rows(OutboxEvent))
     response = await client.post(URL, json=body)
@@ -233,8 +232,12 @@ async def test_another_users_subscription_and_transaction_are_accepted(
         ({"event_type": None}, ["body", "event_type"], "literal_error"),
         ({"user_id": 0}, ["body", "user_id"], "greater_than_equal"),
         ({"user_id": "abc"}, ["body", "user_id"], "int_parsing"),
+        ({"user_id": 2**31}, ["body", "user_id"], "less_than_equal"),
+        ({"user_id": 2**62}, ["body", "user_id"], "less_than_equal"),
         ({"subscription_id": 0}, ["body", "subscription_id"], "greater_than_equal"),
+        ({"subscription_id": 2**31}, ["body", "subscription_id"], "less_than_equal"),
         ({"transaction_id": -1}, ["body", "transaction_id"], "greater_than_equal"),
+        ({"transaction_id": 2**62}, ["body", "transaction_id"], "less_than_equal"),
         ({"amount_kopeks": -1}, ["body", "amount_kopeks"], "greater_than_equal"),
         ({"amount_kopeks": 2**63}, ["body", "amount_kopeks"], "less_than_equal"),
         ({"currency": ""}, ["body", "currency"], "string_too_short"),

@@ -213,7 +213,9 @@ async def test_without_a_bot_token_sending_is_refused_and_nothing_changes(app, c
     assert (await client.get(f"{WEB}/active")).json()["is_active"] is True
 
 
-async def test_runs_are_listed_newest_first_and_unknown_ones_are_404(client, make_users, finished):
+async def test_runs_are_listed_newest_first_unknown_ones_are_404_and_ids_beyond_integer_422(
+    client, make_users, finished
+):
     await make_users(1)
     first = await _broadcast_new(client, "a")
     await finished(client, first["broadcast_id"])
@@ -221,9 +223,14 @@ async def test_runs_are_listed_newest_first_and_unknown_ones_are_404(client, mak
     await finished(client, second["broadcast_id"])
     listed = (await client.get(f"{WEB}/broadcasts", params={"limit": 1})).json()
     assert (listed["total"], [run["id"] for run in listed["items"]]) == (2, [second["broadcast_id"]])
-    for unknown in ("77", "99999999999"):
+    for unknown in ("77", "0", "2147483647"):
         response = await client.get(f"{WEB}/broadcasts/{unknown}")
         assert (response.status_code, response.json()) == (404, {"detail": "Broadcast not found"})
+    beyond = await client.get(f"{WEB}/broadcasts/99999999999")
+    assert beyond.status_code == 422
+    assert [(e["loc"], e["type"]) for e in beyond.json()["detail"]] == [
+        (["path", "broadcast_id"], "less_than_equal")
+    ]
     assert (await client.get(f"{WEB}/broadcasts/abc")).status_code == 422
 
 

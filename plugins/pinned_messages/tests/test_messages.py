@@ -91,9 +91,13 @@ async def test_get_one_and_unknown_ids(client):
     created = (await _create(client))["message"]
     found = await client.get(f"{WEB}/{created['id']}")
     assert (found.status_code, found.json()) == (200, created)
-    for unknown in ("999", "0", "-3", "99999999999"):
+    for unknown in ("999", "0", "-3", "2147483647"):
         response = await client.get(f"{WEB}/{unknown}")
         assert (response.status_code, response.json()) == (404, {"detail": "Pinned message not found"})
+    for beyond, error in (("99999999999", "less_than_equal"), ("-99999999999", "greater_than_equal")):
+        response = await client.get(f"{WEB}/{beyond}")
+        assert response.status_code == 422
+        assert [(e["loc"], e["type"]) for e in response.json()["detail"]] == [(["path", "message_id"], error)]
 
 
 async def test_patch_changes_given_fields_and_checks_content(client):

@@ -107,15 +107,20 @@ async def test_is_default_is_exclusive_on_create(client, make_group, rows):
     assert r.json()["updated_at"] > first["updated_at"]
 
 
-async def test_get_one_and_404(client, make_group):
+async def test_get_one_404_and_422_beyond_the_column(client, make_group):
     group = await make_group(name="VIP", server_discount_percent=5)
     r = await client.get(f"/promo-groups/{group['id']}")
     assert r.status_code == 200
     assert r.json() == group
-    for missing in (group["id"] + 1, 0, -5, 10**12):
+    for missing in (group["id"] + 1, 0, -5, 2**31 - 1):
         r = await client.get(f"/promo-groups/{missing}")
         assert r.status_code == 404
         assert r.json() == NOT_FOUND
+    beyond = await client.get(f"/promo-groups/{10**12}")  # beyond the INTEGER column
+    assert beyond.status_code == 422
+    assert [(e["loc"], e["type"]) for e in beyond.json()["detail"]] == [
+        (["path", "group_id"], "less_than_equal")
+    ]
     assert (await client.get("/promo-groups/abc")).status_code == 422
 
 

@@ -72,11 +72,16 @@ async def test_default_group_cannot_be_deleted(client, make_group, rows):
     assert len(await rows(PromoGroup)) == 1
 
 
-async def test_delete_404(client):
-    for missing in (1, 10**12):
+async def test_delete_404_and_422_beyond_the_column(client):
+    for missing in (1, 2**31 - 1):
         r = await client.delete(f"/promo-groups/{missing}")
         assert r.status_code == 404
         assert r.json() == {"detail": "Promo group not found"}
+    beyond = await client.delete(f"/promo-groups/{10**12}")
+    assert beyond.status_code == 422
+    assert [(e["loc"], e["type"]) for e in beyond.json()["detail"]] == [
+        (["path", "group_id"], "less_than_equal")
+    ]
 
 
 async def test_ensure_default_group_creates_it_once(db, rows):

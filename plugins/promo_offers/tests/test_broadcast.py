@@ -105,7 +105,6 @@ async def test_a_user_is_named_by_messenger_id_email_or_id(admin, make_user):
         ({"email": "who@example.com"}, 404, "User not found by email"),
         ({"email": "mine", "user_id": 1}, 400, "Provided user_id does not match email"),
         ({"user_id": 4242}, 404, "User not found"),
-        ({"user_id": 99999999999}, 404, "User not found"),
         ({"notification_type": " "}, 400, "notification_type must not be empty"),
     ],
 )
@@ -127,12 +126,15 @@ async def test_refusals_change_nothing(admin, make_user, rows, body, status, det
         ({"notification_type": ""}, "notification_type"),
         ({"effect_type": ""}, "effect_type"),
         ({"send_notification": "maybe"}, "send_notification"),
+        ({"user_id": 99999999999}, "user_id"),
+        ({"messenger_id": 2**63}, "messenger_id"),
     ],
 )
-async def test_bounds_of_the_broadcast_are_422(admin, body, field):
+async def test_bounds_of_the_broadcast_are_422_and_change_nothing(admin, rows, body, field):
     response = await admin.post(f"{ADMIN}/broadcast", json={**TERMS, "target": "all", **body})
     assert response.status_code == 422
     assert response.json()["detail"][0]["loc"] == ["body", field]
+    assert await rows(DiscountOffer) == []
 
 
 async def test_the_broadcast_defaults(admin, member_user, rows):

@@ -249,7 +249,7 @@ async def test_an_offer_that_gives_nothing_is_invalid(client, member, member_use
 async def test_an_unknown_or_someone_elses_offer_is_404(client, member, make_user):
     other = await make_user()
     theirs = await _offer(client, other.id, discount_percent=10)
-    for offer_id in (theirs["id"], 999, 99999999999):
+    for offer_id in (theirs["id"], 999, 2**31 - 1):
         response = await member.post(f"{CABINET}/claim", json={"offer_id": offer_id})
         assert (response.status_code, response.json()) == (404, {"detail": "Offer not found"})
 
@@ -271,6 +271,11 @@ async def test_claim_input_is_validated(member):
     response = await member.post(f"{CABINET}/claim", json={"offer_id": "x"})
     assert response.status_code == 422
     assert response.json()["detail"][0]["loc"] == ["body", "offer_id"]
+    response = await member.post(f"{CABINET}/claim", json={"offer_id": 99999999999})  # beyond INTEGER
+    assert response.status_code == 422
+    assert [(e["loc"], e["type"]) for e in response.json()["detail"]] == [
+        (["body", "offer_id"], "less_than_equal")
+    ]
 
 
 # --- the active discount -------------------------------------------------------------------------

@@ -54,12 +54,20 @@ async def test_the_filters(client, admin, member, member_user, make_user):
     assert await actions(admin, ADMIN, user_id=(await make_user()).id) == []
     assert await actions(client, WEB, offer_id=offer["id"]) == ["disabled", "claimed"]
     assert await actions(client, WEB, source="winback", action="disabled") == ["disabled"]
-    assert await actions(client, WEB, offer_id=99999999999) == []
+    assert await actions(client, WEB, offer_id=2**31 - 1) == []
+    beyond = await client.get(f"{WEB}/logs", params={"offer_id": 99999999999})  # beyond INTEGER
+    assert beyond.status_code == 422
+    assert [(e["loc"], e["type"]) for e in beyond.json()["detail"]] == [
+        (["query", "offer_id"], "less_than_equal")
+    ]
     window = (await client.get(f"{WEB}/logs", params={"limit": 1, "offset": 1})).json()
     assert ([item["action"] for item in window["items"]], window["total"]) == (["claimed"], 2)
 
 
-@pytest.mark.parametrize("params", [{"limit": 0}, {"offset": -1}, {"action": ""}, {"user_id": 0}])
+@pytest.mark.parametrize(
+    "params",
+    [{"limit": 0}, {"offset": -1}, {"action": ""}, {"user_id": 0}, {"user_id": 2**31}, {"offset": 10**30}],
+)
 async def test_bounds_are_422(client, admin, params):
     assert (await admin.get(f"{ADMIN}/logs", params=params)).status_code == 422
     assert (await client.get(f"{WEB}/logs", params=params)).status_code == 422

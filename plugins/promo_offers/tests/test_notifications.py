@@ -156,10 +156,15 @@ async def test_nobody_reachable_means_a_finished_broadcast_and_no_job(admin, mak
     assert fake_bot_api.calls == []
 
 
-async def test_an_unknown_broadcast_is_404(admin):
-    for broadcast_id in ("77", "99999999999"):
+async def test_an_unknown_broadcast_is_404_and_one_beyond_integer_422(admin):
+    for broadcast_id in ("77", "2147483647"):
         response = await admin.get(f"{ADMIN}/broadcasts/{broadcast_id}")
         assert (response.status_code, response.json()) == (404, {"detail": "Broadcast not found"})
+    response = await admin.get(f"{ADMIN}/broadcasts/99999999999")
+    assert response.status_code == 422
+    assert [(e["loc"], e["type"]) for e in response.json()["detail"]] == [
+        (["path", "broadcast_id"], "less_than_equal")
+    ]
 
 
 async def test_an_interrupted_broadcast_is_resumed_by_the_upkeep(

@@ -122,7 +122,6 @@ async def test_a_claimed_offer_is_not_refreshed_a_new_one_is_made(client, make_u
     [
         ({}, 400, "user_id or messenger_id is required"),
         ({"user_id": 999}, 404, "User not found"),
-        ({"user_id": 99999999999}, 404, "User not found"),
         ({"messenger_id": 123}, 404, "User not found"),
         ({"notification_type": "   "}, 400, "notification_type must not be empty"),
         ({"effect_type": " "}, 400, "effect_type must not be empty"),
@@ -174,6 +173,9 @@ async def test_a_subscription_must_exist_and_be_the_users(client, make_user, mak
         ({"bonus_amount_kopeks": -1}, "bonus_amount_kopeks"),
         ({"notification_type": ""}, "notification_type"),
         ({"user_id": 0}, "user_id"),
+        ({"user_id": 99999999999}, "user_id"),
+        ({"messenger_id": 2**63}, "messenger_id"),
+        ({"subscription_id": 2**31}, "subscription_id"),
     ],
 )
 async def test_out_of_bounds_input_is_422(client, body, field):
@@ -182,10 +184,15 @@ async def test_out_of_bounds_input_is_422(client, body, field):
     assert response.json()["detail"][0]["loc"] == ["body", field]
 
 
-async def test_an_unknown_offer_is_404(client):
-    for offer_id in ("12345", "99999999999"):
+async def test_an_unknown_offer_is_404_and_one_beyond_integer_422(client):
+    for offer_id in ("12345", "2147483647"):
         response = await client.get(f"{WEB}/{offer_id}")
         assert (response.status_code, response.json()) == (404, {"detail": "Promo offer not found"})
+    response = await client.get(f"{WEB}/99999999999")
+    assert response.status_code == 422
+    assert [(e["loc"], e["type"]) for e in response.json()["detail"]] == [
+        (["path", "offer_id"], "less_than_equal")
+    ]
 
 
 async def _offers(client, make_user):
@@ -214,11 +221,17 @@ async def test_the_web_list_filters_and_pages_newest_first(client, make_user, db
     assert await ids(messenger_id=bob.messenger_id) == [made[3]["id"], made[1]["id"]]
     assert await ids(notification_type="a") == [made[1]["id"], made[0]["id"]]
     assert await ids(is_active="false") == [made[3]["id"]]
-    assert await ids(user_id=99999999999) == []
+    assert await ids(user_id=2**31 - 1) == []
     window = (await client.get(WEB, params={"limit": 2, "offset": 1})).json()
     assert ([item["id"] for item in window["items"]], window["total"]) == ([made[2]["id"], made[1]["id"]], 4)
-    beyond = (await client.get(WEB, params={"offset": 10**30})).json()
+    beyond = (await client.get(WEB, params={"offset": 10**6})).json()
     assert (beyond["items"], beyond["total"]) == ([], 4)
+    for params, field in (({"user_id": 99999999999}, "user_id"), ({"offset": 10**30}, "offset")):
+        response = await client.get(WEB, params=params)  # beyond INTEGER
+        assert response.status_code == 422
+        assert [(e["loc"], e["type"]) for e in response.json()["detail"]] == [
+            (["query", field], "less_than_equal")
+        ]
 
 
 async def test_the_web_list_refuses_unknown_or_disagreeing_messenger_ids(client, make_user):

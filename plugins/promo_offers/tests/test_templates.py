@@ -68,12 +68,21 @@ async def test_a_template_is_read_and_changed(client, admin, base):
 @pytest.mark.parametrize(
     ("base", "detail"), [(WEB, "Promo offer template not found"), (ADMIN, "Template not found")]
 )
-async def test_an_unknown_template_is_404(client, admin, base, detail):
+async def test_an_unknown_template_is_404_and_one_beyond_integer_422(client, admin, base, detail):
     http = client if base == WEB else admin
-    for template_id in ("999", "99999999999"):
-        assert (await http.get(f"{base}/templates/{template_id}")).json() == {"detail": detail}
+    for template_id in ("999", "2147483647"):
+        response = await http.get(f"{base}/templates/{template_id}")
+        assert (response.status_code, response.json()) == (404, {"detail": detail})
         response = await http.patch(f"{base}/templates/{template_id}", json={"name": "x"})
         assert (response.status_code, response.json()) == (404, {"detail": detail})
+    for response in (
+        await http.get(f"{base}/templates/99999999999"),
+        await http.patch(f"{base}/templates/99999999999", json={"name": "x"}),
+    ):
+        assert response.status_code == 422
+        assert [(e["loc"], e["type"]) for e in response.json()["detail"]] == [
+            (["path", "template_id"], "less_than_equal")
+        ]
 
 
 @pytest.mark.parametrize(

@@ -239,13 +239,26 @@ async def test_detail_counts_uses_and_lists_the_latest_with_their_users(
     assert datetime.fromisoformat(recent[0]["used_at"]) > datetime.fromisoformat(recent[2]["used_at"])
 
 
-@pytest.mark.parametrize("promocode_id", ["999999", "0", "-1", "2147483648"])
+@pytest.mark.parametrize("promocode_id", ["999999", "0", "-1", "2147483647"])
 async def test_unknown_ids_are_404(admin, make_code, promocode_id):
     await make_code()
     for method, body in (("GET", None), ("PATCH", {"is_active": False}), ("DELETE", None)):
         response = await admin.request(method, f"{ADMIN}/{promocode_id}", json=body)
         assert response.status_code == 404
         assert response.json() == {"detail": "Promo code not found"}
+
+
+@pytest.mark.parametrize(
+    ("promocode_id", "error"), [("2147483648", "less_than_equal"), ("-2147483649", "greater_than_equal")]
+)
+async def test_ids_beyond_the_integer_column_are_422(admin, make_code, promocode_id, error):
+    await make_code()
+    for method, body in (("GET", None), ("PATCH", {"is_active": False}), ("DELETE", None)):
+        response = await admin.request(method, f"{ADMIN}/{promocode_id}", json=body)
+        assert response.status_code == 422
+        assert [(e["loc"], e["type"]) for e in response.json()["detail"]] == [
+            (["path", "promocode_id"], error)
+        ]
 
 
 async def test_a_path_id_that_is_not_a_number_is_422(admin):

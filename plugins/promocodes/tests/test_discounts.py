@@ -171,12 +171,21 @@ async def test_the_administrator_deactivates_a_users_discount(admin, make_user, 
     assert again.json() == {"detail": "User has no active discount"}
 
 
-@pytest.mark.parametrize("user_id", ["999999", "0", "-3", "2147483648"])
+@pytest.mark.parametrize("user_id", ["999999", "0", "-3", "2147483647"])
 async def test_the_administrator_naming_nobody_is_404(admin, make_user, user_id):
     await make_user()
     response = await admin.post(f"{ADMIN_DEACTIVATE}/{user_id}")
     assert response.status_code == 404
     assert response.json() == {"detail": "User not found"}
+
+
+async def test_the_administrator_naming_an_id_beyond_the_integer_column_is_422(admin, make_user):
+    await make_user()
+    response = await admin.post(f"{ADMIN_DEACTIVATE}/2147483648")
+    assert response.status_code == 422
+    assert [(e["loc"], e["type"]) for e in response.json()["detail"]] == [
+        (["path", "user_id"], "less_than_equal")
+    ]
 
 
 # --- another plugin's discounts (a probe plugin implementing this plugin's hooks) ---------------

@@ -65,16 +65,25 @@ async def test_expiry_without_offset_is_utc_and_past_expiry_is_refused(admin, ma
     assert (refused.status_code, refused.json()) == (400, {"detail": "expires_at must be in the future"})
 
 
-async def test_unknown_role_or_user_is_404(admin, make_user):
+async def test_unknown_role_or_user_is_404_and_ids_beyond_integer_422(admin, make_user):
     role = await _role(admin)
     user = await make_user()
     missing_role = await admin.post(f"{RBAC}/assignments", json={"user_id": user.id, "role_id": 999_999})
     assert (missing_role.status_code, missing_role.json()) == (404, {"detail": "Role not found"})
-    for user_id in (999_999, 2**40):
+    for user_id in (999_999, 2**31 - 1):
         missing_user = await admin.post(
             f"{RBAC}/assignments", json={"user_id": user_id, "role_id": role["id"]}
         )
         assert (missing_user.status_code, missing_user.json()) == (404, {"detail": "Target user not found"})
+    for field, body in (
+        ("user_id", {"user_id": 2**40, "role_id": role["id"]}),
+        ("role_id", {"user_id": user.id, "role_id": 2**40}),
+    ):
+        beyond = await admin.post(f"{RBAC}/assignments", json=body)
+        assert beyond.status_code == 422
+        assert [(e["loc"], e["type"]) for e in beyond.json()["detail"]] == [
+            (["body", field], "less_than_equal")
+        ]
 
 
 async def test_superadmin_is_never_assigned_through_the_api(admin, make_user):

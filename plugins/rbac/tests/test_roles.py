@@ -141,11 +141,16 @@ async def test_update_changes_only_the_fields_sent(admin):
     assert (renamed.json()["name"], renamed.json()["permissions"]) == ("Writers", ["users:*"])
 
 
-async def test_update_unknown_role_is_404(admin):
-    for role_id in (424242, 2**40):
+async def test_update_unknown_role_is_404_and_one_beyond_integer_422(admin):
+    for role_id in (424242, 2**31 - 1):
         response = await admin.put(f"{RBAC}/roles/{role_id}", json={"name": "x"})
         assert response.status_code == 404
         assert response.json() == {"detail": "Role not found"}
+    response = await admin.put(f"{RBAC}/roles/{2**40}", json={"name": "x"})
+    assert response.status_code == 422
+    assert [(e["loc"], e["type"]) for e in response.json()["detail"]] == [
+        (["path", "role_id"], "less_than_equal")
+    ]
 
 
 async def test_update_to_a_taken_name_is_409(admin):

@@ -55,13 +55,13 @@ async def test_connected_users_are_paged_by_user_with_their_newest_subscription(
 
     rest = (await client.get(f"/servers/{server['id']}/users", params={"limit": 2, "offset": 2})).json()
     assert [(u["firstName"], u["subscriptionStatus"]) for u in rest["items"]] == [("Cid", "disabled")]
-    beyond = (await client.get(f"/servers/{server['id']}/users", params={"offset": 10**12})).json()
+    beyond = (await client.get(f"/servers/{server['id']}/users", params={"offset": 10**6})).json()
     assert (beyond["items"], beyond["total"]) == ([], 3)
 
 
 async def test_connected_users_bounds_are_422(client, make_server):
     server = await make_server("squad-1")
-    for params in ({"limit": 0}, {"limit": 501}, {"offset": -1}):
+    for params in ({"limit": 0}, {"limit": 501}, {"offset": -1}, {"offset": 10**12}):
         response = await client.get(f"/servers/{server['id']}/users", params=params)
         assert response.status_code == 422, params
     assert (await client.get(f"/servers/{server['id']}/users", params={"limit": 500})).status_code == 200

@@ -252,9 +252,15 @@ async def test_concurrent_creations_of_one_squad_make_one_server(client, rows):
 
 async def test_ids_out_of_range_are_404_or_422_never_500(client, make_server):
     server = await make_server("squad-1")
-    for path in ("/servers/4294967296", "/servers/-1", "/servers/0/users"):
+    for path in ("/servers/2147483647", "/servers/-1", "/servers/0/users"):
         response = await client.get(path)
         assert (response.status_code, response.json()) == (404, {"detail": "Server not found"}), path
+    for path in ("/servers/4294967296", "/servers/4294967296/users"):  # beyond the INTEGER column
+        response = await client.get(path)
+        assert response.status_code == 422, path
+        assert [(e["loc"], e["type"]) for e in response.json()["detail"]] == [
+            (["path", "server_id"], "less_than_equal")
+        ]
     response = await client.patch(f"/servers/{server['id']}", json={"promoGroupIds": [2**40, 0]})
     assert response.status_code == 422
     assert [tuple(e["loc"]) for e in response.json()["detail"]] == [

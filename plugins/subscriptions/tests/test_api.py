@@ -158,8 +158,8 @@ async def test_empty_body_is_422(client, insert_user):
         ("POST", "/subscriptions/999/devices"),
         ("POST", "/subscriptions/999/squads"),
         ("DELETE", "/subscriptions/999/squads/abc"),
-        ("GET", "/subscriptions/99999999999999999999"),
-        ("POST", "/subscriptions/99999999999/extend"),
+        ("GET", "/subscriptions/2147483647"),
+        ("POST", "/subscriptions/2147483647/extend"),
     ],
 )
 async def test_unknown_subscription_is_404(client, outbox, method, path):
@@ -167,4 +167,17 @@ async def test_unknown_subscription_is_404(client, outbox, method, path):
     r = await client.request(method, path, json=body if method == "POST" else None)
     assert r.status_code == 404
     assert r.json() == {"detail": "Subscription not found"}
+    assert await outbox() == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [("GET", "/subscriptions/99999999999999999999"), ("POST", "/subscriptions/99999999999/extend")],
+)
+async def test_a_subscription_id_beyond_the_integer_column_is_422(client, outbox, method, path):
+    r = await client.request(method, path, json={"days": 1} if method == "POST" else None)
+    assert r.status_code == 422
+    assert [(e["loc"], e["type"]) for e in r.json()["detail"]] == [
+        (["path", "subscription_id"], "less_than_equal")
+    ]
     assert await outbox() == []

@@ -193,11 +193,14 @@ async def test_paid_disables_the_users_other_live_trials(
     assert changes == [(current.id, "replaced"), (live_trial.id, "disabled")]
 
 
-async def test_unknown_user_is_404(client, rows):
-    for user_id in (12345, 2**40):
+async def test_unknown_user_is_404_and_one_beyond_integer_422(client, rows):
+    for user_id in (12345, 2**31 - 1):
         r = await client.post("/subscriptions", json={"user_id": user_id, "is_trial": True})
         assert r.status_code == 404
         assert r.json() == {"detail": "User not found"}
+    r = await client.post("/subscriptions", json={"user_id": 2**40, "is_trial": True})
+    assert r.status_code == 422
+    assert [(e["loc"], e["type"]) for e in r.json()["detail"]] == [(["body", "user_id"], "less_than_equal")]
     assert await rows(Subscription) == []
 
 

@@ -128,5 +128,10 @@ async def test_list_filters(client, insert_user, make_subscription):
     assert await ids(is_trial="true") == [trial.id]
     assert await ids(is_trial="false") == sorted([expired.id, other.id])
     assert await ids(user_id=first.id, status="active", is_trial="true") == [trial.id]
-    assert await ids(user_id=2**40) == []
+    assert await ids(user_id=2**31 - 1) == []
+    beyond = await client.get("/subscriptions", params={"user_id": 2**40})  # beyond INTEGER
+    assert beyond.status_code == 422
+    assert [(e["loc"], e["type"]) for e in beyond.json()["detail"]] == [
+        (["query", "user_id"], "less_than_equal")
+    ]
     assert await ids(user_id=first.messenger_id) == []  # the internal id, not the messenger id

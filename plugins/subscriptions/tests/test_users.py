@@ -98,9 +98,14 @@ async def test_delete_a_given_subscription_of_the_user(client, insert_user, make
     by_id = {row.id: row.status for row in await rows(Subscription)}
     assert by_id == {first.id: "disabled", second.id: "active", foreign.id: "active"}
     assert r.json()["subscription"]["id"] == second.id
-    for wrong in (foreign.id, 999_999, 2**40):
+    for wrong in (foreign.id, 999_999, 2**31 - 1):
         r = await client.delete(f"/users/{user.id}/subscription", params={"subscription_id": wrong})
         assert r.status_code == 404 and r.json() == {"detail": "User has no subscription"}
+    r = await client.delete(f"/users/{user.id}/subscription", params={"subscription_id": 2**40})
+    assert r.status_code == 422  # beyond the INTEGER column
+    assert [(e["loc"], e["type"]) for e in r.json()["detail"]] == [
+        (["query", "subscription_id"], "less_than_equal")
+    ]
     assert {row.id: row.status for row in await rows(Subscription)}[foreign.id] == "active"
 
 

@@ -62,7 +62,7 @@ async def test_limit_and_offset(client, db):
     assert ids_of(r) == newest_first[4:]
     r = await client.get("/users", params={"offset": 5})
     assert r.json()["items"] == [] and r.json()["total"] == 5
-    r = await client.get("/users", params={"offset": 2**63 - 1})
+    r = await client.get("/users", params={"offset": 10**6})
     assert r.json()["items"] == [] and r.json()["total"] == 5
 
 
@@ -72,7 +72,9 @@ async def test_limit_and_offset(client, db):
         ({"limit": 0}, "limit"),
         ({"limit": 201}, "limit"),
         ({"offset": -1}, "offset"),
+        ({"offset": 2**63 - 1}, "offset"),
         ({"page": 0}, "page"),
+        ({"page": 2**31}, "page"),
         ({"per_page": 0}, "per_page"),
         ({"per_page": 201}, "per_page"),
         ({"status": "gone"}, "status"),

@@ -43,7 +43,7 @@ async def test_user_without_messenger_id_is_found_by_internal_id(client, make_us
     assert (await client.get(f"/users/{user['id']}")).json() == user
 
 
-@pytest.mark.parametrize("user_id", ["999", "0", "-1", str(2**40), str(2**63), str(10**30)])
+@pytest.mark.parametrize("user_id", ["999", "0", "-1", str(2**40), str(2**63 - 1)])
 async def test_unknown_user_is_404(client, make_user, user_id):
     await make_user(messenger_id=5)
     r = await client.get(f"/users/{user_id}")
@@ -52,6 +52,25 @@ async def test_unknown_user_is_404(client, make_user, user_id):
     r = await client.patch(f"/users/{user_id}", json={"first_name": "x"})
     assert r.status_code == 404
     assert r.json() == NOT_FOUND
+
+
+@pytest.mark.parametrize(
+    ("user_id", "error"),
+    [
+        (str(2**63), "less_than_equal"),
+        (str(10**30), "less_than_equal"),
+        (str(-(2**63) - 1), "greater_than_equal"),
+    ],
+)
+async def test_a_path_id_beyond_bigint_is_422(client, make_user, user_id, error):
+    """The path id is a messenger id first (BIGINT): beyond BIGINT no user can have it."""
+    await make_user(messenger_id=5)
+    for r in (
+        await client.get(f"/users/{user_id}"),
+        await client.patch(f"/users/{user_id}", json={"first_name": "x"}),
+    ):
+        assert r.status_code == 422
+        assert [(e["loc"], e["type"]) for e in r.json()["detail"]] == [(["path", "user_id"], error)]
 
 
 async def test_path_id_must_be_an_integer(client):
@@ -68,7 +87,12 @@ async def test_by_messenger_id_looks_at_messenger_ids_only(client, make_user):
     r = await client.get(f"/users/by-messenger-id/{user['id']}")
     assert r.status_code == 404
     assert r.json() == NOT_FOUND
-    assert (await client.get(f"/users/by-messenger-id/{10**30}")).status_code == 404
+    assert (await client.get(f"/users/by-messenger-id/{2**63 - 1}")).status_code == 404
+    r = await client.get(f"/users/by-messenger-id/{10**30}")  # beyond BIGINT
+    assert r.status_code == 422
+    assert [(e["loc"], e["type"]) for e in r.json()["detail"]] == [
+        (["path", "messenger_id"], "less_than_equal")
+    ]
     assert (await client.get("/users/by-messenger-id/x")).status_code == 422
 
 
