@@ -125,8 +125,10 @@ async def push(
 
 
 def _error(exc: PanelError) -> str:
+    """The panel's error in words we store (a NUL character, which PostgreSQL's text refuses,
+    becomes U+FFFD)."""
     message = f"{exc.method} {exc.path}: {exc.message}".strip(": ") if exc.path else exc.message
-    return message[:ERROR_CHARS]
+    return message[:ERROR_CHARS].replace("\x00", "\ufffd")
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ import asyncio
 import logging
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -134,7 +135,59 @@ async def record(
 
     An outcome is recorded even when its subscription was removed meanwhile: that removal
     queued a change (the row stays pending), and the panel uuid found is what disabling needs.
+
+    One outcome never costs the others theirs: when the database refuses them together (not
+    for being unreachable), each is recorded alone. A push refused alone is recorded without
+    the panel's uuid (what the panel answered is what could not be stored); an outcome still
+    refused is logged and left claimed, due again when its lease ends.
     """
+    try:
+        await _record(db, settings, outcomes, attempts, removals)
+        return
+    except Exception as exc:
+        if is_database_unavailable(exc):
+            raise
+        reason = _reason(exc)
+    log.warning(
+        "%d panel sync outcomes could not be recorded together (%s); recording them one by one",
+        len(outcomes) + len(removals),
+        reason,
+    )
+    alone: list[tuple[Sequence[Pushed], Sequence[Disabled]]] = [((o,), ()) for o in outcomes]
+    alone += [((), (d,)) for d in removals]
+    for pushed, disabled in alone:
+        try:
+            await _record(db, settings, pushed, attempts, disabled)
+            continue
+        except Exception as exc:
+            if is_database_unavailable(exc):
+                raise
+            reason = _reason(exc)
+        sid = pushed[0].wanted.subscription_id if pushed else disabled[0].removed.subscription_id
+        if pushed and pushed[0].panel_uuid is not None:
+            try:
+                await _record(db, settings, (replace(pushed[0], panel_uuid=None),), attempts)
+            except Exception as exc:
+                if is_database_unavailable(exc):
+                    raise
+            else:
+                log.error("subscription %s: recorded without the panel's uuid, refused (%s)", sid, reason)
+                continue
+        log.error("subscription %s: the panel push could not be recorded (%s); it is due again", sid, reason)
+
+
+def _reason(exc: BaseException) -> str:
+    """The database's words for a refusal, on one line."""
+    return " ".join(str(getattr(exc, "orig", None) or exc).split())[:300]
+
+
+async def _record(
+    db: Database,
+    settings: PanelSyncSettings,
+    outcomes: Sequence[Pushed],
+    attempts: dict[int, int] | None = None,
+    removals: Sequence[Disabled] = (),
+) -> None:
     now = utcnow()
     queries = statements(db.dialect)
     done = [o for o in outcomes if o.error is None]
