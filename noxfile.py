@@ -1,4 +1,4 @@
-"""Sessions: tests (SQLite), tests_pg (PostgreSQL), lint, typecheck, conformance, serve.
+"""Sessions: tests (SQLite), tests_pg (PostgreSQL), lint, typecheck, conformance, serve, fuzz.
 
 `nox` alone runs tests and tests_pg. tests_pg uses TEST_DATABASE_URL (default: the local
 PostgreSQL, database subsvc_test, created if missing); outside CI it is skipped with a
@@ -85,6 +85,65 @@ def serve(session: nox.Session) -> None:
     """Install core and every plugin, then serve on the embedded SQLite default (port 8080)."""
     install(session)
     session.run("subsvc", "serve", *session.posargs)
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """schemathesis against the app with every plugin (tests/fuzz), on SQLite then PostgreSQL.
+
+    Every operation gets N schema-valid and N schema-invalid requests (`-- --examples N`, or
+    FUZZ_EXAMPLES; default 20), judged by not_a_server_error, status_code_conformance,
+    content_type_conformance, response_schema_conformance and ignored_auth. Any failure fails
+    the run; `-- --fail-on server-errors` fails only on 500s (the rest is reported). Other
+    arguments go to pytest. The operations that could lock the run's own credentials out
+    (they run last, without the cases aimed at those credentials) and those left out are
+    listed with the reason in tests/fuzz/conftest.py (LOCKOUT, EXCLUDED). Each database's
+    findings are written to fuzz-<database>.json in the session's tmp folder. PostgreSQL:
+    FUZZ_DATABASE_URL (default: TEST_DATABASE_URL's server, database <name>_fuzz; emptied),
+    skipped outside CI when it does not answer, like tests_pg.
+    """
+    args = list(session.posargs)
+    env = {"FUZZ_EXAMPLES": os.environ.get("FUZZ_EXAMPLES", "20"), "FUZZ_FAIL_ON": "any"}
+    for option, name in (("--examples", "FUZZ_EXAMPLES"), ("--fail-on", "FUZZ_FAIL_ON")):
+        if option in args:
+            at = args.index(option)
+            env[name] = args[at + 1]
+            del args[at : at + 2]
+    databases = {"sqlite": ""}
+    url = os.environ.get("FUZZ_DATABASE_URL") or _fuzz_database(
+        os.environ.get("TEST_DATABASE_URL") or DEFAULT_PG
+    )
+    if _reachable(url):
+        databases["postgresql"] = url
+    elif os.environ.get("CI"):
+        session.error(f"PostgreSQL at {url} does not answer")
+    else:
+        session.warn(f"no PostgreSQL answers at {url}: fuzzing SQLite only (set FUZZ_DATABASE_URL)")
+    install(session, "fuzz")
+    tmp = Path(session.create_tmp())
+    failed = []
+    for name, database in databases.items():
+        report = str(tmp / f"fuzz-{name}.json")
+        try:
+            session.run(
+                "pytest",
+                "tests/fuzz",
+                *args,
+                env={**env, "FUZZ_DATABASE_URL": database, "FUZZ_REPORT": report},
+            )
+        except nox.command.CommandFailed:
+            failed.append(name)  # the other database still runs
+        session.log(f"{name} findings: {report}")
+    if failed:
+        session.error(f"fuzzing failed on {', '.join(failed)}")
+
+
+def _fuzz_database(url: str) -> str:
+    """The database beside ``url``'s named ``<its name>_fuzz``."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"{parts.path.rstrip('/') or '/subsvc_test'}_fuzz"))
 
 
 def _reachable(url: str) -> bool:
