@@ -36,6 +36,8 @@ from subsvc.settings import Settings
 TOO_MANY_REQUESTS = "Too many requests"
 LIMITER_UNAVAILABLE = "Service temporarily unavailable. Please try again later."
 NO_CLIENT_IP = "Unable to determine client IP"
+RATE_LIMITED = {429: TOO_MANY_REQUESTS}
+"""What :func:`rate_limit` adds to an endpoint's answers: spread it into its ``responses``."""
 REDIS_TIMEOUT_SECONDS = 1.0
 log = logging.getLogger("subsvc.ratelimit")
 

@@ -55,7 +55,12 @@ async def health_check(request: Request) -> HealthCheckResponse:
     return cached
 
 
-@router.get("/health/database", response_model=dict[str, Any], summary="Database Health")
+@router.get(
+    "/health/database",
+    response_model=dict[str, Any],
+    summary="Database Health",
+    responses={503: "The database is unreachable"},
+)
 async def database_health(request: Request) -> dict[str, Any]:
     """Reachability, round-trip time and pool figures of the database; 503 when unreachable."""
     db = request.app.state.db

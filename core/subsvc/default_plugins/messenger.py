@@ -24,6 +24,17 @@ from subsvc.messenger import (
 
 log = logging.getLogger("subsvc.messenger")
 
+NOT_CONFIGURED = "Messenger bot is not configured"
+TIMED_OUT = "Messenger API did not answer in time"
+UNAVAILABLE = "Messenger API unavailable"
+REFUSED = "Messenger API refused the request"
+MESSENGER_FAILURES = {
+    502: f"{REFUSED}, or {UNAVAILABLE}",
+    503: f"{NOT_CONFIGURED}, or its rate limit is reached (Retry-After)",
+    504: TIMED_OUT,
+}
+"""What an endpoint whose messenger errors escape answers: spread it into its ``responses``."""
+
 
 @hookimpl
 def handle_exception(request: Request, exc: Exception) -> Response | None:
@@ -31,14 +42,14 @@ def handle_exception(request: Request, exc: Exception) -> Response | None:
         return None
     log.warning("%s %s: messenger %s failed: %s", request.method, request.url.path, exc.method, exc)
     if isinstance(exc, MessengerNotConfigured):
-        return error_response(503, "Messenger bot is not configured")
+        return error_response(503, NOT_CONFIGURED)
     if isinstance(exc, MessengerRateLimited):
         seconds = max(1, math.ceil(exc.retry_after))
         return error_response(
             503, f"Messenger rate limit reached, retry after {seconds} s", {"Retry-After": str(seconds)}
         )
     if isinstance(exc, MessengerTimeout):
-        return error_response(504, "Messenger API did not answer in time")
+        return error_response(504, TIMED_OUT)
     if isinstance(exc, MessengerUnavailable):
-        return error_response(502, "Messenger API unavailable")
-    return error_response(502, f"Messenger API refused the request: {exc.description}")
+        return error_response(502, UNAVAILABLE)
+    return error_response(502, f"{REFUSED}: {exc.description}")

@@ -86,7 +86,7 @@ async def list_subscriptions(
     "/cabinet/balance",
     response_model=BalanceResponse,
     summary="Get Balance",
-    responses={404: "User not found"},
+    responses={404: service.USER_NOT_FOUND},
 )
 async def get_balance(session: AsyncSession, principal: Principal) -> BalanceResponse:
     """The user's balance."""
@@ -94,7 +94,10 @@ async def get_balance(session: AsyncSession, principal: Principal) -> BalanceRes
 
 
 @balance.get(
-    "/cabinet/balance/transactions", response_model=CabinetTransactionList, summary="Get Transactions"
+    "/cabinet/balance/transactions",
+    response_model=CabinetTransactionList,
+    summary="Get Transactions",
+    responses={404: service.USER_NOT_FOUND},
 )
 async def get_transactions(
     session: AsyncSession,

@@ -37,6 +37,7 @@ from subsvc_cabinet.settings import CabinetSettings
 
 DEFAULT_AUTOPAY_DAYS_BEFORE = 3
 MAX_OFFSET = 2**62  # beyond any table; keeps a huge page number from overflowing the driver
+USER_NOT_FOUND = "User not found"
 
 Values = Mapping[str, Any]
 
@@ -183,7 +184,7 @@ async def get_user(session: AsyncSession, user_id: int) -> User:
     """The cabinet's user by internal id, or 404 ``User not found``."""
     user = await session.get(User, user_id) if subscriptions.fits_int32(user_id) else None
     if user is None:
-        raise HTTPError(404, "User not found")
+        raise HTTPError(404, USER_NOT_FOUND)
     return user
 
 
@@ -197,7 +198,7 @@ async def transactions(
 ) -> CabinetTransactionList:
     """One page of the user's transactions, newest first (``type`` filters exactly)."""
     if not subscriptions.fits_int32(user_id):
-        raise HTTPError(404, "User not found")
+        raise HTTPError(404, USER_NOT_FOUND)
     offset = min((page - 1) * per_page, MAX_OFFSET)
     total, rows = await list_transactions(
         session, TransactionFilter(user_id=user_id, type=type), per_page, offset

@@ -273,13 +273,13 @@ async def test_vk_needs_the_device_id(anon_client, fake):
     assert fake.token_requests == []
 
 
-async def test_provider_unreachable_is_400(anon_client, fake, monkeypatch):
+async def test_provider_unreachable_is_400(app, anon_client, fake, monkeypatch):
     _, back = await start_and_authorize(
         anon_client, fake, "/cabinet/auth/oauth/google/authorize", account("google", "g")
     )
-    settings = anon_client._transport.app.state.settings_of["cabinet_oauth"]
+    settings = app.state.settings_of["cabinet_oauth"]
     dead = settings.model_copy(update={"OAUTH_GOOGLE_TOKEN_URL": "http://127.0.0.1:9/token"})
-    anon_client._transport.app.state.settings_of["cabinet_oauth"] = dead
+    app.state.settings_of["cabinet_oauth"] = dead
     r = await anon_client.post("/cabinet/auth/oauth/google/callback", json=callback_body(back))
     assert r.status_code == 400 and r.json()["detail"] == "Failed to exchange authorization code"
 

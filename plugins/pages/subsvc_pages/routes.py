@@ -34,12 +34,25 @@ IncludeDisabled = Annotated[bool, Query(description="Возвращать кон
 
 READ, CREATE, EDIT, DELETE = (f"info_pages:{action}" for action in ("read", "create", "edit", "delete"))
 
+RULES_NOT_FOUND = "Service rules not found"
+PUBLIC_OFFER, PRIVACY_POLICY = "Public offer", "Privacy policy"
+IS_ENABLED_REQUIRED = "Parameter 'is_enabled' is required"
+
+
+def _missing(name: str) -> dict[int, str]:
+    """What reading a rich-text page answers when there is none to show."""
+    return {404: f"{name} not found, or {name} disabled (unless include_disabled)"}
+
 
 # --- service rules -----------------------------------------------------------------------------
 
 
 @router.get(
-    "/pages/service-rules", response_model=ServiceRulesResponse, summary="Get Service Rules", permission=READ
+    "/pages/service-rules",
+    response_model=ServiceRulesResponse,
+    summary="Get Service Rules",
+    permission=READ,
+    responses={404: RULES_NOT_FOUND},
 )
 async def get_service_rules(
     session: AsyncSession, language: Language = "ru", fallback: bool = True
@@ -47,7 +60,7 @@ async def get_service_rules(
     """The active service rules of a language (or of the default language with ``fallback``)."""
     rule = await service.active_rules(session, service.normalize_language(language), fallback)
     if rule is None:
-        raise HTTPError(404, "Service rules not found")
+        raise HTTPError(404, RULES_NOT_FOUND)
     return rule
 
 
@@ -145,7 +158,11 @@ async def _write_rich_text(
 
 
 @router.get(
-    "/pages/public-offer", response_model=RichTextPageResponse, summary="Get Public Offer", permission=READ
+    "/pages/public-offer",
+    response_model=RichTextPageResponse,
+    summary="Get Public Offer",
+    permission=READ,
+    responses=_missing(PUBLIC_OFFER),
 )
 async def get_public_offer(
     session: AsyncSession,
@@ -154,7 +171,7 @@ async def get_public_offer(
     include_disabled: IncludeDisabled = True,
 ) -> RichTextPageResponse:
     """The public offer of a language, split into pages for display."""
-    return await _read_rich_text(session, PublicOffer, "Public offer", language, fallback, include_disabled)
+    return await _read_rich_text(session, PublicOffer, PUBLIC_OFFER, language, fallback, include_disabled)
 
 
 @router.put(
@@ -172,14 +189,13 @@ async def update_public_offer(
     response_model=RichTextPageResponse,
     summary="Get Privacy Policy",
     permission=READ,
+    responses=_missing(PRIVACY_POLICY),
 )
 async def get_privacy_policy(
     session: AsyncSession, language: Language = "ru", fallback: bool = True, include_disabled: bool = True
 ) -> RichTextPageResponse:
     """The privacy policy of a language, split into pages for display."""
-    return await _read_rich_text(
-        session, PrivacyPolicy, "Privacy policy", language, fallback, include_disabled
-    )
+    return await _read_rich_text(session, PrivacyPolicy, PRIVACY_POLICY, language, fallback, include_disabled)
 
 
 @router.put(
@@ -268,7 +284,11 @@ async def get_faq_status(
 
 
 @router.put(
-    "/pages/faq/status", response_model=FaqStatusResponse, summary="Update Faq Status", permission=EDIT
+    "/pages/faq/status",
+    response_model=FaqStatusResponse,
+    summary="Update Faq Status",
+    permission=EDIT,
+    responses={400: IS_ENABLED_REQUIRED},
 )
 async def update_faq_status(
     session: AsyncSession,
@@ -280,7 +300,7 @@ async def update_faq_status(
     if payload is not None:
         language, is_enabled = payload.language, payload.is_enabled
     if is_enabled is None:
-        raise HTTPError(400, "Parameter 'is_enabled' is required")
+        raise HTTPError(400, IS_ENABLED_REQUIRED)
     requested = service.normalize_language(language)
     status = await service.set_faq_enabled(session, requested, is_enabled)
     return FaqStatusResponse(
@@ -289,7 +309,11 @@ async def update_faq_status(
 
 
 @router.post(
-    "/pages/faq/reorder", response_model=FaqPageListResponse, summary="Reorder Faq Pages", permission=EDIT
+    "/pages/faq/reorder",
+    response_model=FaqPageListResponse,
+    summary="Reorder Faq Pages",
+    permission=EDIT,
+    responses={404: "FAQ page {id} not found for language {language}"},
 )
 async def reorder_faq_pages(session: AsyncSession, payload: FaqReorderRequest) -> FaqPageListResponse:
     """Set the display order of the given pages; the others follow in their current order."""

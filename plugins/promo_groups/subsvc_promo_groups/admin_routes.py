@@ -31,19 +31,19 @@ router.post(
     status_code=201,
     summary="Create Promo Group Endpoint",
     permission=routes.CREATE,
-    responses={400: routes.DUPLICATE_NAME},
+    responses=routes.NAME_TAKEN,
 )(routes.create_promo_group_endpoint)
 router.patch(
     BASE + "/{group_id}",
     response_model=PromoGroupResponse,
     summary="Update Promo Group Endpoint",
     permission=routes.EDIT,
-    responses={**NOT_FOUND, 400: routes.DUPLICATE_NAME},
+    responses={**NOT_FOUND, **routes.NAME_TAKEN},
 )(routes.update_promo_group_endpoint)
 router.delete(
     BASE + "/{group_id}",
     status_code=204,
     summary="Delete Promo Group Endpoint",
     permission=routes.DELETE,
-    responses={**NOT_FOUND, 400: "Cannot delete default promo group", 409: "Promo group is still in use"},
+    responses={**NOT_FOUND, **routes.UNDELETABLE},
 )(routes.delete_promo_group_endpoint)

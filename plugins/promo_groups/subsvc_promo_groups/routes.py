@@ -20,6 +20,10 @@ router = Router(area="web", tag="promo-groups")
 READ, CREATE, EDIT, DELETE = (f"promo_groups:{action}" for action in ("read", "create", "edit", "delete"))
 NOT_FOUND = "Promo group not found"
 DUPLICATE_NAME = "Promo group with this name already exists"
+DEFAULT_PROTECTED = "Cannot delete default promo group"
+IN_USE = "Promo group is still in use"
+NAME_TAKEN = {400: DUPLICATE_NAME}
+UNDELETABLE = {400: DEFAULT_PROTECTED, 409: IN_USE}
 
 
 def _response(group: PromoGroup, members_count: int) -> PromoGroupResponse:
@@ -64,6 +68,7 @@ async def get_promo_group(request: Request, session: AsyncSession, group_id: int
     status_code=201,
     summary="Create Promo Group Endpoint",
     permission=CREATE,
+    responses=NAME_TAKEN,
 )
 async def create_promo_group_endpoint(
     session: AsyncSession, payload: PromoGroupCreateRequest
@@ -82,6 +87,7 @@ async def create_promo_group_endpoint(
     response_model=PromoGroupResponse,
     summary="Update Promo Group Endpoint",
     permission=EDIT,
+    responses=NAME_TAKEN,
 )
 async def update_promo_group_endpoint(
     request: Request, session: AsyncSession, group_id: int, payload: PromoGroupUpdateRequest
@@ -98,7 +104,11 @@ async def update_promo_group_endpoint(
 
 
 @router.delete(
-    "/promo-groups/{group_id}", status_code=204, summary="Delete Promo Group Endpoint", permission=DELETE
+    "/promo-groups/{group_id}",
+    status_code=204,
+    summary="Delete Promo Group Endpoint",
+    permission=DELETE,
+    responses=UNDELETABLE,
 )
 async def delete_promo_group_endpoint(request: Request, session: AsyncSession, group_id: int) -> None:
     """Delete a group; its members move to the default group, which cannot be deleted (400)."""
@@ -107,6 +117,6 @@ async def delete_promo_group_endpoint(request: Request, session: AsyncSession, g
     except service.PromoGroupNotFound:
         raise HTTPError(404, NOT_FOUND) from None
     except service.DefaultGroupProtected:
-        raise HTTPError(400, "Cannot delete default promo group") from None
+        raise HTTPError(400, DEFAULT_PROTECTED) from None
     except service.GroupInUse:
-        raise HTTPError(409, "Promo group is still in use") from None
+        raise HTTPError(409, IN_USE) from None

@@ -38,6 +38,8 @@ READ, CREATE, EDIT, DELETE = (f"tariffs:{action}" for action in ("read", "create
 NOT_FOUND = "Tariff not found"
 CREATED, UPDATED, DELETED = "tariff.created", "tariff.updated", "tariff.deleted"
 PANEL = {502: "The VPN panel failed", 503: NOT_CONFIGURED}
+REFUSED = {400: "Unknown servers, promo groups or tariffs, or limits that contradict each other (named)"}
+IN_USE = {409: "Tariff is used by subscriptions; deactivate it instead of deleting it"}
 
 
 @contextmanager
@@ -117,7 +119,13 @@ async def get_available_external_squads(request: Request) -> list[ExternalSquadI
     ]
 
 
-@router.put("/order", response_model=MessageResponse, summary="Update Tariff Order", permission=EDIT)
+@router.put(
+    "/order",
+    response_model=MessageResponse,
+    summary="Update Tariff Order",
+    permission=EDIT,
+    responses=REFUSED,
+)
 async def update_tariff_order(session: AsyncSession, payload: TariffSortOrderRequest) -> MessageResponse:
     """Update the display order of tariffs: the listed ones first, in the given order; the
     others keep their order after them. 400 for an unknown id."""
@@ -134,7 +142,9 @@ async def get_tariff(session: AsyncSession, tariff_id: int) -> TariffDetailRespo
     return await views.detail(session, tariff)
 
 
-@router.post("", response_model=TariffDetailResponse, summary="Create New Tariff", permission=CREATE)
+@router.post(
+    "", response_model=TariffDetailResponse, summary="Create New Tariff", permission=CREATE, responses=REFUSED
+)
 async def create_new_tariff(
     request: Request, session: AsyncSession, payload: TariffCreateRequest
 ) -> TariffDetailResponse:
@@ -147,7 +157,11 @@ async def create_new_tariff(
 
 
 @router.put(
-    "/{tariff_id}", response_model=TariffDetailResponse, summary="Update Existing Tariff", permission=EDIT
+    "/{tariff_id}",
+    response_model=TariffDetailResponse,
+    summary="Update Existing Tariff",
+    permission=EDIT,
+    responses=REFUSED,
 )
 async def update_existing_tariff(
     request: Request, session: AsyncSession, tariff_id: int, payload: TariffUpdateRequest
@@ -162,7 +176,11 @@ async def update_existing_tariff(
 
 
 @router.delete(
-    "/{tariff_id}", response_model=TariffDeletedResponse, summary="Delete Existing Tariff", permission=DELETE
+    "/{tariff_id}",
+    response_model=TariffDeletedResponse,
+    summary="Delete Existing Tariff",
+    permission=DELETE,
+    responses=IN_USE,
 )
 async def delete_existing_tariff(
     request: Request, session: AsyncSession, tariff_id: int

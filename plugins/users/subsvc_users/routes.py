@@ -33,6 +33,19 @@ from subsvc_users.schemas import (
 router = Router(area="web", tag="users")
 
 READ, EDIT = "users:read", "users:edit"
+CREATE_REFUSED = {
+    400: "; ".join(
+        (
+            service.DUPLICATE_MESSENGER_ID,
+            service.PROMO_GROUP_NOT_FOUND,
+            service.REFERRER_NOT_FOUND,
+            service.REFERRAL_CODE_IN_USE,
+        )
+    )
+}
+UPDATE_REFUSED = {
+    400: "; ".join((service.INVALID_STATUS, service.PROMO_GROUP_NOT_FOUND, service.REFERRAL_CODE_IN_USE))
+}
 
 Search = Annotated[
     str | None,
@@ -85,6 +98,7 @@ async def list_users(
     status_code=201,
     summary="Create User Endpoint",
     permission=EDIT,
+    responses=CREATE_REFUSED,
 )
 async def create_user_endpoint(
     request: Request, session: AsyncSession, payload: UserCreateRequest
@@ -121,7 +135,11 @@ async def get_user_endpoint(request: Request, session: AsyncSession, user_id: Bi
 
 
 @router.patch(
-    "/users/{user_id}", response_model=UserResponse, summary="Update User Endpoint", permission=EDIT
+    "/users/{user_id}",
+    response_model=UserResponse,
+    summary="Update User Endpoint",
+    permission=EDIT,
+    responses=UPDATE_REFUSED,
 )
 async def update_user_endpoint(
     request: Request, session: AsyncSession, user_id: BigInt, payload: UserUpdateRequest

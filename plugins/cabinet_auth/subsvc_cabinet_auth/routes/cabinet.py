@@ -12,9 +12,9 @@ from subsvc.api import Router
 from subsvc.api.errors import HTTPError
 from subsvc.auth.jwt import TokenError
 from subsvc.auth.principal import Principal
-from subsvc.ratelimit import rate_limit
+from subsvc.ratelimit import RATE_LIMITED, rate_limit
 from subsvc_cabinet_auth import deeplink, replay
-from subsvc_cabinet_auth.guard import USER_NOT_FOUND, authenticated_user
+from subsvc_cabinet_auth.guard import NOT_ACTIVE, USER_NOT_FOUND, authenticated_user
 from subsvc_cabinet_auth.identities import (
     CredentialRefused,
     Reason,
@@ -40,6 +40,11 @@ from subsvc_cabinet_auth.schemas import (
     TokenResponse,
 )
 from subsvc_cabinet_auth.sessions import (
+    INVALID_PAYLOAD,
+    INVALID_REFRESH,
+    REFRESH_EXPIRED,
+    REFRESH_REVOKED,
+    USER_INACTIVE,
     grants_of,
     is_env_admin,
     issue_session,
@@ -86,6 +91,12 @@ _REFUSALS: dict[str, dict[Reason, tuple[int, str]]] = {
 }
 
 
+# what a messenger login answers beyond its success (a refused credential, a user who may not log in)
+MESSENGER_REFUSALS = {401: f"{INVALID}, or {MISSING_ID}", 403: NOT_ACTIVE, **RATE_LIMITED}
+WIDGET_REFUSALS = {401: f"{INVALID}, {MISSING_ID}, or {WIDGET_REPLAYED}", 403: NOT_ACTIVE, **RATE_LIMITED}
+OIDC_REFUSALS = {400: OIDC_OFF, 401: OIDC_INVALID, 403: NOT_ACTIVE, **RATE_LIMITED}
+
+
 def _refused(method: str, exc: CredentialRefused) -> HTTPError:
     if exc.reason == "no_bot_token":
         return HTTPError(503, BOT_NOT_CONFIGURED)
@@ -93,7 +104,7 @@ def _refused(method: str, exc: CredentialRefused) -> HTTPError:
     return HTTPError(status, text)
 
 
-@router.post("/messenger", response_model=AuthResponse, public=True)
+@router.post("/messenger", response_model=AuthResponse, public=True, responses=MESSENGER_REFUSALS)
 async def auth_messenger(request: Request, session: AsyncSession, body: MessengerAuthRequest) -> AuthResponse:
     """Log in with the mini application's init data (created on first login; a deleted
     account is revived)."""
@@ -107,7 +118,7 @@ async def auth_messenger(request: Request, session: AsyncSession, body: Messenge
     )
 
 
-@router.post("/messenger/widget", response_model=AuthResponse, public=True)
+@router.post("/messenger/widget", response_model=AuthResponse, public=True, responses=WIDGET_REFUSALS)
 async def auth_messenger_widget(
     request: Request, session: AsyncSession, body: MessengerWidgetAuthRequest
 ) -> AuthResponse:
@@ -120,7 +131,7 @@ async def auth_messenger_widget(
     return await messenger_login(request, session, identity, referral_code=body.referral_code)
 
 
-@router.post("/messenger/oidc", response_model=AuthResponse, public=True)
+@router.post("/messenger/oidc", response_model=AuthResponse, public=True, responses=OIDC_REFUSALS)
 async def auth_messenger_oidc(
     request: Request, session: AsyncSession, body: MessengerOIDCAuthRequest
 ) -> AuthResponse:
@@ -139,7 +150,7 @@ async def auth_messenger_oidc(
 # --- deep link and auto-login --------------------------------------------------------------
 
 
-@router.post("/deeplink/request", response_model=DeepLinkTokenResponse, public=True)
+@router.post("/deeplink/request", response_model=DeepLinkTokenResponse, public=True, responses=RATE_LIMITED)
 async def request_deep_link_token(request: Request, session: AsyncSession) -> DeepLinkTokenResponse:
     """A one-time token for ``/start webauth_<token>`` in the bot (see ``/auth/deeplink/confirm``)."""
     await rate_limit(request, "deeplink_request", "10/minute")
@@ -151,7 +162,18 @@ async def request_deep_link_token(request: Request, session: AsyncSession) -> De
     return DeepLinkTokenResponse(token=token, bot_username=settings.BOT_USERNAME, expires_in=lifetime)
 
 
-@router.post("/deeplink/poll", response_model=AuthResponse, public=True)
+@router.post(
+    "/deeplink/poll",
+    response_model=AuthResponse,
+    public=True,
+    responses={
+        202: deeplink.WAITING,
+        401: USER_NOT_FOUND,
+        403: ACCOUNT_DEACTIVATED,
+        410: f"{deeplink.GONE}, or {deeplink.CONSUMED}",
+        **RATE_LIMITED,
+    },
+)
 async def poll_deep_link_token(
     request: Request, session: AsyncSession, body: DeepLinkPollRequest
 ) -> AuthResponse:
@@ -167,7 +189,16 @@ async def poll_deep_link_token(
     return await issue_session(request, session, user, device_info="deep_link")
 
 
-@router.post("/login/auto", response_model=AuthResponse, public=True)
+@router.post(
+    "/login/auto",
+    response_model=AuthResponse,
+    public=True,
+    responses={
+        401: f"{AUTO_LOGIN_INVALID}, {INVALID_PAYLOAD}, {USER_NOT_FOUND}, or {AUTO_LOGIN_USED}",
+        403: f"{ACCOUNT_DEACTIVATED}, or {ADMIN_AUTO_LOGIN}",
+        **RATE_LIMITED,
+    },
+)
 async def auto_login(request: Request, session: AsyncSession, body: AutoLoginRequest) -> AuthResponse:
     """Log in with a one-time auto-login token (handed out after a guest purchase);
     administrators must log in properly."""
@@ -196,7 +227,14 @@ async def auto_login(request: Request, session: AsyncSession, body: AutoLoginReq
 # --- sessions ------------------------------------------------------------------------------
 
 
-@router.post("/refresh", response_model=TokenResponse, public=True)
+@router.post(
+    "/refresh",
+    response_model=TokenResponse,
+    public=True,
+    responses={
+        401: f"{INVALID_REFRESH}, {INVALID_PAYLOAD}, {REFRESH_REVOKED}, {REFRESH_EXPIRED}, or {USER_INACTIVE}"
+    },
+)
 async def refresh_token(request: Request, session: AsyncSession, body: RefreshTokenRequest) -> TokenResponse:
     """A new access token with fresh grants; the refresh token stays valid (no rotation)."""
     return await refresh_access(request, session, body.refresh_token)

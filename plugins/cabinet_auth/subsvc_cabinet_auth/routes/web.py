@@ -14,7 +14,16 @@ from subsvc_cabinet_auth.schemas import DeepLinkConfirmRequest, DeepLinkConfirmR
 router = Router(area="web", tag="cabinet-auth")
 
 
-@router.post("/auth/deeplink/confirm", response_model=DeepLinkConfirmResponse)
+@router.post(
+    "/auth/deeplink/confirm",
+    response_model=DeepLinkConfirmResponse,
+    responses={
+        403: NOT_ACTIVE,
+        404: USER_NOT_FOUND,
+        409: deeplink.TAKEN,
+        410: f"{deeplink.GONE}, or {deeplink.CONSUMED}",
+    },
+)
 async def confirm_deep_link(session: AsyncSession, body: DeepLinkConfirmRequest) -> DeepLinkConfirmResponse:
     """The bot confirms a deep-link login token (``/start webauth_<token>``) for the messenger
     user who opened it; the cabinet's next poll then logs that user in. 404 unknown user,

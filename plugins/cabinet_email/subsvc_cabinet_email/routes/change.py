@@ -11,6 +11,7 @@ from subsvc_cabinet_auth.schemas import MessageResponse
 
 from subsvc.api import HTTPError
 from subsvc.auth.principal import Principal
+from subsvc.ratelimit import RATE_LIMITED
 from subsvc_cabinet_email import accounts, delivery, tokens
 from subsvc_cabinet_email.models import CHANGE, VERIFY
 from subsvc_cabinet_email.routes.common import (
@@ -57,6 +58,7 @@ def _secret(request: Request) -> str:
         400: "No address yet, the same address, disposable, or registered to another account",
         403: "An ADMIN_EMAILS address",
         503: "Email service is not configured, or the mail could not be sent",
+        **RATE_LIMITED,
     },
 )
 async def request_email_change(

@@ -11,6 +11,7 @@ from subsvc_cabinet_auth.sessions import issue_session, revoke_all
 from subsvc_users.models import User
 
 from subsvc.api import HTTPError
+from subsvc.ratelimit import RATE_LIMITED
 from subsvc_cabinet_email import accounts, delivery, tokens
 from subsvc_cabinet_email.models import RESET
 from subsvc_cabinet_email.routes.common import (
@@ -55,7 +56,7 @@ async def _refuse_unknown(request: Request, session: AsyncSession, email: str, p
     responses={
         401: "Invalid email or password, or no password on the account",
         403: "Address not verified yet",
-        429: "Too many requests",
+        **RATE_LIMITED,
     },
 )
 async def login_email(request: Request, session: AsyncSession, payload: EmailLoginRequest) -> AuthResponse:
@@ -89,7 +90,7 @@ async def login_email(request: Request, session: AsyncSession, payload: EmailLog
     response_model=MessageResponse,
     summary="Forgot Password",
     public=True,
-    responses={503: "Email service is not configured"},
+    responses={503: "Email service is not configured", **RATE_LIMITED},
 )
 async def forgot_password(
     request: Request, session: AsyncSession, payload: PasswordForgotRequest
@@ -134,7 +135,7 @@ async def forgot_password(
     response_model=MessageResponse,
     summary="Reset Password",
     public=True,
-    responses={400: "Invalid, used or expired token"},
+    responses={400: "Invalid, used or expired token", **RATE_LIMITED},
 )
 async def reset_password(
     request: Request, session: AsyncSession, payload: PasswordResetRequest

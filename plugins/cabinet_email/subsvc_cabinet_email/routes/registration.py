@@ -11,6 +11,7 @@ from subsvc_users.models import User
 
 from subsvc.api import HTTPError
 from subsvc.auth.principal import Principal
+from subsvc.ratelimit import RATE_LIMITED
 from subsvc_cabinet_email import accounts, tokens
 from subsvc_cabinet_email.models import VERIFY, EmailToken
 from subsvc_cabinet_email.routes.common import (
@@ -56,6 +57,7 @@ SENT = "Verification email sent"
         403: "An ADMIN_EMAILS address",
         409: "The address belongs to another account",
         503: "Email service is not configured, or the mail could not be sent",
+        **RATE_LIMITED,
     },
 )
 async def register_email(
@@ -109,6 +111,7 @@ async def register_email(
         400: "Address already registered, or disposable",
         403: "An ADMIN_EMAILS address",
         503: "Email service is not configured, or the mail could not be sent",
+        **RATE_LIMITED,
     },
 )
 async def register_email_standalone(
@@ -185,7 +188,11 @@ async def _verified_user(request: Request, session: AsyncSession, row: EmailToke
     response_model=AuthResponse,
     summary="Verify Email",
     public=True,
-    responses={400: "Invalid, used or expired token; address taken meanwhile", 403: "Account not active"},
+    responses={
+        400: "Invalid, used or expired token; address taken meanwhile",
+        403: "Account not active",
+        **RATE_LIMITED,
+    },
 )
 async def verify_email(request: Request, session: AsyncSession, payload: EmailVerifyRequest) -> AuthResponse:
     """Open a mailed verification link: the address is verified (a pending registration
@@ -210,6 +217,7 @@ async def verify_email(request: Request, session: AsyncSession, payload: EmailVe
     responses={
         400: "No address to verify, already verified, or verification disabled",
         503: "Email service is not configured, or the mail could not be sent",
+        **RATE_LIMITED,
     },
 )
 async def resend_verification(

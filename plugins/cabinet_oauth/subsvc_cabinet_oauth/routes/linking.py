@@ -10,7 +10,7 @@ from subsvc_users.models import User
 
 from subsvc.api import Router
 from subsvc.auth.principal import Principal
-from subsvc.ratelimit import rate_limit
+from subsvc.ratelimit import RATE_LIMITED, rate_limit
 from subsvc_cabinet_oauth import errors, flows, messenger_link, service
 from subsvc_cabinet_oauth.errors import FlowError
 from subsvc_cabinet_oauth.merge import plugin_runs
@@ -117,6 +117,7 @@ async def _complete(
     responses={
         400: "Invalid or expired OAuth state; state not for linking or of another user; provider failures",
         409: "Another account of this provider is linked already, or the account was just linked elsewhere",
+        **RATE_LIMITED,
     },
 )
 async def link_provider_callback(
@@ -143,7 +144,12 @@ async def link_provider_callback(
     response_model=ServerCompleteResponse,
     public=True,
     summary="Link Server Complete",
-    responses={400: "Invalid or expired OAuth state; Provider does not match OAuth state; provider failures"},
+    responses={
+        400: "Invalid or expired OAuth state; Provider does not match OAuth state; provider failures",
+        403: errors.USER_INACTIVE,
+        409: errors.JUST_LINKED,
+        **RATE_LIMITED,
+    },
 )
 async def link_server_complete(
     request: Request, session: AsyncSession, body: ServerCompleteRequest
@@ -193,6 +199,7 @@ async def unlink_provider(
         400: "Messenger is already linked to your account; invalid init data or widget fields",
         401: "Invalid or expired messenger OIDC token",
         409: "This messenger account was just linked to another user",
+        **RATE_LIMITED,
     },
 )
 async def link_messenger(

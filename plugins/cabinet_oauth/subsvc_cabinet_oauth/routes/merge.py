@@ -15,7 +15,7 @@ from subsvc_cabinet_auth.schemas import CabinetUserResponse
 from subsvc_cabinet_auth.sessions import issue_session
 
 from subsvc.api import Path, Router
-from subsvc.ratelimit import rate_limit
+from subsvc.ratelimit import RATE_LIMITED, rate_limit
 from subsvc_cabinet_oauth import errors, merge, tokens
 from subsvc_cabinet_oauth.errors import FlowError
 from subsvc_cabinet_oauth.schemas import MergePreviewResponse, MergeRequest, MergeResponse
@@ -30,7 +30,7 @@ MergeTokenPath = Annotated[str, Path(min_length=32, max_length=64)]
     response_model=MergePreviewResponse,
     public=True,
     summary="Get Merge Preview Endpoint",
-    responses={404: "Merge token is invalid or expired; One or both users not found"},
+    responses={404: "Merge token is invalid or expired; One or both users not found", **RATE_LIMITED},
 )
 async def get_merge_preview_endpoint(
     request: Request, session: AsyncSession, merge_token: MergeTokenPath
@@ -55,6 +55,7 @@ async def get_merge_preview_endpoint(
         400: "keep_subscription_from is not one of the two users; the accounts were merged or deleted",
         403: "User account is not active",
         404: "Merge token is invalid, expired, or already consumed",
+        **RATE_LIMITED,
     },
 )
 async def execute_merge_endpoint(

@@ -11,7 +11,7 @@ from subsvc_cabinet_auth.schemas import AuthResponse
 from subsvc_cabinet_auth.sessions import issue_session
 
 from subsvc.api import Router
-from subsvc.ratelimit import rate_limit
+from subsvc.ratelimit import RATE_LIMITED, rate_limit
 from subsvc_cabinet_oauth import flows, service
 from subsvc_cabinet_oauth.models import LOGIN
 from subsvc_cabinet_oauth.providers import SPECS
@@ -40,7 +40,7 @@ async def get_oauth_providers(request: Request) -> OAuthProvidersResponse:
     response_model=OAuthAuthorizeResponse,
     public=True,
     summary="Get Oauth Authorize Url",
-    responses={400: "Requested OAuth provider is not available", 429: "Too many requests"},
+    responses={400: "Requested OAuth provider is not available", **RATE_LIMITED},
 )
 async def get_oauth_authorize_url(request: Request, provider: ProviderName) -> OAuthAuthorizeResponse:
     """Get authorization URL for an OAuth provider.
@@ -58,7 +58,7 @@ async def get_oauth_authorize_url(request: Request, provider: ProviderName) -> O
     status_code=302,
     public=True,
     summary="Oauth Login Redirect",
-    responses={400: "Requested OAuth provider is not available", 429: "Too many requests"},
+    responses={400: "Requested OAuth provider is not available", **RATE_LIMITED},
 )
 async def oauth_login_redirect(request: Request, provider: ProviderName) -> RedirectResponse:
     """OAuth 2.0 login through an external provider: a redirect to its consent page with a
@@ -79,7 +79,7 @@ async def oauth_login_redirect(request: Request, provider: ProviderName) -> Redi
         "Failed to fetch user information from provider",
         403: "User account is not active",
         409: "{code: 'email_unverified_local', message}",
-        429: "Too many requests",
+        **RATE_LIMITED,
     },
 )
 async def oauth_callback(

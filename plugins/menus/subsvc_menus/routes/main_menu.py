@@ -24,6 +24,8 @@ from subsvc_menus.schemas.main_menu import (
 
 router = Router(area="web", tag="main-menu", prefix="/main-menu")
 NOT_FOUND = {404: "Unknown id"}
+BAD_ACTION = {400: "An action_value its button type cannot open (the rule is named)"}
+BAD_TEXT = {400: "Message text the messenger does not accept as HTML (the problem is named)"}
 
 
 @router.get("/buttons", response_model=MainMenuButtonListResponse, summary="List Main Menu Buttons")
@@ -42,6 +44,7 @@ async def list_main_menu_buttons(
     response_model=MainMenuButtonResponse,
     status_code=201,
     summary="Create Main Menu Button Endpoint",
+    responses=BAD_ACTION,
 )
 async def create_main_menu_button(
     request: Request, session: AsyncSession, payload: MainMenuButtonCreateRequest
@@ -58,7 +61,7 @@ async def create_main_menu_button(
     "/buttons/{button_id}",
     response_model=MainMenuButtonResponse,
     summary="Update Main Menu Button Endpoint",
-    responses=NOT_FOUND,
+    responses={**NOT_FOUND, **BAD_ACTION},
 )
 async def update_main_menu_button(
     request: Request, session: AsyncSession, button_id: int, payload: MainMenuButtonUpdateRequest
@@ -95,7 +98,11 @@ async def list_user_messages(
 
 
 @router.post(
-    "/messages", response_model=UserMessageResponse, status_code=201, summary="Create User Message Endpoint"
+    "/messages",
+    response_model=UserMessageResponse,
+    status_code=201,
+    summary="Create User Message Endpoint",
+    responses=BAD_TEXT,
 )
 async def create_user_message(
     request: Request, session: AsyncSession, principal: Principal, payload: UserMessageCreateRequest
@@ -112,7 +119,7 @@ async def create_user_message(
     "/messages/{message_id}",
     response_model=UserMessageResponse,
     summary="Update User Message Endpoint",
-    responses=NOT_FOUND,
+    responses={**NOT_FOUND, **BAD_TEXT},
 )
 async def update_user_message(
     request: Request, session: AsyncSession, message_id: int, payload: UserMessageUpdateRequest

@@ -38,6 +38,8 @@ USER_REQUIRED = "user_id or messenger_id is required"
 SUBSCRIPTION_NOT_FOUND = "Subscription not found"
 SUBSCRIPTION_NOT_USERS = "Subscription does not belong to the user"
 SUBSCRIPTION_SINGLE_USER = "subscription_id можно использовать только при отправке одному пользователю"
+USER_NOT_FOUND = "User not found"
+IDS_DISAGREE = "messenger_id does not match the provided user_id"
 
 
 async def _check_subscription(session: AsyncSession, subscription_id: int | None, user_id: int) -> None:
@@ -50,7 +52,13 @@ async def _check_subscription(session: AsyncSession, subscription_id: int | None
         raise HTTPError(400, SUBSCRIPTION_NOT_USERS)
 
 
-@router.get("", response_model=Page[PromoOfferResponse], summary="List Promo Offers", permission=READ)
+@router.get(
+    "",
+    response_model=Page[PromoOfferResponse],
+    summary="List Promo Offers",
+    permission=READ,
+    responses={400: IDS_DISAGREE, 404: f"{USER_NOT_FOUND} (no user has the messenger_id)"},
+)
 async def list_promo_offers(
     session: AsyncSession,
     limit: Limit = 50,
@@ -65,9 +73,9 @@ async def list_promo_offers(
     if messenger_id is not None:
         found = await recipients.user_id_by_messenger_id(session, messenger_id)
         if found is None:
-            raise HTTPError(404, "User not found")
+            raise HTTPError(404, USER_NOT_FOUND)
         if user_id and user_id != found:
-            raise HTTPError(400, "messenger_id does not match the provided user_id")
+            raise HTTPError(400, IDS_DISAGREE)
         user_id = found
     filters = offers.OfferFilter(user_id=user_id, notification_type=notification_type, is_active=is_active)
     return await offers.list_offers(session, filters, limit, offset)
