@@ -1,16 +1,35 @@
-"""Data layer: the async engine and per-request sessions, column types, migrations."""
+"""Data layer: the async engine and per-request sessions, column types, migrations, storable
+values and batches written apart when refused."""
 
 from subsvc.db.database import Database, is_database_unavailable
 from subsvc.db.queries import DriverSelect, DriverWrite, in_list, is_short
+from subsvc.db.storable import (
+    NUL_STANDIN,
+    Refused,
+    is_refusal,
+    refusal_reason,
+    storable,
+    storable_row,
+    unstored,
+    write_batch,
+)
 from subsvc.db.types import UTCDateTime, utcnow
 
 __all__ = [
+    "NUL_STANDIN",
     "Database",
     "DriverSelect",
     "DriverWrite",
+    "Refused",
     "UTCDateTime",
     "in_list",
     "is_database_unavailable",
+    "is_refusal",
     "is_short",
+    "refusal_reason",
+    "storable",
+    "storable_row",
+    "unstored",
     "utcnow",
+    "write_batch",
 ]
