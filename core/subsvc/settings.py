@@ -38,18 +38,23 @@ class Settings(BaseSettings):
         description="SQLAlchemy async URL: `sqlite+aiosqlite:///path` or `postgresql+asyncpg://user:pw@host/db`.",
     )
     DATABASE_POOL_SIZE: int = Field(
-        20,
+        10,
         ge=1,
-        description="PostgreSQL connections kept open per process; size it to the requests served at once.",
+        description="Database connections one process keeps open; a request finding them all in use "
+        "waits for one, in turn. Every process of every instance has a pool: together, plus "
+        "headroom, they must fit in PostgreSQL's `max_connections` (README: Sizing the pool).",
     )
     DATABASE_MAX_OVERFLOW: int = Field(
-        10,
+        0,
         ge=0,
-        description="Extra PostgreSQL connections above the pool size, opened and closed per use "
-        "(under steady load above the pool size each request pays a new connection).",
+        description="Extra connections a process may open above the pool size when all are in use, "
+        "closed after use; 0 = requests wait instead (above 0 a full server refuses them).",
     )
     DATABASE_TIMEOUT: float = Field(
-        5.0, gt=0, description="Seconds to wait for a database connection before answering 503."
+        5.0,
+        gt=0,
+        description="Seconds a request waits for a database connection (in turn for the pool's, or "
+        "again after PostgreSQL refused one for want of slots) before answering 503.",
     )
     DATABASE_STATEMENT_CACHE_SIZE: int = Field(
         100, ge=0, description="asyncpg prepared-statement cache; 0 behind PgBouncer in transaction mode."

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import random
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -13,12 +15,15 @@ from sqlalchemy import event, exc, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import Session
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, StaticPool
 from sqlalchemy.util import await_only
+from sqlalchemy.util.queue import Empty
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.orm.session import Session as SQLModelSession
 
 from subsvc.settings import Settings
+
+log = logging.getLogger(__name__)
 
 
 def is_database_unavailable(error: BaseException) -> bool:
@@ -37,6 +42,207 @@ def is_database_unavailable(error: BaseException) -> bool:
     if module.startswith("asyncpg") and "Connection" in type(error).__name__:
         return True
     return cause is not None and cause is not error and is_database_unavailable(cause)
+
+
+# SQLSTATE too_many_connections: the server's max_connections ("sorry, too many clients
+# already"), the slots reserved for superusers, or a role's or a database's CONNECTION LIMIT.
+TOO_MANY_CONNECTIONS = "53300"
+
+
+def is_connection_refused(error: BaseException | None) -> bool:
+    """True when PostgreSQL refused a new connection for want of a free slot (SQLSTATE
+    53300): a transient condition, as a slot frees when another client disconnects."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if TOO_MANY_CONNECTIONS in (getattr(error, "sqlstate", None), getattr(error, "pgcode", None)):
+            return True
+        error = getattr(error, "orig", None) or error.__cause__ or error.__context__
+    return False
+
+
+def _current_task() -> asyncio.Task[Any] | None:
+    try:
+        return asyncio.current_task()
+    except RuntimeError:  # no event loop running
+        return None
+
+
+class QueueingPool(AsyncAdaptedQueuePool):
+    """The engine's pool: a checkout waits its turn for one of ``pool_size`` connections
+    (plus ``max_overflow``, 0 by default) instead of opening more than the server may have free.
+
+    Within one deadline (the pool's ``timeout``: ``DATABASE_TIMEOUT``) a checkout
+
+    - takes an idle connection, or opens one while the pool is below its size;
+    - else waits in line: a connection given back goes to the longest waiting checkout
+      (SQLAlchemy's queue let a newcomer take it first, and a waiter it overtook went to the
+      back of the line, so under load some waited until the timeout);
+    - when PostgreSQL refuses to open one for want of slots (SQLSTATE 53300: the other
+      instances hold them), gives its place back and tries again shortly, taking a
+      connection given back meanwhile, so that a full server costs waiting, not a 503;
+    - when its task already holds a connection of this pool (a session opened inside
+      another), opens one above the size rather than wait in line: if every holder waited
+      for a second connection, none would be given back (at most ``pool_size`` such extras,
+      each closed when given back).
+
+    Only at the deadline does it fail (``sqlalchemy.exc.TimeoutError``, answered 503).
+    :meth:`figures` has the counters since start.
+    """
+
+    RETRY_FIRST_SECONDS = 0.02
+    RETRY_MAX_SECONDS = 0.25
+    WARN_EVERY_SECONDS = 60.0
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self._holders: dict[ConnectionPoolEntry, asyncio.Task[Any] | None] = {}
+        self._deadlines: dict[asyncio.Task[Any] | None, float] = {}
+        # checkouts in line, first come first served; a result of None hands over a place
+        self._line: deque[asyncio.Future[ConnectionPoolEntry | None]] = deque()
+        self._warned_at = -self.WARN_EVERY_SECONDS
+        self.waits = 0  # checkouts that had to wait in line
+        self.timeouts = 0  # checkouts that gave up at the deadline
+        self.refused = 0  # connections the server refused (tried again)
+        self.nested = 0  # connections opened above the size for a task holding one
+
+    def connect(self) -> Any:
+        """A connection within ``timeout``; a refusal of the server is tried again."""
+        task = _current_task()
+        deadline = time.monotonic() + self._timeout
+        self._deadlines[task] = deadline
+        delay = self.RETRY_FIRST_SECONDS
+        try:
+            while True:
+                try:
+                    return super().connect()
+                except Exception as error:
+                    if not is_connection_refused(error):
+                        raise
+                    self._note_refusal(error)
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        self.timeouts += 1
+                        raise exc.TimeoutError(
+                            f"no database connection within {self._timeout:g} s: the server "
+                            f"refused new ones ({error})"
+                        ) from error
+                    await_only(asyncio.sleep(min(remaining, delay * random.uniform(0.5, 1.0))))  # noqa: S311
+                    delay = min(delay * 2, self.RETRY_MAX_SECONDS)
+        finally:
+            self._deadlines.pop(task, None)
+
+    def _note_refusal(self, error: BaseException) -> None:
+        self.refused += 1
+        now = time.monotonic()
+        if now - self._warned_at >= self.WARN_EVERY_SECONDS:
+            self._warned_at = now
+            log.warning(
+                "the database refused a new connection (%s); waiting for one. The pools of every "
+                "process of every instance should fit in the server's max_connections "
+                "(README: Sizing the pool)",
+                str(error).strip(),
+            )
+
+    def _do_get(self) -> ConnectionPoolEntry:
+        task = _current_task()
+        deadline = self._deadlines.get(task) or time.monotonic() + self._timeout
+        nested = task is not None and any(holder is task for holder in self._holders.values())
+        record = self._take(deadline, nested)
+        self._holders[record] = task
+        return record
+
+    def _take(self, deadline: float, nested: bool) -> ConnectionPoolEntry:
+        waited = False
+        while True:
+            try:
+                return self._pool.get(False)
+            except Empty:
+                pass
+            if self._inc_overflow() or (nested and self._inc_nested()):
+                try:
+                    return self._create_connection()
+                except BaseException as error:
+                    self._dec_overflow()
+                    if not is_connection_refused(error):  # the refused checkout tries again itself
+                        self._hand_over(None)
+                    raise
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.timeouts += 1
+                raise exc.TimeoutError(
+                    f"no database connection within {self._timeout:g} s: all {self.size()} of "
+                    "the pool (DATABASE_POOL_SIZE) were in use"
+                )
+            if not waited:
+                waited = True
+                self.waits += 1
+            record = await_only(self._wait_in_line(remaining))
+            if record is not None:
+                return record
+
+    async def _wait_in_line(self, seconds: float) -> ConnectionPoolEntry | None:
+        """A connection handed over, or None: a place is free (or the time is up)."""
+        turn: asyncio.Future[ConnectionPoolEntry | None] = asyncio.get_running_loop().create_future()
+        self._line.append(turn)
+        try:
+            async with asyncio.timeout(seconds):
+                return await turn
+        except TimeoutError:
+            if turn.done() and not turn.cancelled():
+                return turn.result()  # handed over just as the time ran out
+            return None
+        except BaseException:
+            if turn.done() and not turn.cancelled():  # handed over while cancelled: pass it on
+                self._hand_over(turn.result())
+            raise
+        finally:
+            turn.cancel()
+
+    def _hand_over(self, record: ConnectionPoolEntry | None) -> bool:
+        """Give ``record`` (None: a free place) to the longest waiting checkout, if any."""
+        while self._line:
+            turn = self._line.popleft()
+            if not turn.done():  # one that gave up is skipped
+                turn.set_result(record)
+                return True
+        if record is not None:
+            super()._do_return_conn(record)
+        return False
+
+    def _inc_nested(self) -> bool:
+        with self._overflow_lock:
+            if self._overflow >= self._max_overflow + self.size():
+                return False
+            self._overflow += 1
+            self.nested += 1
+            return True
+
+    def _do_return_conn(self, record: ConnectionPoolEntry) -> None:
+        self._holders.pop(record, None)
+        if self._overflow > self._max_overflow:  # above the pool for a nested session: close one
+            try:
+                record.close()
+            finally:
+                self._dec_overflow()
+            return
+        self._hand_over(record)
+
+    def figures(self) -> dict[str, Any]:
+        """Settings, current use and counters since start (``GET /metrics/pool``)."""
+        return {
+            "size": self.size(),
+            "max_overflow": self._max_overflow,
+            "timeout_seconds": self._timeout,
+            "checkedin": self.checkedin(),
+            "checkedout": self.checkedout(),
+            "overflow": self.overflow(),
+            "waiting": sum(not turn.done() for turn in self._line),
+            "waits": self.waits,
+            "timeouts": self.timeouts,
+            "refused": self.refused,
+            "nested": self.nested,
+        }
 
 
 def _unicode_lower(value: object) -> object:
@@ -130,9 +336,10 @@ class WriteGate:
 
 def create_engine(settings: Settings) -> AsyncEngine:
     """A pooled engine: SQLite with WAL and foreign keys on every connection; PostgreSQL
-    through asyncpg. No ping before each use (a round trip per request): a connection that
-    fails with a disconnect invalidates the pool, so an outage costs the requests made during
-    it and connections are replaced when the server is back."""
+    through asyncpg. Requests queue for the pool's connections (:class:`QueueingPool`). No
+    ping before each use (a round trip per request): a connection that fails with a
+    disconnect invalidates the pool, so an outage costs the requests made during it and
+    connections are replaced when the server is back."""
     url = make_url(settings.DATABASE_URL)
     if url.get_backend_name() == "sqlite":
         memory = url.database in (None, "", ":memory:")
@@ -140,6 +347,7 @@ def create_engine(settings: Settings) -> AsyncEngine:
             {"poolclass": StaticPool}  # one shared connection: the only way to share a memory database
             if memory
             else {
+                "poolclass": QueueingPool,
                 "pool_size": settings.DATABASE_POOL_SIZE,
                 "max_overflow": settings.DATABASE_MAX_OVERFLOW,
                 "pool_timeout": settings.DATABASE_TIMEOUT,
@@ -176,6 +384,7 @@ def create_engine(settings: Settings) -> AsyncEngine:
         server_settings["random_page_cost"] = str(settings.DATABASE_RANDOM_PAGE_COST)
     return create_async_engine(
         url,
+        poolclass=QueueingPool,
         pool_size=settings.DATABASE_POOL_SIZE,
         max_overflow=settings.DATABASE_MAX_OVERFLOW,
         pool_timeout=settings.DATABASE_TIMEOUT,
@@ -266,9 +475,14 @@ class Database:
         return (time.perf_counter() - started) * 1000
 
     def pool_status(self) -> dict[str, Any]:
-        """Figures of the connection pool (sizes are null where the pool has none)."""
+        """Figures of the connection pool (sizes are null where the pool has none): its size,
+        connections idle and in use, checkouts waiting now, and since start the checkouts that
+        waited, that timed out (503), the connections the server refused and those opened above
+        the size for a session inside another (:class:`QueueingPool`)."""
         pool = self.engine.pool
         figures: dict[str, Any] = {"pool_class": type(pool).__name__}
+        if isinstance(pool, QueueingPool):
+            return {**figures, **pool.figures()}
         for name in ("size", "checkedin", "checkedout", "overflow"):
             method = getattr(pool, name, None)
             figures[name] = method() if callable(method) else None
