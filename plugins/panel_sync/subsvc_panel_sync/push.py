@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from subsvc_panel.client import PanelClient, PanelError, PanelNotFound, PanelUnavailable
 
+from subsvc.db import storable
 from subsvc_panel_sync.mapping import ACTIVE, DISABLED, Wanted, username_of
 
 Action = Literal["created", "updated", "disabled", "unchanged", "failed"]
@@ -128,7 +129,7 @@ def _error(exc: PanelError) -> str:
     """The panel's error in words we store (a NUL character, which PostgreSQL's text refuses,
     becomes U+FFFD)."""
     message = f"{exc.method} {exc.path}: {exc.message}".strip(": ") if exc.path else exc.message
-    return message[:ERROR_CHARS].replace("\x00", "\ufffd")
+    return storable(message, ERROR_CHARS)
 
 
 @dataclass(frozen=True)

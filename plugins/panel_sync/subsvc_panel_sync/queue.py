@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 from starlette.applications import Starlette
 from subsvc_panel.client import PanelClient
 
-from subsvc.db import Database, is_database_unavailable, utcnow
+from subsvc.db import Database, is_database_unavailable, utcnow, write_batch
 from subsvc.events import Event
 from subsvc_panel_sync.mapping import Wanted
 from subsvc_panel_sync.models import FAILED, PENDING, SYNCED
@@ -137,48 +137,35 @@ async def record(
     queued a change (the row stays pending), and the panel uuid found is what disabling needs.
 
     One outcome never costs the others theirs: when the database refuses them together (not
-    for being unreachable), each is recorded alone. A push refused alone is recorded without
-    the panel's uuid (what the panel answered is what could not be stored); an outcome still
-    refused is logged and left claimed, due again when its lease ends.
+    for being unreachable), each is recorded alone (:func:`subsvc.db.write_batch`). A push
+    refused alone is recorded without the panel's uuid (what the panel answered is what could
+    not be stored); an outcome still refused is logged and left claimed, due again when its
+    lease ends.
     """
-    try:
-        await _record(db, settings, outcomes, attempts, removals)
-        return
-    except Exception as exc:
-        if is_database_unavailable(exc):
-            raise
-        reason = _reason(exc)
-    log.warning(
-        "%d panel sync outcomes could not be recorded together (%s); recording them one by one",
-        len(outcomes) + len(removals),
-        reason,
+
+    async def write(items: list[Pushed | Disabled]) -> None:
+        pushed = [item for item in items if isinstance(item, Pushed)]
+        await _record(db, settings, pushed, attempts, [item for item in items if isinstance(item, Disabled)])
+
+    refused = await write_batch(
+        write, [*outcomes, *removals], stand_in=_without_uuid, what="panel sync outcomes", logger=log
     )
-    alone: list[tuple[Sequence[Pushed], Sequence[Disabled]]] = [((o,), ()) for o in outcomes]
-    alone += [((), (d,)) for d in removals]
-    for pushed, disabled in alone:
-        try:
-            await _record(db, settings, pushed, attempts, disabled)
-            continue
-        except Exception as exc:
-            if is_database_unavailable(exc):
-                raise
-            reason = _reason(exc)
-        sid = pushed[0].wanted.subscription_id if pushed else disabled[0].removed.subscription_id
-        if pushed and pushed[0].panel_uuid is not None:
-            try:
-                await _record(db, settings, (replace(pushed[0], panel_uuid=None),), attempts)
-            except Exception as exc:
-                if is_database_unavailable(exc):
-                    raise
-            else:
-                log.error("subscription %s: recorded without the panel's uuid, refused (%s)", sid, reason)
-                continue
-        log.error("subscription %s: the panel push could not be recorded (%s); it is due again", sid, reason)
+    for refusal in refused:
+        item = refusal.item
+        sid = item.wanted.subscription_id if isinstance(item, Pushed) else item.removed.subscription_id
+        log.error(
+            "subscription %s: the panel push could not be recorded (%s); %s",
+            sid,
+            refusal.reason,
+            "it is recorded without the panel's uuid" if refusal.stand_in is not None else "it is due again",
+        )
 
 
-def _reason(exc: BaseException) -> str:
-    """The database's words for a refusal, on one line."""
-    return " ".join(str(getattr(exc, "orig", None) or exc).split())[:300]
+def _without_uuid(item: Pushed | Disabled, reason: str) -> Pushed | None:
+    """A push refused alone, without the panel's uuid (what the panel answered)."""
+    if isinstance(item, Pushed) and item.panel_uuid is not None:
+        return replace(item, panel_uuid=None)
+    return None
 
 
 async def _record(

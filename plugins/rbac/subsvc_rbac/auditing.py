@@ -7,10 +7,11 @@ shutdown too); while the database is unreachable they are kept (up to
 ``RBAC_AUDIT_MAX_PENDING``) and retried.
 
 One row never costs the others theirs. Before a batch is written, what a database is known to
-refuse is made storable (:func:`storable`: NUL characters, which PostgreSQL's text and JSON
-cannot hold, NaN and infinities in the details, texts longer than their columns). A batch the
-database still refuses for another reason than being unreachable is written row by row, so
-only the row at fault is dropped, counted in ``dropped`` and logged with the reason.
+refuse is made storable (:func:`subsvc.db.storable_row`: NUL characters, which PostgreSQL's
+text and JSON cannot hold, NaN and infinities in the details, texts longer than their
+columns). A batch the database still refuses for another reason than being unreachable is
+written row by row (:func:`subsvc.db.write_batch`), so only the row at fault is dropped,
+counted in ``dropped`` and logged with the reason.
 """
 
 from __future__ import annotations
@@ -19,8 +20,7 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import Table, insert
@@ -28,7 +28,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 
 from subsvc.auth.principal import Principal
-from subsvc.db import Database, is_database_unavailable, utcnow
+from subsvc.db import Database, is_database_unavailable, storable_row, utcnow, write_batch
 from subsvc_rbac.models import AuditLogEntry
 from subsvc_rbac.registry import split
 
@@ -40,11 +40,6 @@ STOP_SECONDS = 5.0
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SECRET_WORDS = ("password", "secret", "token", "api_key")
 MASK = "***"
-_LIMITS = {"action": 255, "resource_type": 100, "resource_id": 255, "ip_address": 45, "user_agent": 500,
-           "request_path": 500, "status": 20, "request_method": 10}  # fmt: skip
-NUL = "\x00"
-NUL_STANDIN = "\ufffd"  # the Unicode replacement character
-REASON_CHARS = 300
 
 try:  # the client address behind trusted proxies (TRUSTED_PROXIES), when core offers it
     from subsvc.ratelimit import client_ip as _core_client_ip
@@ -67,51 +62,6 @@ async def close_client_ip_helper(app: Starlette) -> None:
     """Release what core made to answer :func:`client_ip` (its rate limiter) at shutdown."""
     if _close_core_helper is not None:
         await _close_core_helper(app)
-
-
-def _clip(value: str | None, limit: int) -> str | None:
-    return value if value is None or len(value) <= limit else value[:limit]
-
-
-def _text(value: str) -> str:
-    return value.replace(NUL, NUL_STANDIN) if NUL in value else value
-
-
-def _json_value(value: Any) -> Any:
-    """``value`` as JSON every database stores: no NUL in strings (keys too), NaN and the
-    infinities as the strings ``NaN``, ``Infinity``, ``-Infinity``, anything else not JSON as
-    its ``str``."""
-    if value is None or isinstance(value, bool | int):
-        return value
-    if isinstance(value, str):
-        return _text(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "NaN"
-        return value if math.isfinite(value) else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, Mapping):
-        return {_text(str(key)): _json_value(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_value(item) for item in value]
-    return _text(str(value))
-
-
-def storable(values: Mapping[str, Any]) -> Row:
-    """The row with what a database is known to refuse made storable: NUL characters (which
-    PostgreSQL's text and JSON cannot hold) replaced by U+FFFD, texts clipped to their
-    columns, NaN and infinities in ``details`` written as strings (PostgreSQL's JSON has none).
-    A value of the wrong kind altogether (a missing ``status``) is left for the database to
-    refuse: the writer then loses that row alone."""
-    cleaned = dict(values)
-    for name, value in cleaned.items():
-        if isinstance(value, str):
-            cleaned[name] = _text(value)
-    for name, limit in _LIMITS.items():
-        if isinstance(cleaned.get(name), str):
-            cleaned[name] = _clip(cleaned[name], limit)
-    if cleaned.get("details") is not None:
-        cleaned["details"] = _json_value(cleaned["details"])
-    return cleaned
 
 
 def row(
@@ -141,9 +91,7 @@ def row(
         "request_path": request_path,
         "created_at": utcnow(),
     }
-    for name, limit in _LIMITS.items():
-        values[name] = _clip(values[name], limit)
-    return values
+    return storable_row(values, AUDIT_TABLE)
 
 
 def mask_secrets(value: Any) -> Any:
@@ -205,12 +153,6 @@ async def request_row(
     )
 
 
-def _reason(exc: BaseException) -> str:
-    """The database's words for a refusal, on one line."""
-    text = " ".join(str(getattr(exc, "orig", None) or exc).split())
-    return text[:REASON_CHARS]
-
-
 class AuditWriter:
     """The queue of unwritten audit rows and the task that writes them."""
 
@@ -255,58 +197,42 @@ class AuditWriter:
 
     async def flush(self) -> int:
         """Write every queued row now; returns how many were written. Raises (keeping the rows
-        not written yet) when the database is unreachable."""
+        not written yet) when the database is unreachable, or on an error that is no refusal."""
         written = 0
         async with self._lock:
             while self.pending:
                 queued = self.pending[: self.batch_size]
-                batch = [storable(values) for values in queued]
                 try:
-                    await self._insert(batch)
+                    refused = await write_batch(self._insert, queued, what="audit rows", logger=log)
                 except Exception as exc:
                     if is_database_unavailable(exc):
                         log.warning("audit log: database unavailable, %d rows kept", len(self.pending))
-                        raise
-                    log.warning(
-                        "audit log: a batch of %d rows was refused (%s); writing them one by one",
-                        len(batch),
-                        _reason(exc),
-                    )
-                else:
-                    written += len(batch)
-                    self._done(queued)
-                    continue
-                written += await self._one_by_one(queued, batch)
-        return written
-
-    async def _insert(self, rows: Sequence[Row]) -> None:
-        async with self.db.engine.begin() as connection:
-            await connection.execute(insert(AUDIT_TABLE), list(rows))
-
-    async def _one_by_one(self, queued: list[Row], batch: list[Row]) -> int:
-        """Write a refused batch row by row: a row the database refuses is dropped (counted,
-        logged with the reason); the others are written."""
-        written = 0
-        for original, values in zip(queued, batch, strict=True):
-            try:
-                await self._insert([values])
-            except Exception as exc:
-                if is_database_unavailable(exc):
-                    log.warning("audit log: database unavailable, %d rows kept", len(self.pending))
+                    else:
+                        log.exception("audit log: %d rows could not be written; kept", len(self.pending))
                     raise
-                self.dropped += 1
-                log.error(
-                    "audit log: a row is dropped, the database refuses it (%s): action %r, user %s, %s %s",
-                    _reason(exc),
-                    values.get("action"),
-                    values.get("user_id"),
-                    values.get("request_method"),
-                    values.get("request_path"),
-                )
-            else:
-                written += 1
-            self._done([original])
+                for refusal in refused:
+                    values = refusal.item
+                    self.dropped += 1
+                    log.error(
+                        "audit log: a row is dropped, the database refuses it (%s): "
+                        "action %r, user %s, %s %s",
+                        refusal.reason,
+                        values.get("action"),
+                        values.get("user_id"),
+                        values.get("request_method"),
+                        values.get("request_path"),
+                    )
+                self._done([refusal.item for refusal in refused])
+                written += len(queued) - len(refused)
         return written
+
+    async def _insert(self, rows: list[Row]) -> None:
+        """Insert these queued rows (made storable) in a transaction, then take them off the queue."""
+        async with self.db.engine.begin() as connection:
+            await connection.execute(
+                insert(AUDIT_TABLE), [storable_row(values, AUDIT_TABLE) for values in rows]
+            )
+        self._done(rows)
 
     def _done(self, rows: list[Row]) -> None:
         """Take these rows (the queued objects) off the queue: by identity, since rows may be

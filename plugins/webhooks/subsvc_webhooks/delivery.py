@@ -9,11 +9,11 @@ database) is due again when its lease ends, so every delivery is sent at least o
 receivers de-duplicate with ``X-Webhook-Delivery``.
 
 Outcomes of many deliveries are recorded together, so one must never cost the others theirs:
-a receiver's answer is made storable first (:func:`storable`: a NUL character, which
+a receiver's answer is made storable first (:func:`storable_outcome`: a NUL character, which
 PostgreSQL's text refuses, becomes U+FFFD), and a batch the database still refuses (not for
-being unreachable) is recorded outcome by outcome. An outcome refused alone is recorded
-without the receiver's answer; only if that is refused too is it left unrecorded (logged),
-due again when its lease ends.
+being unreachable) is recorded outcome by outcome (:func:`subsvc.db.write_batch`). An outcome
+refused alone is recorded without the receiver's answer; only if that is refused too is it
+left unrecorded (logged), due again when its lease ends.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any
 import httpx2
 from starlette.applications import Starlette
 
-from subsvc.db import Database, is_database_unavailable, utcnow
+from subsvc.db import Database, is_database_unavailable, storable, unstored, utcnow, write_batch
 from subsvc_webhooks.attempts import Claimed, Outcome, new_client, send
 from subsvc_webhooks.models import FAILED, SUCCESS
 from subsvc_webhooks.settings import WebhookSettings
@@ -38,33 +38,21 @@ from subsvc_webhooks.statements import statements
 
 log = logging.getLogger("subsvc.webhooks")
 LEASE_MARGIN_SECONDS = 60.0
-NUL = "\x00"
-NUL_STANDIN = "\ufffd"  # the Unicode replacement character
-REASON_CHARS = 300
 
 
-def _text(value: str | None) -> str | None:
-    return value.replace(NUL, NUL_STANDIN) if value is not None and NUL in value else value
-
-
-def storable(outcome: Outcome) -> Outcome:
+def storable_outcome(outcome: Outcome) -> Outcome:
     """The outcome with the receiver's words storable in any database (no NUL character)."""
-    body, error = _text(outcome.response_body), _text(outcome.error_message)
-    if body is outcome.response_body and error is outcome.error_message:
+    body, error = storable(outcome.response_body), storable(outcome.error_message)
+    if body == outcome.response_body and error == outcome.error_message:
         return outcome
     return dataclasses.replace(outcome, response_body=body, error_message=error)
 
 
 def without_answer(outcome: Outcome, reason: str) -> Outcome:
     """The outcome without what the receiver answered (which the database refused)."""
-    note = f"the receiver's answer could not be stored ({reason})"
-    error = note if outcome.error_message is None else f"{_text(outcome.error_message[:200])}; {note}"
+    note = unstored("the receiver's answer", reason)
+    error = note if outcome.error_message is None else f"{storable(outcome.error_message, 200)}; {note}"
     return dataclasses.replace(outcome, response_status=None, response_body=None, error_message=error)
-
-
-def _reason(exc: BaseException) -> str:
-    """The database's words for a refusal, on one line."""
-    return " ".join(str(getattr(exc, "orig", None) or exc).split())[:REASON_CHARS]
 
 
 def retry_delay(settings: WebhookSettings, attempt_number: int) -> float:
@@ -213,50 +201,19 @@ class Deliverer:
         a batch the database refuses is recorded outcome by outcome (see the module's doc).
         Raises when the database is unreachable (nothing of the batch left to record then is
         recorded: due again when the leases end)."""
-        batch = [storable(outcome) for outcome in outcomes]
-        if len(batch) > 1:
-            try:
-                await self._record(batch)
-                return
-            except Exception as exc:
-                if is_database_unavailable(exc):
-                    raise
-                log.warning(
-                    "a batch of %d webhook delivery outcomes was refused (%s); recording them one by one",
-                    len(batch),
-                    _reason(exc),
-                )
-        for outcome in batch:
-            await self._record_one(outcome)
-
-    async def _record_one(self, outcome: Outcome) -> None:
-        try:
-            await self._record([outcome])
-            return
-        except Exception as exc:
-            if is_database_unavailable(exc):
-                raise
-            reason = _reason(exc)
-        delivery = outcome.delivery
-        try:
-            await self._record([without_answer(outcome, reason)])
-        except Exception as exc:
-            if is_database_unavailable(exc):
-                raise
+        batch = [storable_outcome(outcome) for outcome in outcomes]
+        refused = await write_batch(
+            self._record, batch, stand_in=without_answer, what="webhook delivery outcomes", logger=log
+        )
+        for refusal in refused:
+            delivery, recorded = refusal.item.delivery, refusal.stand_in is not None
             log.error(
-                "webhook %s: the attempt of delivery %s could not be recorded (%s); it is due again "
-                "when its lease ends",
+                "webhook %s: the attempt of delivery %s could not be recorded%s (%s); %s",
                 delivery.webhook_id,
                 delivery.id,
-                _reason(exc),
-            )
-        else:
-            log.error(
-                "webhook %s: the attempt of delivery %s could not be recorded with the receiver's "
-                "answer (%s); it is recorded without it",
-                delivery.webhook_id,
-                delivery.id,
-                reason,
+                " with the receiver's answer" if recorded else "",
+                refusal.reason,
+                "it is recorded without it" if recorded else "it is due again when its lease ends",
             )
 
     async def _record(self, outcomes: Sequence[Outcome]) -> None:
