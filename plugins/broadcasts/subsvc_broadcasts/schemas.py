@@ -28,7 +28,8 @@ class BroadcastMedia(BaseModel):
     or else the message text."""
 
     type: Annotated[str, Field(pattern=r"^(photo|video|document)$")]
-    file_id: str
+    # what the broadcast's column keeps; an empty one cannot be sent
+    file_id: Annotated[str, Field(min_length=1, max_length=512)]
     caption: str | None = None
 
 
