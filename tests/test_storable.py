@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ import sqlalchemy as sa
 from subsvc.db import (
     Database,
     Refused,
+    error_unstored,
     is_refusal,
     refusal_reason,
     storable,
@@ -65,6 +67,8 @@ class Writer:
 
 def test_texts_and_json_values_are_made_storable():
     assert storable("a\x00b") == "a\ufffdb"
+    assert storable("a\ud800b\udfff") == "a\ufffdb\ufffd"  # lone surrogates: no UTF-8 holds them
+    assert storable("😀 ok") == "😀 ok"
     assert storable("a\x00bcdef", 3) == "a\ufffdb"
     assert storable("short", 10) == "short"
     assert storable(None) is None
@@ -73,6 +77,20 @@ def test_texts_and_json_values_are_made_storable():
     }
     assert storable({1: (object,)}) == {"1": ["<class 'object'>"]}  # no form in JSON: its text
     assert unstored("the answer", "too long", 20) == "the answer could not"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    state: str
+    error: str | None = None
+
+
+def test_an_outcome_refused_alone_stands_in_with_a_note_for_its_error():
+    stand_in = error_unstored("the answer", 30)
+    assert stand_in(("row", Outcome("failed", "x\x00")), "too long") == (
+        "row",
+        Outcome("failed", "the answer could not be stored"),
+    )
 
 
 def test_a_row_is_made_storable_by_its_columns():
@@ -87,11 +105,11 @@ def test_a_row_is_made_storable_by_its_columns():
 
 async def test_values_made_storable_are_stored_as_made(probe):
     writer = Writer(probe)
-    row = storable_row({"name": "a\x00" * 6, "doc": {"k\x00": [math.nan, "v\x00"]}}, PROBE)
+    row = storable_row({"name": "a\x00\ud800" * 3, "doc": {"k\x00": [math.nan, "v\x00"]}}, PROBE)
     assert await write_batch(writer, [row]) == []
     async with probe.engine.connect() as connection:
         stored = (await connection.execute(sa.select(PROBE.c.name, PROBE.c.doc))).one()
-    assert stored.name == "a\ufffd" * 4
+    assert stored.name == "a\ufffd\ufffda\ufffd\ufffda\ufffd"  # VARCHAR(8)
     assert stored.doc == {"k\ufffd": ["NaN", "v\ufffd"]}
 
 
@@ -111,28 +129,33 @@ async def test_rows_the_database_refuses_cost_only_themselves(probe, caplog):
         {"name": "middle"},
         {"name": "big", "number": 2**70},  # beyond any integer column
         nul,
+        {"name": "odd\ud800"},  # a lone surrogate: refused everywhere
         {"name": "last"},
     ]
     with caplog.at_level(logging.WARNING, logger="subsvc.db"):
-        refused = await write_batch(writer, rows, what="probe rows")
+        refused = await write_batch(
+            writer, rows, describe=lambda row: f"row {row['name']!r}", what="probe rows"
+        )
     refused_nul = probe.dialect == "postgresql"
-    assert [r.item for r in refused] == [rows[1], rows[3], *([nul] if refused_nul else [])]
+    assert [r.item for r in refused] == [rows[1], rows[3], *([nul] if refused_nul else []), rows[5]]
     assert all(r.stand_in is None and r.reason for r in refused)
     assert "name" in refused[0].reason.lower() and "\n" not in refused[0].reason
     assert await writer.names() == ["first", "middle", *([] if refused_nul else ["nul\x00"]), "last"]
-    assert writer.calls == [6, 1, 1, 1, 1, 1, 1]  # the batch once, then each row alone
-    (warning,) = [r.getMessage() for r in caplog.records if r.name == "subsvc.db"]
-    assert warning.startswith("6 probe rows were refused together")
+    assert writer.calls == [7, 1, 1, 1, 1, 1, 1, 1]  # the batch once, then each row alone
+    warning, *errors = [r.getMessage() for r in caplog.records if r.name == "subsvc.db"]
+    assert warning.startswith("7 probe rows were refused together")
+    assert len(errors) == len(refused)
+    assert errors[0] == f"row None could not be written ({refused[0].reason}); not written"
 
 
-async def test_a_refused_row_is_written_as_its_stand_in(probe):
+async def test_a_refused_row_is_written_as_its_stand_in(probe, caplog):
     writer = Writer(probe)
 
     def without_number(row: dict[str, Any], reason: str) -> dict[str, Any] | None:
         return {**row, "number": None, "doc": {"note": reason}} if row["name"] != "hopeless" else None
 
     rows = [{"name": "good"}, {"name": "big", "number": 2**70}, {"name": "hopeless", "number": 2**70}]
-    refused = await write_batch(writer, rows, stand_in=without_number)
+    refused = await write_batch(writer, rows, stand_in=without_number, describe=lambda row: row["name"])
     assert [(r.item["name"], r.stand_in is not None) for r in refused] == [("big", True), ("hopeless", False)]
     big = refused[0]
     assert big == Refused(rows[1], big.reason, {"name": "big", "number": None, "doc": {"note": big.reason}})
@@ -141,6 +164,11 @@ async def test_a_refused_row_is_written_as_its_stand_in(probe):
             await connection.execute(sa.select(PROBE.c.name, PROBE.c.number).order_by(PROBE.c.id))
         ).all()
     assert [tuple(row) for row in stored] == [("good", None), ("big", None)]
+    logged = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert logged == [
+        f"big could not be written ({big.reason}); written without what was refused",
+        f"hopeless could not be written ({refused[1].reason}); not written",
+    ]
 
 
 async def test_a_single_refused_row_is_tried_once(probe):

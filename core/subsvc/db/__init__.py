@@ -4,8 +4,8 @@ values and batches written apart when refused."""
 from subsvc.db.database import Database, is_database_unavailable
 from subsvc.db.queries import DriverSelect, DriverWrite, in_list, is_short
 from subsvc.db.storable import (
-    NUL_STANDIN,
     Refused,
+    error_unstored,
     is_refusal,
     refusal_reason,
     storable,
@@ -16,12 +16,12 @@ from subsvc.db.storable import (
 from subsvc.db.types import UTCDateTime, utcnow
 
 __all__ = [
-    "NUL_STANDIN",
     "Database",
     "DriverSelect",
     "DriverWrite",
     "Refused",
     "UTCDateTime",
+    "error_unstored",
     "in_list",
     "is_database_unavailable",
     "is_refusal",

@@ -1,9 +1,10 @@
 """Values every database stores, and batches in which one refused row costs only itself.
 
 :func:`storable` makes a text or a JSON value storable: a NUL character, which PostgreSQL's
-text and JSON refuse, becomes U+FFFD (in texts and in keys); NaN and the infinities, which
-JSON has not, become the texts ``NaN``, ``Infinity`` and ``-Infinity``; a text may be clipped
-to its column's length. :func:`storable_row` does so for a row of a table.
+text and JSON refuse, and a lone surrogate, which no UTF-8 text holds (a JSON escape can
+make one), become U+FFFD (in texts and in keys); NaN and the infinities, which JSON has not,
+become the texts ``NaN``, ``Infinity`` and ``-Infinity``; a text may be clipped to its
+column's length. :func:`storable_row` does so for a row of a table.
 
 :func:`write_batch` writes many rows (outcomes, audit rows...) in one transaction and, when the
 database refuses them (:func:`is_refusal`: not for being unreachable), each alone: a row
@@ -15,24 +16,30 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, overload
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from sqlalchemy import JSON, Table
 from sqlalchemy.exc import SQLAlchemyError
 
 from subsvc.db.database import is_database_unavailable
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 log = logging.getLogger("subsvc.db")
 T = TypeVar("T")
-NUL = "\x00"
-NUL_STANDIN = "\ufffd"  # the Unicode replacement character
+R = TypeVar("R")
+D = TypeVar("D", bound="DataclassInstance")
+REPLACEMENT = "\ufffd"  # the Unicode replacement character
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # NUL, lone surrogates
 REASON_CHARS = 300
 
 
 def _text(value: str) -> str:
-    return value.replace(NUL, NUL_STANDIN) if NUL in value else value
+    return UNSTORABLE.sub(REPLACEMENT, value)
 
 
 def _json(value: Any) -> Any:
@@ -58,9 +65,10 @@ def storable(value: None, limit: int | None = None) -> None: ...
 @overload
 def storable(value: object, limit: int | None = None) -> Any: ...
 def storable(value: object, limit: int | None = None) -> Any:
-    """``value`` (a text or a JSON value) as every database stores it: NUL characters (keys
-    too) as U+FFFD, NaN and the infinities as ``"NaN"``, ``"Infinity"``, ``"-Infinity"``,
-    anything JSON has no form for as its text. A text is clipped to ``limit`` characters."""
+    """``value`` (a text or a JSON value) as every database stores it: NUL characters and lone
+    surrogates (keys too) as U+FFFD, NaN and the infinities as ``"NaN"``, ``"Infinity"``,
+    ``"-Infinity"``, anything JSON has no form for as its text. A text is clipped to ``limit``
+    characters."""
     if isinstance(value, str):
         value = _text(value)
         return value if limit is None or len(value) <= limit else value[:limit]
@@ -100,6 +108,18 @@ def unstored(what: str, reason: str, limit: int | None = None) -> str:
     return storable(f"{what} could not be stored ({reason})", limit)
 
 
+def error_unstored(what: str, limit: int | None = None) -> Callable[[tuple[R, D], str], tuple[R, D]]:
+    """A ``stand_in`` for :func:`write_batch` of ``(row, outcome)`` pairs (``outcome`` a
+    dataclass with an ``error``): the outcome's error becomes the note that ``what`` could not
+    be stored."""
+
+    def stand_in(item: tuple[R, D], reason: str) -> tuple[R, D]:
+        row, outcome = item
+        return row, replace(outcome, error=unstored(what, reason, limit))
+
+    return stand_in
+
+
 @dataclass(frozen=True)
 class Refused(Generic[T]):
     """An item the database refused alone: ``reason``, its words; ``stand_in``, what was written
@@ -126,16 +146,17 @@ async def write_batch(
     items: Iterable[T],
     *,
     stand_in: Callable[[T, str], T | None] | None = None,
+    describe: Callable[[T], str] | None = None,
     what: str = "rows",
     logger: logging.Logger = log,
 ) -> list[Refused[T]]:
     """Write ``items`` with one ``write(items)`` (a transaction of its own); when the database
     refuses them, ``write([item])`` for each, so one item costs only itself. An item refused
-    alone is written as ``stand_in(item, reason)`` if that gives one.
+    alone is written as ``stand_in(item, reason)`` if that gives one, and logged at ERROR
+    (named by ``describe(item)``) if ``describe`` is given.
 
-    Returns the items refused alone (for the caller to log, count, retry). Anything but a
-    refusal is raised as it comes (the database unreachable, a lease lost): items written
-    alone before it stay written.
+    Returns the items refused alone. Anything but a refusal is raised as it comes (the
+    database unreachable, a lease lost): items written alone before it stay written.
     """
     batch = list(items)
     if len(batch) > 1:
@@ -151,5 +172,8 @@ async def write_batch(
         instead = None if stand_in is None else stand_in(item, reason)
         if instead is not None and await _refusal(write, [instead]) is not None:
             instead = None
+        if describe is not None:
+            written = "written without what was refused" if instead is not None else "not written"
+            logger.error("%s could not be written (%s); %s", describe(item), reason, written)
         refused.append(Refused(item, reason, instead))
     return refused

@@ -147,18 +147,19 @@ async def record(
         pushed = [item for item in items if isinstance(item, Pushed)]
         await _record(db, settings, pushed, attempts, [item for item in items if isinstance(item, Disabled)])
 
-    refused = await write_batch(
-        write, [*outcomes, *removals], stand_in=_without_uuid, what="panel sync outcomes", logger=log
+    await write_batch(
+        write,
+        [*outcomes, *removals],
+        stand_in=_without_uuid,
+        describe=_describe,
+        what="panel sync outcomes",
+        logger=log,
     )
-    for refusal in refused:
-        item = refusal.item
-        sid = item.wanted.subscription_id if isinstance(item, Pushed) else item.removed.subscription_id
-        log.error(
-            "subscription %s: the panel push could not be recorded (%s); %s",
-            sid,
-            refusal.reason,
-            "it is recorded without the panel's uuid" if refusal.stand_in is not None else "it is due again",
-        )
+
+
+def _describe(item: Pushed | Disabled) -> str:
+    sid = item.wanted.subscription_id if isinstance(item, Pushed) else item.removed.subscription_id
+    return f"subscription {sid}: the panel push"
 
 
 def _without_uuid(item: Pushed | Disabled, reason: str) -> Pushed | None:

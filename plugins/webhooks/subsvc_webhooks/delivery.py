@@ -202,19 +202,14 @@ class Deliverer:
         Raises when the database is unreachable (nothing of the batch left to record then is
         recorded: due again when the leases end)."""
         batch = [storable_outcome(outcome) for outcome in outcomes]
-        refused = await write_batch(
-            self._record, batch, stand_in=without_answer, what="webhook delivery outcomes", logger=log
+        await write_batch(
+            self._record,
+            batch,
+            stand_in=without_answer,
+            describe=lambda o: f"webhook {o.delivery.webhook_id}: the attempt of delivery {o.delivery.id}",
+            what="webhook delivery outcomes",
+            logger=log,
         )
-        for refusal in refused:
-            delivery, recorded = refusal.item.delivery, refusal.stand_in is not None
-            log.error(
-                "webhook %s: the attempt of delivery %s could not be recorded%s (%s); %s",
-                delivery.webhook_id,
-                delivery.id,
-                " with the receiver's answer" if recorded else "",
-                refusal.reason,
-                "it is recorded without it" if recorded else "it is due again when its lease ends",
-            )
 
     async def _record(self, outcomes: Sequence[Outcome]) -> None:
         """Write these outcomes in one transaction."""
