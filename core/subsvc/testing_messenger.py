@@ -12,6 +12,8 @@ Tests choose its behaviour:
 - ``fake.rate_limit(times, retry_after)``: the next ``times`` calls answer 429 with
   ``parameters.retry_after``;
 - ``fake.fail(method, status, description, times)``: the next calls of a method fail so;
+- ``fake.fail_chat(chat_id, ..., status=, description=)``: those chats answer so on every chat
+  method (a description is sent as given: one with a NUL character tests what stores it);
 - ``fake.delay`` / ``fake.delays[method]``: seconds before answering (slow answers);
 - ``fake.set_member(chat_id, user_id, status)``: what ``getChatMember`` answers.
 
@@ -82,6 +84,7 @@ class FakeBotAPI:
     url: str = ""
     calls: list[BotCall] = field(default_factory=list)
     blocked: dict[int | str, str] = field(default_factory=dict)
+    failing_chats: dict[int | str, tuple[int, str]] = field(default_factory=dict)
     delay: float = 0.0
     delays: dict[str, float] = field(default_factory=dict)
     members: dict[tuple[int | str, int], str] = field(default_factory=dict)
@@ -102,6 +105,13 @@ class FakeBotAPI:
     def unblock(self, *chat_ids: int | str) -> None:
         for chat_id in chat_ids:
             self.blocked.pop(chat_id, None)
+
+    def fail_chat(
+        self, *chat_ids: int | str, status: int = 400, description: str = "Bad Request: chat not found"
+    ) -> None:
+        """These chats answer ``status`` with ``description`` on every chat method."""
+        for chat_id in chat_ids:
+            self.failing_chats[chat_id] = (status, description)
 
     def rate_limit(self, times: int = 1, retry_after: float = 1) -> None:
         """The next ``times`` calls answer 429 ``Too Many Requests: retry after N``."""
@@ -149,6 +159,7 @@ class FakeBotAPI:
     def reset(self) -> None:
         self.calls.clear()
         self.blocked.clear()
+        self.failing_chats.clear()
         self.delays.clear()
         self.members.clear()
         self.messages.clear()
@@ -189,6 +200,8 @@ class FakeBotAPI:
                 chat_id = _chat_id(params)
                 if chat_id in self.blocked:
                     raise BotApiError(403, self.blocked[chat_id])
+                if chat_id in self.failing_chats:
+                    raise BotApiError(*self.failing_chats[chat_id])
             result = handler(params)
         except BotApiError as exc:
             return _error(exc)

@@ -10,6 +10,9 @@ across processes). Then, batch by batch:
    ``BROADCASTS_MESSAGES_PER_SECOND`` when set).
 3. **record** every outcome (``sent`` / ``blocked`` / ``failed``) and the counters in one
    transaction, publishing ``broadcast.progress`` (at most every ``BROADCASTS_PROGRESS_SECONDS``).
+   The messenger's error is made storable first (a NUL character, which PostgreSQL's text
+   refuses, becomes U+FFFD); outcomes the database still refuses together are recorded one by
+   one (:func:`subsvc.db.write_batch`), one refused alone without the messenger's words.
 
 A recipient therefore gets at most one message. A process that stops (shutdown) finishes and
 records the batch it holds and gives the lease back, so the next process resumes at once with
@@ -29,12 +32,13 @@ import time
 import uuid
 from collections.abc import Sequence
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from sqlalchemy import bindparam, case, or_, select, update
 from starlette.applications import Starlette
 
-from subsvc.db import in_list, utcnow
+from subsvc.db import error_unstored, in_list, storable, utcnow, write_batch
 from subsvc.jobs import Job
 from subsvc.messenger import Delivery, Media, Messenger, RateLimiter
 from subsvc_broadcasts import buttons
@@ -66,6 +70,7 @@ from subsvc_broadcasts.settings import BroadcastsSettings
 log = logging.getLogger("subsvc.broadcasts")
 UPKEEP_JOB = "broadcasts.upkeep"
 UNFINISHED = (QUEUED, IN_PROGRESS, CANCELLING)
+ERROR_CHARS = 255
 COUNTERS = (
     BROADCASTS.c.id,
     BROADCASTS.c.status,
@@ -215,17 +220,31 @@ _MARK_ONE = (
 async def record(
     app: Starlette, broadcast_id: int, batch: Sequence[Any], results: Sequence[Delivery]
 ) -> None:
-    """Every outcome of the batch and the counters, in one transaction (raises :class:`LeaseLost`
-    when another sender took the broadcast meanwhile: nothing is then written)."""
+    """Every outcome of the batch and the counters, in one transaction; outcomes the database
+    refuses together are recorded one by one, so one costs only itself (raises
+    :class:`LeaseLost` when another sender took the broadcast meanwhile: what is left is then
+    not written)."""
+    await write_batch(
+        partial(_record, app, broadcast_id),
+        zip(batch, results, strict=True),
+        stand_in=error_unstored("the messenger's answer", ERROR_CHARS),
+        describe=lambda item: f"broadcast {broadcast_id}: the outcome for chat {item[0].messenger_id}",
+        what="broadcast outcomes",
+        logger=log,
+    )
+
+
+async def _record(app: Starlette, broadcast_id: int, outcomes: Sequence[tuple[Any, Delivery]]) -> None:
+    """These outcomes and the counters, in one transaction."""
     state, now = state_of(app), utcnow()
-    sent = [row.id for row, d in zip(batch, results, strict=True) if d.status == SENT]
+    sent = [row.id for row, d in outcomes if d.status == SENT]
     others = [
         {
             "rid": row.id,
             "new_state": d.status if d.status == BLOCKED else FAILED,
-            "new_error": (d.error or "")[:255],
+            "new_error": storable(d.error or "", ERROR_CHARS),
         }
-        for row, d in zip(batch, results, strict=True)
+        for row, d in outcomes
         if d.status != SENT
     ]
     blocked = sum(1 for item in others if item["new_state"] == BLOCKED)

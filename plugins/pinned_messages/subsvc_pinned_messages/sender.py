@@ -10,6 +10,10 @@ unpins every message of the chat. Exactly once, as far as the database can know:
 - a batch's recipients are marked ``sending`` (committed) before the first call, and their
   outcomes saved after; a recipient left ``sending`` by a sender that died is marked
   ``unknown`` by the next one and never tried again — nobody gets the message twice;
+- one outcome never costs the others theirs: the messenger's error is made storable (a NUL
+  character, which PostgreSQL's text refuses, becomes U+FFFD), and outcomes the database still
+  refuses together are saved one by one (:func:`subsvc.db.write_batch`), one refused alone
+  without the messenger's words;
 - when the app stops, recipients not yet started go back to ``pending`` and the lease is
   given back, so the next process (its upkeep runs at start) resumes at once.
 
@@ -23,12 +27,13 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select, update
 from starlette.applications import Starlette
 
-from subsvc.db import in_list, utcnow
+from subsvc.db import error_unstored, in_list, storable, utcnow, write_batch
 from subsvc.jobs import Job
 from subsvc.messenger import Media, Messenger, MessengerBlocked, MessengerError
 from subsvc_pinned_messages.models import DELIVERIES, RUNS, UNPIN, PinnedMessageRun
@@ -38,6 +43,7 @@ from subsvc_pinned_messages.settings import PinnedMessagesSettings
 log = logging.getLogger("subsvc.pinned_messages")
 UPKEEP_JOB = "pinned_messages.upkeep"
 INTERRUPTED = "interrupted during the calls: not sent again"
+ERROR_CHARS = 255
 
 
 @dataclass(frozen=True)
@@ -159,7 +165,7 @@ async def _pin(messenger: Messenger, chat_id: int, work: Work, unpin_first: bool
     except MessengerBlocked:
         raise
     except MessengerError as exc:
-        return Outcome("failed", message_id, f"sent, not pinned: {exc.description}"[:255])
+        return Outcome("failed", message_id, f"sent, not pinned: {exc.description}")
     return Outcome("sent", message_id)
 
 
@@ -180,12 +186,12 @@ async def _serve(app: Starlette, work: Work, batch: Sequence[Any]) -> list[Outco
                     return Outcome("sent")
                 return await _pin(messenger, chat_id, work, settings.PINNED_MESSAGES_UNPIN_BEFORE_PIN)
             except MessengerBlocked as exc:
-                return Outcome("blocked", error=exc.description[:255])
+                return Outcome("blocked", error=exc.description)
             except MessengerError as exc:
-                return Outcome("failed", error=exc.description[:255])
+                return Outcome("failed", error=exc.description)
             except Exception as exc:  # a run counts a failure, it never dies of one
                 log.warning("pinned message call to chat %s failed: %s", chat_id, exc)
-                return Outcome("failed", error=str(exc)[:255] or type(exc).__name__)
+                return Outcome("failed", error=str(exc) or type(exc).__name__)
 
     return list(await asyncio.gather(*(one(row.messenger_id) for row in batch)))
 
@@ -203,11 +209,24 @@ _MARK = (
 
 
 async def _save(app: Starlette, run_id: int, batch: Sequence[Any], outcomes: Sequence[Outcome]) -> None:
-    """Each recipient's outcome and the run's counters, in one transaction."""
+    """Each recipient's outcome and the run's counters, in one transaction; outcomes the
+    database refuses together are saved one by one, so one costs only itself."""
+    await write_batch(
+        partial(_save_together, app, run_id),
+        zip(batch, outcomes, strict=True),
+        stand_in=error_unstored("the messenger's answer", ERROR_CHARS),
+        describe=lambda item: f"pinned message run {run_id}: the outcome for chat {item[0].messenger_id}",
+        what="pinned message outcomes",
+        logger=log,
+    )
+
+
+async def _save_together(app: Starlette, run_id: int, items: Sequence[tuple[Any, Outcome]]) -> None:
+    """These outcomes and the run's counters, in one transaction."""
     now = utcnow()
     counts = {"sent": 0, "failed": 0, "blocked": 0, "pending": 0}
     marks = []
-    for row, outcome in zip(batch, outcomes, strict=True):
+    for row, outcome in items:
         counts[outcome.state] += 1
         done = None if outcome.state == "pending" else now
         marks.append(
@@ -215,7 +234,7 @@ async def _save(app: Starlette, run_id: int, batch: Sequence[Any], outcomes: Seq
                 "did": row.id,
                 "new_state": outcome.state,
                 "new_message_id": outcome.chat_message_id,
-                "new_error": outcome.error,
+                "new_error": storable(outcome.error, ERROR_CHARS),
                 "new_done_at": done,
             }
         )

@@ -6,6 +6,11 @@ database. It first takes the broadcast's lease (one sender per broadcast across 
 a sender that dies leaves the lease to run out, and the upkeep job starts another, which
 resumes with the messages still pending (those of the interrupted batch may go twice).
 
+One outcome never costs the others theirs (an unsaved batch would be sent again): the
+messenger's error is made storable (a NUL character, which PostgreSQL's text refuses, becomes
+U+FFFD), and outcomes the database still refuses together are saved one by one
+(:func:`subsvc.db.write_batch`), one refused alone without the messenger's words.
+
 ``promo_offers.upkeep`` (periodic): resumes broadcasts nobody is sending, ends test server
 access that ran out, makes sure the default templates exist, deactivates expired offers.
 """
@@ -17,12 +22,13 @@ import logging
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select, update
 from starlette.applications import Starlette
 
-from subsvc.db import utcnow
+from subsvc.db import error_unstored, storable, utcnow, write_batch
 from subsvc.jobs import Job
 from subsvc.messenger import Delivery, InlineButton, Messenger
 from subsvc_promo_offers import server_access, templates
@@ -37,6 +43,7 @@ OFFERS = DiscountOffer.__table__
 UPKEEP_JOB = "promo_offers.upkeep"
 UNFINISHED = ("queued", "running")
 CLOSE_BUTTON = InlineButton("❌ Закрыть", callback_data="promo_offer_close")
+ERROR_CHARS = 255
 
 
 def _settings(app: Starlette) -> PromoOffersSettings:
@@ -110,14 +117,32 @@ _MARK = (
 async def _save_batch(
     app: Starlette, broadcast_id: int, batch: Sequence[Any], results: Sequence[Delivery]
 ) -> None:
-    """Each message's outcome, the broadcast's counters and a renewed lease, in one transaction."""
+    """Each message's outcome, the broadcast's counters and a renewed lease, in one transaction;
+    outcomes the database refuses together are saved one by one, so one costs only itself.
+    Raises when one is left unsaved (still pending: the sender stops rather than send it again)."""
+    refused = await write_batch(
+        partial(_save_together, app, broadcast_id),
+        zip(batch, results, strict=True),
+        stand_in=error_unstored("the messenger's answer", ERROR_CHARS),
+        describe=lambda item: (
+            f"promo offer broadcast {broadcast_id}: the outcome for chat {item[0].messenger_id}"
+        ),
+        what="promo offer outcomes",
+        logger=log,
+    )
+    if any(refusal.stand_in is None for refusal in refused):
+        raise RuntimeError(f"promo offer broadcast {broadcast_id}: outcomes left unsaved")
+
+
+async def _save_together(app: Starlette, broadcast_id: int, items: Sequence[tuple[Any, Delivery]]) -> None:
+    """These outcomes, the counters and a renewed lease, in one transaction."""
     now = utcnow()
     counts: dict[str, int] = defaultdict(int)
     marks = []
-    for row, delivery in zip(batch, results, strict=True):
+    for row, delivery in items:
         counts[delivery.status] += 1
         sent_at = now if delivery.status == "sent" else None
-        error = (delivery.error or "")[:255] or None
+        error = storable(delivery.error or "", ERROR_CHARS) or None
         marks.append(
             {"rid": row.id, "new_state": delivery.status, "new_error": error, "new_sent_at": sent_at}
         )
