@@ -122,7 +122,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--server-cpu", type=int, default=0)
     p.add_argument("--wrk-cpu", type=int, default=1)
     args = p.parse_args(argv)
-    args.threads, args.no_pin, args.server_cmd = 1, False, None
+    args.threads, args.no_pin, args.server_cmd, args.wrk_timeout = 1, False, None, 2.0
     return args
 
 

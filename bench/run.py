@@ -178,6 +178,11 @@ def parse_wrk(output: str) -> RunResult:
 
 def run_wrk(args: argparse.Namespace, pin: Pinning, url: str, script: Path, seconds: float) -> RunResult:
     """Run wrk once for `seconds` and parse its output."""
+    return parse_wrk(wrk_output(args, pin, url, script, seconds))
+
+
+def wrk_output(args: argparse.Namespace, pin: Pinning, url: str, script: Path, seconds: float) -> str:
+    """Run wrk once for `seconds` and return what it printed (including what the script did)."""
     cmd = [
         *pin.wrk,
         args.wrk,
@@ -188,17 +193,21 @@ def run_wrk(args: argparse.Namespace, pin: Pinning, url: str, script: Path, seco
         str(args.connections),
         "-d",
         f"{seconds:g}s",
+        "--timeout",
+        f"{args.wrk_timeout:g}s",
         "-s",
         str(script),
         url,
     ]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + 30, check=False)
+        proc = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=seconds + args.wrk_timeout + 30, check=False
+        )
     except subprocess.TimeoutExpired as exc:
         raise BenchError(f"wrk did not finish in time: {shlex.join(cmd)}") from exc
     if proc.returncode != 0:
         raise BenchError(f"wrk failed ({proc.returncode}): {proc.stderr.strip()}")
-    return parse_wrk(proc.stdout)
+    return proc.stdout
 
 
 # ------------------------------------------------------------------------ server
@@ -377,6 +386,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--duration", type=float, default=10, help="seconds per run (10)")
     p.add_argument("--connections", type=int, default=32, help="wrk -c (32)")
     p.add_argument("--threads", type=int, default=1, help="wrk -t (1)")
+    p.add_argument(
+        "--wrk-timeout", type=float, default=2, help="seconds before wrk counts a request as a timeout (2)"
+    )
     p.add_argument(
         "--warmup", type=float, default=2, help="discarded warm-up seconds per scenario, 0 = none (2)"
     )
