@@ -570,6 +570,8 @@ def known_values(app: Starlette) -> dict[str, Any]:
         "audiences": [*FILTERS, *CUSTOM_FILTERS, *EMAIL_FILTERS],
         "promo_codes": SEEDED_PROMO_CODES,
         "webhook_urls": [f"http://{WEBHOOK_SINK}/hook", f"https://{WEBHOOK_SINK}/"],
+        # longer than most columns: texts the schema does not bound must still be stored
+        "long_texts": ["L" * 256, "L" * 513, "L" * 1025, "L" * 4097, "L" * 65_537],
     }
     integer_paths = {
         f"path.{name}"
@@ -592,6 +594,9 @@ def known_values(app: Starlette) -> dict[str, Any]:
         "promo_codes": [(["body.code"], 0.3)],
         "webhook_urls": [(["body.url"], 0.5)],
     }
+    taken = {key for groups in bindings.values() for keys, _ in groups for key in keys}
+    texts = [f"body.{name}" for name in _body_text_properties(app) if f"body.{name}" not in taken]
+    bindings["long_texts"] = [(texts, 0.2)]
     parameters = {
         key: {"dictionary": name, "probability": probability}
         for name, groups in bindings.items()
@@ -602,6 +607,41 @@ def known_values(app: Starlette) -> dict[str, Any]:
         "dictionaries": {name: {"values": values} for name, values in dictionaries.items()},
         "parameters": parameters,
     }
+
+
+def _body_text_properties(app: Starlette) -> list[str]:
+    """The paths of the text properties of the request bodies (``media.file_id``,
+    ``rows[*].id``: nested objects and arrays, a few levels down)."""
+    from subsvc.api.openapi import build_document
+
+    document = build_document(app.state.endpoints, title="", version="")
+    components = document["components"]["schemas"]
+
+    def resolve(schema: Any) -> Any:
+        while isinstance(schema, dict) and "$ref" in schema:
+            schema = components[schema["$ref"].rsplit("/", 1)[1]]
+        return schema
+
+    paths: set[str] = set()
+
+    def walk(schema: Any, prefix: str, depth: int) -> None:
+        for name, field_schema in resolve(schema).get("properties", {}).items():
+            if not re.fullmatch(r"[\w-]+", name):
+                continue
+            for variant in map(resolve, field_schema.get("anyOf", [field_schema])):
+                kind = variant.get("type")
+                if kind == "string":
+                    paths.add(prefix + name)
+                elif depth < 3 and kind == "object":
+                    walk(variant, f"{prefix}{name}.", depth + 1)
+                elif depth < 3 and kind == "array":
+                    walk(variant.get("items", {}), f"{prefix}{name}[*].", depth + 1)
+
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            for content in operation.get("requestBody", {}).get("content", {}).values():
+                walk(content.get("schema", {}), "", 0)
+    return sorted(paths)
 
 
 def seed(run: FuzzRun, client: Any) -> None:
