@@ -41,11 +41,11 @@ class CountCache:
         kept = self.get(key)
         if kept is not None:
             return kept
-        running = self._counting.get(key)
-        if running is not None:
+        while (running := self._counting.get(key)) is not None:
             shared = await asyncio.shield(running)
             if shared is not None:
-                return shared  # else the count failed: try our own
+                return shared
+            # that count failed: the first waiter to wake counts again, the others wait for it
         future: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
         self._counting[key] = future
         generation = self.generation
@@ -53,7 +53,8 @@ class CountCache:
         try:
             result = await count()
         finally:
-            del self._counting[key]
+            if self._counting.get(key) is future:
+                del self._counting[key]
             future.set_result(result)
         self.put(key, result, generation)
         return result

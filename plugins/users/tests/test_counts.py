@@ -140,3 +140,34 @@ async def test_when_the_shared_count_fails_the_waiters_count_themselves():
         await first
     assert await second == 7
     assert attempts == ["failing", "working"]
+
+
+async def test_waiters_of_a_failed_count_count_once_more_together():
+    """A shared count that fails: the requests that waited for it wait for one new count
+    (they used to each start one, and all but the first answered 500 with a KeyError)."""
+    cache = CountCache(5)
+    started = asyncio.Event()
+    release = asyncio.Event()
+    calls = []
+
+    async def failing() -> int:
+        calls.append("failing")
+        started.set()
+        await release.wait()
+        raise ConnectionError("the database went away")
+
+    async def counting() -> int:
+        calls.append("counting")
+        await asyncio.sleep(0)
+        return 42
+
+    first = asyncio.create_task(cache.total("k", failing))
+    await started.wait()
+    waiters = [asyncio.create_task(cache.total("k", counting)) for _ in range(5)]
+    await asyncio.sleep(0)
+    release.set()
+    with pytest.raises(ConnectionError):
+        await first
+    assert await asyncio.gather(*waiters) == [42] * 5
+    assert calls == ["failing", "counting"]
+    assert cache.get("k") == 42
