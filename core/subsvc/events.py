@@ -24,6 +24,7 @@ import functools
 import itertools
 import json
 import logging
+import math
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -206,6 +207,18 @@ class UnknownEventType(LookupError):
     """An event type no plugin declared through ``register_events``."""
 
 
+def _non_finite(value: Any) -> list[Any] | None:
+    """The path (keys and indexes) to the first NaN or infinity in a JSON value, else ``None``."""
+    if isinstance(value, float):
+        return None if math.isfinite(value) else []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _non_finite(item)
+        if found is not None:
+            return [key, *found]
+    return None
+
+
 class EventBus:
     """The catalogue of event types, the subscribers, and the outbox dispatcher of one app."""
 
@@ -262,21 +275,33 @@ class EventBus:
     def publish(self, session: AsyncSession, event_type: str, payload: BaseModel | Mapping[str, Any]) -> None:
         """Add the event to the session's transaction; it is dispatched after the commit.
 
-        The payload is validated against the type's declared model. The outbox row is
-        written just before the transaction (or the savepoint it was published in) commits,
-        all of its events in one statement; a rolled-back savepoint takes its events along.
+        The payload is validated against the type's declared model. A number JSON cannot hold
+        (NaN, an infinity) is refused here with :class:`ValueError` naming where it is, rather
+        than made storable: as text it would break the model's type for every subscriber and
+        receiver; kept, it would fail the commit later, the change with it (PostgreSQL's JSON
+        has none; SQLite would store a ``NaN``, which is not JSON). Pydantic's JSON dump
+        already writes those of untyped fields (``Any``) as ``null``.
+
+        The outbox row is written just before the transaction (or the savepoint it was
+        published in) commits, all of its events in one statement; a rolled-back savepoint
+        takes its events along.
         """
         model = self.catalogue.get(event_type)
         if model is None:
             raise UnknownEventType(f"event type {event_type!r} is not declared by any plugin")
         validated = payload if isinstance(payload, model) else model.model_validate(payload)
+        dumped = validated.model_dump(mode="json")
+        path = _non_finite(dumped)
+        if path is not None:
+            where = ".".join(str(step) for step in path)
+            raise ValueError(f"event {event_type!r}: {where} is not a finite number, which JSON cannot hold")
         sync_session = session.sync_session
         info = sync_session.info
         self._listeners.reach(sync_session)
         published_in = (
             sync_session.get_nested_transaction() or sync_session.get_transaction() or sync_session.begin()
         )
-        pending = _Pending(event_type, validated.model_dump(mode="json"), utcnow(), published_in)
+        pending = _Pending(event_type, dumped, utcnow(), published_in)
         info.setdefault(_PENDING_KEY, []).append(pending)
 
     def _before_commit(self, session: Session) -> None:
