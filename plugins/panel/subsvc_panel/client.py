@@ -385,6 +385,8 @@ class PanelClient:
         url = f"{self.base_url}/api{path}"
         try:
             response = await http.request(method, url, params=dict(params) if params else None, json=body)
+        except httpx2.InvalidURL as exc:
+            raise _unusable_url(self.base_url, method, path, exc) from None
         except httpx2.TimeoutException:
             raise PanelUnavailable(f"no answer within {self.timeout:g}s", method=method, path=path) from None
         except httpx2.TransportError as exc:
@@ -453,6 +455,17 @@ def parse_bytes(value: Any) -> int:
     except ValueError:
         return 0
     return int(amount * _UNITS.get(unit.strip().upper() or "B", 1))
+
+
+def _unusable_url(base_url: str, method: str, path: str, exc: httpx2.InvalidURL) -> PanelError:
+    """No URL can be made for the call. With a valid ``PANEL_API_URL`` what made it so is an
+    identifier in the path (escaped, so only by its length): the panel has nothing of that name."""
+    shown = path if len(path) <= 200 else f"{path[:200]}..."
+    try:
+        httpx2.URL(base_url)
+    except httpx2.InvalidURL:
+        return PanelUnavailable(f"PANEL_API_URL is not a valid URL ({exc})", method=method, path=shown)
+    return PanelNotFound(f"not found: no URL can name it ({exc})", method=method, path=shown)
 
 
 def _segment(value: str) -> str:
