@@ -95,7 +95,8 @@ def fuzz(session: nox.Session) -> None:
     FUZZ_EXAMPLES; default 20), judged by not_a_server_error, status_code_conformance,
     content_type_conformance, response_schema_conformance and ignored_auth. Any failure fails
     the run; `-- --fail-on server-errors` fails only on 500s (the rest is reported). Other
-    arguments go to pytest. The operations that could lock the run's own credentials out
+    arguments go to pytest. FUZZ_SEED=<n> sends another (deterministic) set of requests than
+    the default derandomized one. The operations that could lock the run's own credentials out
     (they run last, without the cases aimed at those credentials) and those left out are
     listed with the reason in tests/fuzz/conftest.py (LOCKOUT, EXCLUDED). Each database's
     findings are written to fuzz-<database>.json in the session's tmp folder. PostgreSQL:
@@ -103,7 +104,10 @@ def fuzz(session: nox.Session) -> None:
     skipped outside CI when it does not answer, like tests_pg.
     """
     args = list(session.posargs)
-    env = {"FUZZ_EXAMPLES": os.environ.get("FUZZ_EXAMPLES", "20"), "FUZZ_FAIL_ON": "any"}
+    env = {
+        "FUZZ_EXAMPLES": os.environ.get("FUZZ_EXAMPLES", "20"),
+        "FUZZ_FAIL_ON": os.environ.get("FUZZ_FAIL_ON", "any"),
+    }
     for option, name in (("--examples", "FUZZ_EXAMPLES"), ("--fail-on", "FUZZ_FAIL_ON")):
         if option in args:
             at = args.index(option)

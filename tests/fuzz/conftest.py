@@ -8,7 +8,8 @@ schema emptied first; unset or empty: SQLite in a temporary folder), migrated wh
 and seeded through the API itself (:func:`seed`), with loopback fakes of the messenger's Bot
 API, of the VPN panel and of an SMTP server, so nothing leaves the machine. Each operation
 of ``/openapi.json`` is one test: ``FUZZ_EXAMPLES`` (default 20) schema-valid requests and as
-many schema-invalid ones (hypothesis, derandomized: the same requests every run), each sent with
+many schema-invalid ones (hypothesis, derandomized: the same requests every run; ``FUZZ_SEED``
+picks another deterministic set, to explore further), each sent with
 its area's credential (Web API: ``X-API-Key``; cabinet: a member's access JWT; cabinet admin:
 an administrator's; public operations: none) and its response judged by :data:`CHECKS`.
 Parameters named like seeded things draw existing values part of the time
@@ -41,6 +42,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import hypothesis
 import pytest
 import schemathesis
 from anyio.from_thread import start_blocking_portal
@@ -103,6 +105,13 @@ EXCLUDED: dict[str, str] = {}
 
 def examples() -> int:
     return int(os.environ.get("FUZZ_EXAMPLES") or 20)
+
+
+def hypothesis_seed() -> int | None:
+    """``FUZZ_SEED``: unset, the derandomized requests; a number, another set (the same for
+    the same number)."""
+    value = os.environ.get("FUZZ_SEED")
+    return int(value) if value else None
 
 
 def fails_on_everything() -> bool:
@@ -182,6 +191,7 @@ class FuzzRun:
     url: str | None
     examples: int
     strict: bool = True  # every check's failure fails the test, else only server errors
+    seed: int | None = None  # hypothesis' seed; None: derandomized
     findings: list[Finding] = field(default_factory=list)
     requests: Counter[str] = field(default_factory=Counter)
     seconds: dict[str, float] = field(default_factory=dict)
@@ -305,12 +315,13 @@ class FuzzRun:
 
         @settings(
             max_examples=self.examples,
-            derandomize=True,
+            derandomize=self.seed is None,
             database=None,
             deadline=None,
             phases=[Phase.explicit, Phase.generate],
             suppress_health_check=list(HealthCheck),
         )
+        @hypothesis.seed(self.seed)
         @given(case=strategy)
         def explore(case: Any) -> None:
             if lockout is not None:
@@ -400,6 +411,7 @@ class FuzzRun:
         return {
             "database": self.database,
             "examples": self.examples,
+            "seed": self.seed,
             "requests": sum(self.requests.values()),
             "operations": len(self.requests),
             "findings": [finding.__dict__ | {"cause": finding.cause} for finding in self.findings],
@@ -560,6 +572,7 @@ def known_values(app: Starlette) -> dict[str, Any]:
     objects, declared event types, broadcast audiences), drawn for some of the parameters of
     those names instead of generated ones, so requests get past "not found"."""
     from subsvc_broadcasts.filters import CUSTOM_FILTERS, EMAIL_FILTERS, FILTERS
+    from subsvc_cabinet_admin_users.subscription_actions import ACTIONS
 
     dictionaries = {
         "ids": SEEDED_IDS,
@@ -570,6 +583,8 @@ def known_values(app: Starlette) -> dict[str, Any]:
         "audiences": [*FILTERS, *CUSTOM_FILTERS, *EMAIL_FILTERS],
         "promo_codes": SEEDED_PROMO_CODES,
         "webhook_urls": [f"http://{WEBHOOK_SINK}/hook", f"https://{WEBHOOK_SINK}/"],
+        "subscription_actions": sorted(ACTIONS),
+        "button_targets": ["https://example.com/page", "tg://resolve?domain=fuzz_bot"],
         # longer than most columns: texts the schema does not bound must still be stored
         "long_texts": ["L" * 256, "L" * 513, "L" * 1025, "L" * 4097, "L" * 65_537],
     }
@@ -593,6 +608,8 @@ def known_values(app: Starlette) -> dict[str, Any]:
         "audiences": [(["body.target"], 0.5)],
         "promo_codes": [(["body.code"], 0.3)],
         "webhook_urls": [(["body.url"], 0.5)],
+        "subscription_actions": [(["body.action"], 0.5)],
+        "button_targets": [(["body.action_value"], 0.5)],
     }
     taken = {key for groups in bindings.values() for keys, _ in groups for key in keys}
     texts = [f"body.{name}" for name in _body_text_properties(app) if f"body.{name}" not in taken]
@@ -753,7 +770,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 @pytest.fixture(scope="session")
 def fuzz() -> Iterator[FuzzRun]:
     global _RUN
-    run = FuzzRun(database_url(), examples(), fails_on_everything())
+    run = FuzzRun(database_url(), examples(), fails_on_everything(), hypothesis_seed())
     try:
         run.start()
         _RUN = run
@@ -769,7 +786,10 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if run is None:
         return
     write = terminalreporter.write_line
-    terminalreporter.section(f"fuzz: {run.database}, {run.examples} examples per operation and mode")
+    seeded = "derandomized" if run.seed is None else f"seed {run.seed}"
+    terminalreporter.section(
+        f"fuzz: {run.database}, {run.examples} examples per operation and mode, {seeded}"
+    )
     write(f"{sum(run.requests.values())} requests to {len(run.requests)} operations")
     by_check = Counter(finding.check for finding in run.findings)
     causes = Counter(finding.cause for finding in run.findings)
