@@ -303,6 +303,7 @@ class FuzzRun:
     def fuzz(self, label: str) -> list[Finding]:
         """Send the operation's cases; the findings of this operation."""
         operation = self.operations[label]
+        _seed_panel(self.panel)
         before = len(self.findings)
         started = time.monotonic()
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
@@ -554,12 +555,20 @@ PANEL_NODES = ("11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-
 PANEL_SQUADS = ("33333333-3333-4333-8333-333333333333", "44444444-4444-4444-8444-444444444444")
 
 
+PANEL_INBOUND = "55555555-5555-4555-8555-555555555555"
+
+
 def _seed_panel(panel: FakePanel) -> None:
-    inbound = panel.add_inbound("vless-main", uuid="55555555-5555-4555-8555-555555555555")
+    """The panel's fixed objects, again where an operation removed them (a squad action
+    deletes squads): the values of :func:`known_values` keep naming something."""
+    if PANEL_INBOUND not in panel.inbounds:
+        panel.add_inbound("vless-main", uuid=PANEL_INBOUND)
     for number, uuid in enumerate(PANEL_NODES, 1):
-        panel.add_node(f"Node{number}", uuid=uuid)
+        if uuid not in panel.nodes:
+            panel.add_node(f"Node{number}", uuid=uuid)
     for number, uuid in enumerate(PANEL_SQUADS, 1):
-        panel.add_squad(f"Squad{number}", [inbound["uuid"]], uuid=uuid)
+        if uuid not in panel.squads:
+            panel.add_squad(f"Squad{number}", [PANEL_INBOUND], uuid=uuid)
 
 
 SEEDED_IDS = [1, 2, 3, 4, 5]  # every seeded table has rows 1..3 at least
