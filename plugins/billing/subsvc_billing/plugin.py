@@ -12,6 +12,7 @@ from pydantic_settings import BaseSettings
 from subsvc.api import Endpoint
 from subsvc.hookspecs import hookimpl
 from subsvc_billing import __version__
+from subsvc_billing.merging import cabinet_account_merging as cabinet_account_merging
 from subsvc_billing.models import Transaction
 from subsvc_billing.routes import transactions, users
 from subsvc_billing.schemas import TransactionEvent

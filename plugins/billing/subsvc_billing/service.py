@@ -413,3 +413,59 @@ async def list_transactions(
         return offset + len(rows), rows
     count = select(func.count()).select_from(Transaction).where(*conditions)
     return (await session.exec(count)).one(), rows
+
+
+TRANSFER_METHOD = "balance"
+"""Payment method of a transfer between two balances (no payment gateway)."""
+
+
+async def transfer_balance(
+    session: AsyncSession,
+    events: EventBus,
+    from_user_id: int,
+    to_user_id: int,
+    *,
+    key: str,
+    description: str,
+) -> int:
+    """Move the whole balance of ``from_user_id`` to ``to_user_id`` (an account merge): a
+    ``withdrawal`` on the one and a ``deposit`` on the other, method ``balance``, external ids
+    ``<key>:out`` and ``<key>:in``, each with ``transaction.created`` (no ``payment.completed``:
+    no money came in, nor is the first top-up marked). Returns the amount moved; 0 when there
+    was none, or when ``key`` already moved it (the unique external ids make a second transfer
+    with one key impossible). The caller holds both users' rows locked."""
+    out_key, in_key = f"{key}:out", f"{key}:in"
+    done = select(col(Transaction.id)).where(
+        col(Transaction.payment_method) == TRANSFER_METHOD, col(Transaction.external_id) == out_key
+    )
+    if (await session.exec(done)).first() is not None:
+        return 0
+    balance = select(col(User.balance_kopeks)).where(col(User.id) == from_user_id)
+    amount = (await session.exec(balance)).one()
+    if amount <= 0:
+        return 0
+    _, left = await change_balance(session, from_user_id, -amount)
+    await _record_transfer(
+        session,
+        events,
+        Recorded(WITHDRAWAL, amount, description, TRANSFER_METHOD, out_key),
+        from_user_id,
+        left,
+    )
+    parameters = _change_parameters(to_user_id, amount, utcnow())
+    row = (await session.exec(_balance_update(False, False), params=parameters)).first()  # type: ignore[call-overload]
+    if row is None:
+        raise InsufficientBalance
+    await _record_transfer(
+        session, events, Recorded(DEPOSIT, amount, description, TRANSFER_METHOD, in_key), to_user_id, row[1]
+    )
+    return amount
+
+
+async def _record_transfer(
+    session: AsyncSession, events: EventBus, recorded: Recorded, user_id: int, balance: int
+) -> None:
+    now = utcnow()
+    params = recorded.row(user_id, balance, now)
+    transaction_id: int = (await session.exec(_transaction_insert(), params=params)).scalar_one()  # type: ignore[call-overload]
+    events.publish(session, TRANSACTION_CREATED, recorded.event(transaction_id, user_id, balance, now))

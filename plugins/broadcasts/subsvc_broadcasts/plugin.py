@@ -15,6 +15,7 @@ from subsvc.events import Event
 from subsvc.hookspecs import hookimpl
 from subsvc.jobs import Job
 from subsvc_broadcasts import __version__
+from subsvc_broadcasts.merging import cabinet_account_merging as cabinet_account_merging
 from subsvc_broadcasts.models import MODELS
 from subsvc_broadcasts.routes import admin, web
 from subsvc_broadcasts.schemas import BroadcastProgress

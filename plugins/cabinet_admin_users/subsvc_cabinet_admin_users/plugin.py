@@ -14,6 +14,7 @@ from subsvc.api import Endpoint
 from subsvc.hookspecs import hookimpl
 from subsvc_cabinet_admin_users import __version__, hookspecs
 from subsvc_cabinet_admin_users.changes import STATUS_CHANGED, USER_DELETED
+from subsvc_cabinet_admin_users.merging import cabinet_account_merging as cabinet_account_merging
 from subsvc_cabinet_admin_users.models import UserAdminSettings
 from subsvc_cabinet_admin_users.routes import endpoints
 from subsvc_cabinet_admin_users.routes.common import TAG

@@ -15,6 +15,7 @@ from subsvc.auth.principal import Principal
 from subsvc.hookspecs import hookimpl
 from subsvc.ratelimit import close_rate_limiter
 from subsvc_cabinet_auth import __version__, guard
+from subsvc_cabinet_auth.merging import cabinet_account_merging as cabinet_account_merging
 from subsvc_cabinet_auth.models import CabinetRefreshToken, DeepLinkToken, UsedCredential
 from subsvc_cabinet_auth.oidc import JWKSCache
 from subsvc_cabinet_auth.routes import cabinet, web

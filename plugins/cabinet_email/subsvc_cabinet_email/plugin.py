@@ -13,6 +13,7 @@ from subsvc.api import Endpoint
 from subsvc.hookspecs import hookimpl
 from subsvc_cabinet_email import __version__, delivery
 from subsvc_cabinet_email.mailer import Mailer
+from subsvc_cabinet_email.merging import cabinet_account_merging as cabinet_account_merging
 from subsvc_cabinet_email.models import EmailToken
 from subsvc_cabinet_email.passwords import Passwords
 from subsvc_cabinet_email.routes import endpoints

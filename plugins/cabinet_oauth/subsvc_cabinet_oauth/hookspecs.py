@@ -2,23 +2,68 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+import inspect
+from collections.abc import Awaitable, Mapping
+from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
 from subsvc.hookspecs import hookspec
 
+MergeReport = Mapping[str, Any]
+"""What an implementation of :func:`cabinet_account_merging` tells the ``account.merged``
+event: ``moved_balance_kopeks`` (billing), ``moved_subscription_ids`` and
+``disabled_subscription_ids`` (subscriptions)."""
+
 
 @hookspec
 def cabinet_account_merging(
-    app: Starlette, session: AsyncSession, primary_user_id: int, secondary_user_id: int
-) -> Awaitable[None] | None:
-    """Move (or drop) the plugin's rows of ``secondary_user_id`` to ``primary_user_id``
-    before the secondary user is marked deleted; may return an awaitable.
+    app: Starlette,
+    session: AsyncSession,
+    kept_user_id: int,
+    removed_user_id: int,
+    keep_subscription_from: int,
+) -> Awaitable[MergeReport | None] | MergeReport | None:
+    """Give the plugin's rows of ``removed_user_id`` to ``kept_user_id`` (or drop those a
+    unique key makes duplicates of the kept user's, the kept user's winning); may return an
+    awaitable, and a :data:`MergeReport`.
 
-    Called inside the merge's transaction, after identities, e-mail, balance, subscriptions,
-    transactions and referrals have moved: whatever the implementation changes in
-    ``session`` commits with the merge or not at all. Grants should be dropped rather than
-    moved (a merge must not raise anybody's privileges). Raise to refuse the merge.
+    Every plugin that keeps rows referring to users implements it for its own tables (and for
+    no other plugin's): after the merge no row of any table refers to the removed user. Called
+    inside the merge's transaction, once both user rows are locked and the identities moved:
+    whatever the implementation changes in ``session`` commits with the merge or not at all.
+    Implementations run one after the other, dependents first; the users plugin's
+    (``trylast``) last retires the removed user. ``keep_subscription_from`` is the user whose
+    subscription stays live when both have one. Grants are dropped rather than moved (a merge
+    must not raise anybody's privileges). Raise to refuse the merge.
+
+    A plugin that does not require cabinet_oauth marks its implementation
+    ``@hookimpl(optionalhook=True)``.
     """
+
+
+async def merge_accounts(
+    app: Starlette,
+    session: AsyncSession,
+    kept_user_id: int,
+    removed_user_id: int,
+    keep_subscription_from: int,
+) -> dict[str, Any]:
+    """Call every implementation of :func:`cabinet_account_merging` in pluggy's order, each
+    awaited before the next is called; their reports in one dict."""
+    arguments: dict[str, Any] = {
+        "app": app,
+        "session": session,
+        "kept_user_id": kept_user_id,
+        "removed_user_id": removed_user_id,
+        "keep_subscription_from": keep_subscription_from,
+    }
+    report: dict[str, Any] = {}
+    for impl in reversed(app.state.plugins.hook.cabinet_account_merging.get_hookimpls()):
+        result = impl.function(*(arguments[name] for name in impl.argnames))
+        if inspect.isawaitable(result):
+            result = await result
+        if result:
+            report.update(result)
+    return report

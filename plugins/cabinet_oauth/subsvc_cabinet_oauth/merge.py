@@ -1,32 +1,30 @@
 """Account merge: fold the secondary user (who owns an identity the primary proved to control)
 into the primary, in one transaction.
 
-What moves: external identities (where the primary has none of that provider), the messenger
-id and the e-mail with its password (where the primary has none), the balance (through
-billing's conditional updates when billing runs), the "has paid" / "has topped up" flags,
-subscriptions (when both have a live one, the one not kept is disabled first), transactions,
-referrals; other plugins move their rows through the ``cabinet_account_merging`` hook. Both
-users' refresh tokens are revoked; the secondary is marked ``deleted`` with its unique fields
-cleared. The two user rows are locked (in id order) before anything is read.
+This module moves the plugin's own rows: external identities (where the primary has none of
+that provider; else the secondary's is dropped), and forgets the link states and merge tokens
+naming the secondary. Every other table is its owner's: each plugin that keeps rows of users
+moves (or drops) them in its implementation of the ``cabinet_account_merging`` hook
+(:mod:`subsvc_cabinet_oauth.hookspecs`), called for all of them in the merge's transaction:
+billing the balance and transactions, subscriptions the subscriptions, cabinet_auth the
+sessions, and so on; the users plugin's, last, moves the messenger id, e-mail, flags and
+invitees and marks the secondary ``deleted``. The two user rows are locked (in id order)
+before anything is read.
 """
 
 from __future__ import annotations
-
-import inspect
-from dataclasses import dataclass, field
 
 from sqlalchemy import delete, or_, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_cabinet_auth.sessions import revoke_all
-from subsvc_users.counts import count_cache
 from subsvc_users.models import User
 from subsvc_users.schemas import UserStatus
 
 from subsvc.db import utcnow
 from subsvc_cabinet_oauth import errors
 from subsvc_cabinet_oauth.errors import FlowError
+from subsvc_cabinet_oauth.hookspecs import merge_accounts
 from subsvc_cabinet_oauth.models import MergeToken, OAuthIdentity, OAuthState
 from subsvc_cabinet_oauth.schemas import AccountMergedPayload, MergePreviewSubscription, MergePreviewUser
 from subsvc_cabinet_oauth.service import auth_methods
@@ -91,13 +89,6 @@ async def preview(
 # --- the merge -------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Moves:
-    balance_kopeks: int = 0
-    moved_subscriptions: list[int] = field(default_factory=list)
-    disabled_subscriptions: list[int] = field(default_factory=list)
-
-
 async def _lock_users(session: AsyncSession, first: int, second: int) -> dict[int, User]:
     query = (
         select(User)
@@ -122,138 +113,6 @@ async def _move_identities(session: AsyncSession, primary_id: int, secondary_id:
         .values(user_id=primary_id)
         .execution_options(synchronize_session=False)
     )
-
-
-async def _move_unique_fields(session: AsyncSession, primary: User, secondary: User) -> None:
-    """The messenger id and the e-mail (with its password and verification) go to a primary
-    that has none; each is cleared on the secondary and flushed before it is set again."""
-    messenger_id = secondary.messenger_id if primary.messenger_id is None else None
-    email = None
-    if not primary.email and secondary.email:
-        email = (
-            secondary.email,
-            secondary.email_verified,
-            secondary.email_verified_at,
-            secondary.email_verification_source,
-            secondary.password_hash,
-        )
-    _retire(secondary)
-    await session.flush()
-    if messenger_id is not None:
-        primary.messenger_id = messenger_id
-    if email is not None:
-        (
-            primary.email,
-            primary.email_verified,
-            primary.email_verified_at,
-            primary.email_verification_source,
-            primary.password_hash,
-        ) = email
-
-
-def _retire(user: User) -> None:
-    user.status = UserStatus.DELETED
-    user.messenger_id = None
-    user.email = None
-    user.email_verified = False
-    user.email_verified_at = None
-    user.email_verification_source = None
-    user.password_hash = None
-    user.referral_code = None
-    user.referred_by_id = None
-    user.updated_at = utcnow()
-
-
-async def _move_balance(app: Starlette, session: AsyncSession, primary: User, secondary: User) -> int:
-    """Move the whole balance (read under the row lock) in conditional updates."""
-    amount = secondary.balance_kopeks
-    if amount == 0:
-        return 0
-    assert primary.id is not None and secondary.id is not None
-    if plugin_runs(app, "billing"):
-        from subsvc_billing.service import change_balance
-
-        await change_balance(session, secondary.id, -amount)
-        await change_balance(session, primary.id, amount)
-    else:
-        for user_id, delta in ((secondary.id, -amount), (primary.id, amount)):
-            await session.exec(
-                update(User)  # type: ignore[call-overload]
-                .where(col(User.id) == user_id, col(User.balance_kopeks) + delta >= 0)
-                .values(balance_kopeks=col(User.balance_kopeks) + delta, updated_at=utcnow())
-                .execution_options(synchronize_session=False)
-            )
-    await session.refresh(primary)
-    await session.refresh(secondary)
-    return amount
-
-
-async def _move_subscriptions(
-    app: Starlette, session: AsyncSession, primary_id: int, secondary_id: int, keep_from: int, moves: _Moves
-) -> None:
-    if not plugin_runs(app, "subscriptions"):
-        return
-    from subsvc_subscriptions import service as subscriptions
-    from subsvc_subscriptions.models import Subscription
-
-    now = utcnow()
-    mine = await subscriptions.primary_of(session, primary_id, for_update=True)
-    theirs = await subscriptions.primary_of(session, secondary_id, for_update=True)
-
-    def live(item: Subscription | None) -> bool:
-        return (
-            item is not None
-            and subscriptions.actual_status(item.status, item.end_date, now) in subscriptions.LIVE
-        )
-
-    if live(mine) and live(theirs):
-        dropped = theirs if keep_from == primary_id else mine
-        assert dropped is not None and dropped.id is not None
-        await subscriptions.disable(session, app.state.events, dropped)
-        moves.disabled_subscriptions.append(dropped.id)
-    query = (
-        select(col(Subscription.id))
-        .where(col(Subscription.user_id) == secondary_id)
-        .order_by(col(Subscription.id))
-    )
-    moves.moved_subscriptions = [item for item in (await session.exec(query)).all() if item is not None]
-    await session.exec(
-        update(Subscription)  # type: ignore[call-overload]
-        .where(col(Subscription.user_id) == secondary_id)
-        .values(user_id=primary_id, updated_at=now)
-        .execution_options(synchronize_session=False)
-    )
-
-
-async def _move_transactions(
-    app: Starlette, session: AsyncSession, primary_id: int, secondary_id: int
-) -> None:
-    if not plugin_runs(app, "billing"):
-        return
-    from subsvc_billing.models import Transaction
-
-    await session.exec(
-        update(Transaction)  # type: ignore[call-overload]
-        .where(col(Transaction.user_id) == secondary_id)
-        .values(user_id=primary_id)
-        .execution_options(synchronize_session=False)
-    )
-
-
-async def _move_referrals(session: AsyncSession, primary: User, secondary: User, inviter: int | None) -> None:
-    """The secondary's invitees become the primary's; the primary keeps its own inviter, or
-    takes the secondary's, and is never its own."""
-    assert primary.id is not None and secondary.id is not None
-    await session.exec(
-        update(User)  # type: ignore[call-overload]
-        .where(col(User.referred_by_id) == secondary.id, col(User.id) != primary.id)
-        .values(referred_by_id=primary.id)
-        .execution_options(synchronize_session=False)
-    )
-    if primary.referred_by_id == secondary.id:
-        primary.referred_by_id = None
-    if primary.referred_by_id is None and inviter not in (None, primary.id, secondary.id):
-        primary.referred_by_id = inviter
 
 
 async def _forget_pending(session: AsyncSession, secondary_id: int) -> None:
@@ -287,29 +146,10 @@ async def merge(app: Starlette, session: AsyncSession, token: MergeToken, keep_f
     if primary.status != UserStatus.ACTIVE:
         raise FlowError(403, errors.USER_INACTIVE)
 
-    moves = _Moves()
-    paid = primary.has_had_paid_subscription or secondary.has_had_paid_subscription
-    topped_up = primary.has_made_first_topup or secondary.has_made_first_topup
-    inviter = secondary.referred_by_id
     await _move_identities(session, primary_id, secondary_id)
-    moves.balance_kopeks = await _move_balance(app, session, primary, secondary)
-    await _move_unique_fields(session, primary, secondary)
-    await _move_subscriptions(app, session, primary_id, secondary_id, keep_from, moves)
-    await _move_transactions(app, session, primary_id, secondary_id)
-    await _move_referrals(session, primary, secondary, inviter)
-    await revoke_all(session, primary_id)
-    await revoke_all(session, secondary_id)
     await _forget_pending(session, secondary_id)
-    for result in app.state.plugins.hook.cabinet_account_merging(
-        app=app, session=session, primary_user_id=primary_id, secondary_user_id=secondary_id
-    ):
-        if inspect.isawaitable(result):
-            await result
-    primary.has_had_paid_subscription = paid
-    primary.has_made_first_topup = topped_up
-    primary.updated_at = utcnow()
-    session.add(primary)
-    await session.flush()
+    report = await merge_accounts(app, session, primary_id, secondary_id, keep_from)
+    await session.refresh(primary)
     app.state.events.publish(
         session,
         ACCOUNT_MERGED,
@@ -317,11 +157,10 @@ async def merge(app: Starlette, session: AsyncSession, token: MergeToken, keep_f
             primary_user_id=primary_id,
             secondary_user_id=secondary_id,
             provider=token.provider,
-            moved_balance_kopeks=moves.balance_kopeks,
+            moved_balance_kopeks=report.get("moved_balance_kopeks", 0),
             kept_subscription_from=keep_from,
-            moved_subscription_ids=moves.moved_subscriptions,
-            disabled_subscription_ids=moves.disabled_subscriptions,
+            moved_subscription_ids=report.get("moved_subscription_ids", []),
+            disabled_subscription_ids=report.get("disabled_subscription_ids", []),
         ),
     )
-    count_cache(app).invalidate_on_commit(session)
     return primary

@@ -100,7 +100,13 @@ async def test_merge_moves_everything_to_the_primary(offer_merge, anon_client, r
     assert gone.email is None and gone.referral_code is None
     (identity,) = await rows(OAuthIdentity)
     assert (identity.user_id, identity.provider) == (primary, "yandex")
-    assert [t.user_id for t in await rows(Transaction)] == [primary]
+    transactions = await rows(Transaction)
+    assert {t.user_id for t in transactions} == {primary}
+    assert [(t.type, t.amount_kopeks, t.payment_method, t.external_id) for t in transactions[1:]] == [
+        ("withdrawal", 5_000, "balance", f"account-merge:{secondary}:out"),
+        ("deposit", 5_000, "balance", f"account-merge:{secondary}:in"),
+    ]
+    assert [t.balance_after_kopeks for t in transactions[1:]] == [0, 6_000]
     (moved_invitee,) = await rows(User, id=invitee)
     assert moved_invitee.referred_by_id == primary
     subscriptions = {s.traffic_limit_gb: s for s in await rows(Subscription)}

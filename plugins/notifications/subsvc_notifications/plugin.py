@@ -11,6 +11,7 @@ from pydantic import BaseModel
 from subsvc.api import Endpoint
 from subsvc.hookspecs import hookimpl
 from subsvc_notifications import __version__
+from subsvc_notifications.merging import cabinet_account_merging as cabinet_account_merging
 from subsvc_notifications.models import SubscriptionEvent
 from subsvc_notifications.routes import router
 from subsvc_notifications.schemas import SubscriptionEventRecorded

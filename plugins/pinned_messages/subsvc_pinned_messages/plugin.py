@@ -13,6 +13,7 @@ from subsvc.api import Endpoint
 from subsvc.hookspecs import hookimpl
 from subsvc.jobs import Job
 from subsvc_pinned_messages import __version__
+from subsvc_pinned_messages.merging import cabinet_account_merging as cabinet_account_merging
 from subsvc_pinned_messages.models import MODELS
 from subsvc_pinned_messages.routes import admin, web
 from subsvc_pinned_messages.routes.common import PERMISSIONS

@@ -17,6 +17,7 @@ from subsvc.hookspecs import hookimpl
 from subsvc.jobs import Job
 from subsvc_promo_offers import __version__, templates
 from subsvc_promo_offers.claims import CLAIMED_EVENT
+from subsvc_promo_offers.merging import cabinet_account_merging as cabinet_account_merging
 from subsvc_promo_offers.models import MODELS
 from subsvc_promo_offers.routes import admin, cabinet, web
 from subsvc_promo_offers.schemas import OfferClaimed

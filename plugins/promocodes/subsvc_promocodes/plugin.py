@@ -16,6 +16,7 @@ from subsvc.api import Endpoint
 from subsvc.hookspecs import hookimpl
 from subsvc_promocodes import __version__, hookspecs, service
 from subsvc_promocodes.activation import ACTIVATED
+from subsvc_promocodes.merging import cabinet_account_merging as cabinet_account_merging
 from subsvc_promocodes.models import PromoCode, PromoCodeDiscount, PromoCodeUse
 from subsvc_promocodes.routes import endpoints
 from subsvc_promocodes.schemas import PromoCodeActivated

@@ -20,6 +20,7 @@ from subsvc.hookspecs import hookimpl
 from subsvc_rbac import __version__, auditing, gate, seed
 from subsvc_rbac.auditing import AuditWriter
 from subsvc_rbac.grants import GrantsCache, read_standing
+from subsvc_rbac.merging import cabinet_account_merging as cabinet_account_merging
 from subsvc_rbac.models import AccessPolicy, AdminRole, AuditLogEntry, UserRole
 from subsvc_rbac.registry import OWN_PERMISSIONS
 from subsvc_rbac.routes import audit, policies, roles

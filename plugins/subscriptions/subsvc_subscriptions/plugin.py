@@ -13,6 +13,7 @@ from subsvc_users.hookspecs import RecordColumns
 from subsvc.api import Endpoint
 from subsvc.hookspecs import hookimpl
 from subsvc_subscriptions import __version__, service
+from subsvc_subscriptions.merging import cabinet_account_merging as cabinet_account_merging
 from subsvc_subscriptions.models import Subscription, TrafficPurchase
 from subsvc_subscriptions.routes import router, users_router
 from subsvc_subscriptions.schemas import SubscriptionChanged

@@ -16,6 +16,7 @@ from subsvc.api import Endpoint
 from subsvc.hookspecs import hookimpl
 from subsvc_users import __version__, hookspecs, service
 from subsvc_users.counts import CountCache, count_cache
+from subsvc_users.merging import cabinet_account_merging as cabinet_account_merging
 from subsvc_users.models import User
 from subsvc_users.routes import router
 from subsvc_users.schemas import UserCreatedPayload
