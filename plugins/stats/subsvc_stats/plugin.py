@@ -20,7 +20,12 @@ class StatsSettings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore")
 
     STATS_CACHE_SECONDS: float = Field(
-        5.0, ge=0, description="How long computed statistics are served before they are computed again."
+        5.0,
+        ge=0,
+        description=(
+            "How long computed statistics are served before they are computed again (in the "
+            "background: the last figures are served meanwhile); 0 computes on every request."
+        ),
     )
 
 
@@ -47,4 +52,11 @@ def register_permissions() -> dict[str, list[str]]:
 @hookimpl
 def startup(app: Starlette) -> None:
     settings: StatsSettings = app.state.settings_of["stats"]
-    app.state.stats = StatsService(app.state.db, settings.STATS_CACHE_SECONDS)
+    app.state.stats = StatsService(app.state.db, app.state.bus, settings.STATS_CACHE_SECONDS)
+
+
+@hookimpl
+async def shutdown(app: Starlette) -> None:
+    stats: StatsService | None = getattr(app.state, "stats", None)
+    if stats is not None:
+        await stats.stop()

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 
+import httpx2
 import pytest
+from starlette.applications import Starlette
 from subsvc_billing.models import Transaction
 from subsvc_stats.queries import today_bounds
 from subsvc_subscriptions.models import Subscription
 from subsvc_users.models import User
+
+from subsvc.app import create_app
+from subsvc.db import Database
+from subsvc.testing import API_KEY
 
 
 async def seed(db) -> None:
@@ -126,9 +134,104 @@ def cached(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STATS_CACHE_SECONDS", "60")
 
 
+@asynccontextmanager
+async def another_instance_database(app: Starlette) -> AsyncIterator[Database]:
+    """The same database through an engine of its own: what another instance (without a
+    shared bus) writes."""
+    other = Database(app.state.settings)
+    try:
+        yield other
+    finally:
+        await other.dispose()
+
+
 async def test_figures_are_cached_for_the_configured_time(cached, app, client, db):
     first = (await client.get("/stats/overview")).json()
-    await seed(db)
+    async with another_instance_database(app) as elsewhere:
+        await seed(elsewhere)
     assert (await client.get("/stats/overview")).json() == first  # still the cached figures
     app.state.stats.overview.clear()
     assert (await client.get("/stats/overview")).json()["users"]["total"] == 4
+
+
+async def test_a_change_committed_on_this_instance_shows_at_once(cached, client, db):
+    assert (await client.get("/stats/overview")).json()["users"]["total"] == 0
+    assert (await client.get("/stats/full")).json()["users"]["total"] == 0
+    r = await client.post("/users", json={"messenger_id": 77})
+    assert r.status_code == 201, r.text
+    assert (await client.get("/stats/overview")).json()["users"]["total"] == 1
+    assert (await client.get("/stats/full")).json()["overview"]["users"]["total"] == 1
+    await seed(db)  # rows written straight through this instance's database count too
+    body = (await client.get("/stats/overview")).json()
+    assert body["users"]["total"] == 5
+    assert body["subscriptions"] == {"active": 3, "expired": 1}
+    assert body["payments"]["today_kopeks"] == 10_550
+
+
+async def test_a_rolled_back_change_keeps_the_figures(cached, app, client, db):
+    await client.get("/stats/overview")
+    generation = app.state.stats.changes.generation
+    async with db.session() as session:
+        session.add(User(messenger_id=5, status="active"))
+        await session.flush()
+        await session.rollback()
+    assert app.state.stats.changes.generation == generation
+
+
+async def test_expired_figures_are_answered_at_once_and_renewed_in_the_background(cached, app, client):
+    first = (await client.get("/stats/overview")).json()
+    async with another_instance_database(app) as elsewhere:
+        await seed(elsewhere)
+    app.state.stats.overview.expires = 0.0  # as if STATS_CACHE_SECONDS had passed
+    assert (await client.get("/stats/overview")).json() == first  # the last figures, no wait
+    await app.state.stats.settled()  # the computation that request started
+    assert (await client.get("/stats/overview")).json()["users"]["total"] == 4
+
+
+async def test_many_requests_after_a_change_share_one_computation(cached, app, client, db):
+    await client.get("/stats/overview")
+    computed = 0
+    compute = app.state.stats.overview.compute
+
+    async def counted():
+        nonlocal computed
+        computed += 1
+        return await compute()
+
+    app.state.stats.overview.compute = counted
+    await seed(db)
+    answers = await asyncio.gather(*(client.get("/stats/overview") for _ in range(8)))
+    assert {r.json()["users"]["total"] for r in answers} == {4}
+    assert computed == 1
+
+
+@asynccontextmanager
+async def instance(settings) -> AsyncIterator[tuple[Starlette, httpx2.AsyncClient]]:
+    plugins = [
+        "subsvc_promo_groups.plugin",
+        "subsvc_users.plugin",
+        "subsvc_billing.plugin",
+        "subsvc_subscriptions.plugin",
+        "subsvc_stats.plugin",
+    ]
+    application = create_app(settings, plugins=plugins)
+    async with application.router.lifespan_context(application):
+        transport = httpx2.ASGITransport(app=application)
+        async with httpx2.AsyncClient(
+            transport=transport, base_url="http://t", headers={"X-API-Key": API_KEY}
+        ) as http:
+            yield application, http
+
+
+async def test_a_change_on_another_instance_arrives_through_redis(cached, redis_url, subsvc_settings, app):
+    settings = subsvc_settings.model_copy(update={"REDIS_URL": redis_url})
+    async with instance(settings) as (_one, a), instance(settings) as (two, b):
+        assert (await b.get("/stats/overview")).json()["users"]["total"] == 0  # kept by instance two
+        heard = asyncio.Event()
+        two.state.bus.subscribe("stats.changed", lambda message: heard.set())
+        assert (await a.post("/users", json={"messenger_id": 78})).status_code == 201
+        await asyncio.wait_for(heard.wait(), timeout=10)
+        # instance two answers its last figures at once and computes new ones meanwhile
+        assert (await b.get("/stats/overview")).json()["users"]["total"] == 0
+        await two.state.stats.settled()
+        assert (await b.get("/stats/overview")).json()["users"]["total"] == 1
