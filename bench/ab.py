@@ -175,6 +175,11 @@ def benchmark(args: argparse.Namespace, workdir: Path) -> int:
         f"{scenario.name}: head/base over {args.rounds} rounds of {args.duration:g} s (medians):"
         f" throughput ×{throughput:.3f}, CPU per request ×{cpu:.3f}"
     )
+    for name in ("base", "head"):
+        p50 = statistics.median(f.results[name].p50_ms for f in rounds)
+        p99 = statistics.median(f.results[name].p99_ms for f in rounds)
+        worst = max(f.results[name].p99_ms for f in rounds)
+        print(f"  {name}: p50 {p50:.2f} ms, p99 {p99:.2f} ms (median; highest round {worst:.2f} ms)")
     for problem in problems:
         print(f"(!) {problem}")
     return 1 if problems else 0

@@ -127,6 +127,13 @@ SCENARIO_SETS: dict[str, ScenarioSet] = {
             ),
         ),
         ScenarioSet(
+            name="stats",
+            description="PostgreSQL with BENCH_USERS users (1,000,000 for issue 17): the overview alone",
+            seed=seed_users,
+            env=POOL_FOR_THE_LOAD,
+            scenarios=(Scenario("GET /stats/overview", "GET", "/stats/overview", auth=True),),
+        ),
+        ScenarioSet(
             name="cabinet",
             description="PostgreSQL with 100,000 users: messenger login and authenticated cabinet reads",
             seed=seed_users,
