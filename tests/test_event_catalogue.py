@@ -196,7 +196,7 @@ def _resolve(expression: ast.expr, module: ModuleType) -> Any:
 
 
 def _packages() -> list[ModuleType]:
-    names = {info.module.__name__.split(".")[0] for info in discover().values()}
+    names = {info.package for info in discover().values()}
     return [subsvc, *(importlib.import_module(name) for name in sorted(names))]
 
 

@@ -1,18 +1,22 @@
 """Plugin discovery, selection and ordering.
 
-Installed plugins are entry points in the group ``subsvc.plugins`` (name = plugin name,
-value = the module holding the hook implementations). Core's own parts are internal
-plugins registered through the same hooks. Operators narrow the set with
-``SUBSVC_PLUGINS`` / ``SUBSVC_PLUGINS_DISABLED``.
+Installed plugins are entry points in the group ``subsvc.plugins``: name = plugin name,
+value = the plugin's :class:`subsvc.manifest.Plugin` (``subsvc_pages.plugin:plugin``); its
+version and requirements come from its distribution's metadata. A module of ``@hookimpl``
+functions (with ``REQUIRES``) is accepted too: core's own parts are such modules. Operators
+narrow the set with ``SUBSVC_PLUGINS`` / ``SUBSVC_PLUGINS_DISABLED``.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
+import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from importlib.metadata import entry_points
+from dataclasses import dataclass, field, replace
+from functools import cache
+from importlib.metadata import Distribution, EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -20,6 +24,7 @@ from typing import Any
 import pluggy
 
 from subsvc import hookspecs
+from subsvc.manifest import ManifestError, Plugin
 
 ENTRY_POINT_GROUP = "subsvc.plugins"
 INTERNAL_PLUGINS = (
@@ -39,45 +44,125 @@ class PluginError(RuntimeError):
 
 @dataclass(frozen=True)
 class PluginInfo:
-    """What `subsvc plugins` and `GET /plugins` show of a plugin."""
+    """What `subsvc plugins` and `GET /plugins` show of a plugin, and what the loader needs."""
 
     name: str
     version: str
-    module: ModuleType = field(repr=False, compare=False)
+    module: Any = field(repr=False, compare=False)  # the object registered with pluggy
     requires: tuple[str, ...] = ()
     enabled: bool = True
     internal: bool = False
+    package: str = ""
+    migrations: Path | None = field(default=None, compare=False)
 
 
 def _module_info(name: str, module: ModuleType, version: str, *, internal: bool = False) -> PluginInfo:
+    """A plugin written as a module of ``@hookimpl`` functions."""
     requires = tuple(getattr(module, "REQUIRES", ()))
-    return PluginInfo(name=name, version=version, module=module, requires=requires, internal=internal)
+    folder = None
+    impl = getattr(module, "register_migrations", None)
+    if impl is not None and hasattr(impl, "subsvc_impl"):
+        folder = impl()
+    return PluginInfo(
+        name=name,
+        version=version,
+        module=module,
+        requires=requires,
+        internal=internal,
+        package=module.__name__.split(".")[0],
+        migrations=Path(folder) if folder is not None else None,
+    )
+
+
+def _manifest_info(name: str, plugin: Plugin, package: str, dist: Distribution | None) -> PluginInfo:
+    """A plugin declared with :class:`Plugin`: version and requirements from ``dist``."""
+    try:
+        hooks = plugin.hook_object(name)
+    except ManifestError as exc:
+        raise PluginError(str(exc)) from None
+    spec = importlib.util.find_spec(package)
+    locations = spec.submodule_search_locations if spec is not None else None
+    folder = Path(locations[0]) / "migrations" / "versions" if locations else None
+    return PluginInfo(
+        name=name,
+        version=dist.version if dist is not None else "0",
+        module=hooks,
+        requires=_required_plugins(dist) if dist is not None else (),
+        package=package,
+        migrations=folder if folder is not None and folder.is_dir() else None,
+    )
+
+
+def _entry_info(ep: EntryPoint) -> PluginInfo:
+    loaded = ep.load()
+    if isinstance(loaded, Plugin):
+        return _manifest_info(ep.name, loaded, ep.module.split(".")[0], ep.dist)
+    if isinstance(loaded, ModuleType):
+        return _module_info(ep.name, loaded, ep.dist.version if ep.dist is not None else "0")
+    raise PluginError(
+        f"entry point {ep.name!r} ({ep.value}) must name a subsvc.manifest.Plugin instance "
+        f"(e.g. 'subsvc_{ep.name}.plugin:plugin') or a module of @hookimpl functions, got {loaded!r}"
+    )
+
+
+def _canonical(distribution: str) -> str:
+    return re.sub(r"[-_.]+", "-", distribution).lower()
+
+
+@cache
+def _installed() -> dict[str, EntryPoint]:
+    """Every installed plugin's entry point, by plugin name (read once per process)."""
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _required_plugins(dist: Distribution) -> tuple[str, ...]:
+    """The installed plugins ``dist`` depends on (its ``Requires-Dist`` without extras)."""
+    by_distribution = {
+        _canonical(ep.dist.name): name for name, ep in _installed().items() if ep.dist is not None
+    }
+    required = []
+    for requirement in dist.requires or ():
+        if "extra" in requirement.partition(";")[2]:
+            continue
+        match = re.match(r"[A-Za-z0-9._-]+", requirement)
+        name = by_distribution.get(_canonical(match.group(0))) if match else None
+        if name is not None:
+            required.append(name)
+    return tuple(required)
 
 
 def discover() -> dict[str, PluginInfo]:
     """Every installed plugin, by name (not yet filtered by settings)."""
-    found: dict[str, PluginInfo] = {}
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        module = ep.load()
-        if not isinstance(module, ModuleType):
-            raise PluginError(f"entry point {ep.name!r} must name a module, got {module!r}")
-        version = ep.dist.version if ep.dist is not None else "0"
-        found[ep.name] = _module_info(ep.name, module, version)
-    return found
+    return {name: _entry_info(ep) for name, ep in _installed().items()}
 
 
-def from_modules(modules: list[ModuleType | str]) -> dict[str, PluginInfo]:
-    """Plugins given directly (tests, embedding): modules or dotted module names.
+def from_modules(items: list[ModuleType | str]) -> dict[str, PluginInfo]:
+    """Plugins given directly (tests, embedding), with the installed plugins they require.
 
-    A module's plugin name is its ``PLUGIN_NAME`` attribute, else the last part of its
-    package name without ``subsvc_`` (``subsvc_pages.plugin`` -> ``pages``).
+    An item is an installed plugin's name (``"pages"``), its package or module
+    (``"subsvc_pages"``, ``"subsvc_pages.plugin"``), or a module of ``@hookimpl`` functions
+    (named by its ``PLUGIN_NAME``, else its package without ``subsvc_``).
     """
+    by_package = {ep.module.split(".")[0]: name for name, ep in _installed().items()}
     found: dict[str, PluginInfo] = {}
-    for item in modules:
+    for item in items:
+        if isinstance(item, str) and item in _installed():
+            found[item] = _entry_info(_installed()[item])
+            continue
         module = importlib.import_module(item) if isinstance(item, str) else item
         package = module.__name__.split(".")[0]
+        installed = by_package.get(package)
+        if installed is not None and not hasattr(module, "PLUGIN_NAME"):
+            found[installed] = _entry_info(_installed()[installed])
+            continue
         name = getattr(module, "PLUGIN_NAME", package.removeprefix("subsvc_"))
         found[name] = _module_info(name, module, str(getattr(module, "__version__", "0")))
+    missing = [dep for info in found.values() for dep in info.requires if dep not in found]
+    while missing:
+        dep = missing.pop()
+        if dep not in found and dep in _installed():
+            found[dep] = _entry_info(_installed()[dep])
+            missing += found[dep].requires
     return found
 
 
@@ -102,9 +187,7 @@ def select(available: dict[str, PluginInfo], only: list[str] | None, disabled: l
 
 
 def _replace_enabled(info: PluginInfo) -> PluginInfo:
-    return PluginInfo(
-        info.name, info.version, info.module, info.requires, enabled=False, internal=info.internal
-    )
+    return replace(info, enabled=False)
 
 
 def _topological(plugins: list[PluginInfo]) -> list[PluginInfo]:
@@ -153,6 +236,22 @@ class PluginManager(pluggy.PluginManager):
                 self.register(info.module, name=info.name)
         for _, extension_points in self.each("register_hookspecs"):
             self.add_hookspecs(extension_points)
+        self._check_implementations()
+
+    def _check_implementations(self) -> None:
+        """Refuse an implementation of a hook nobody declares (a misspelt name would
+        otherwise never be called). An implementation of another plugin's extension point
+        that may be absent says ``@hookimpl(optionalhook=True)``."""
+        for name, caller in vars(self.hook).items():
+            if name.startswith("_") or caller.has_spec():
+                continue
+            for impl in caller.get_hookimpls():
+                if not impl.optionalhook:
+                    raise PluginError(
+                        f"plugin {impl.plugin_name!r} implements {name!r}, which no enabled plugin declares: "
+                        "check the name, or mark it @hookimpl(optionalhook=True) when it implements "
+                        "the extension point of a plugin that may be absent"
+                    )
 
     @property
     def enabled(self) -> list[PluginInfo]:
@@ -206,14 +305,7 @@ class PluginManager(pluggy.PluginManager):
     def migration_dirs(self) -> list[Path]:
         """Every installed plugin's migration folder, enabled or not: the database keeps
         the tables of a disabled plugin, so Alembic must still know its revisions."""
-        dirs = []
-        for info in self.infos:
-            impl = getattr(info.module, "register_migrations", None)
-            if impl is not None and hasattr(impl, "subsvc_impl"):
-                folder = impl()
-                if folder is not None:
-                    dirs.append(Path(folder))
-        return dirs
+        return [info.migrations for info in self.infos if info.migrations is not None]
 
     async def each_async(self, hook: str, *, reverse: bool = False, **kwargs: Any) -> None:
         """Call a runtime hook (``startup``/``shutdown``) per plugin in order, awaiting each

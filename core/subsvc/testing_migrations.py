@@ -19,19 +19,23 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Inspector
 
 from subsvc.db import migrate
+from subsvc.plugins import from_modules
 from subsvc.testing import schema_differences
 
 
 class MigratedDatabase:
-    """A SQLite file in ``folder`` whose migrations are core's plus the ``plugins``' branches
-    (each plugin module's ``register_migrations``); their models are registered too."""
+    """A SQLite file in ``folder`` whose migrations are core's plus the branches of the
+    ``plugins`` and the plugins they require (names or modules, as
+    :func:`subsvc.plugins.from_modules` takes them); their models are registered too."""
 
     def __init__(self, folder: Path, *plugins: Any) -> None:
         path = folder / "migrations.db"
         self.async_url, self.sync_url = f"sqlite+aiosqlite:///{path}", f"sqlite:///{path}"
-        self.dirs: list[Path] = [p.register_migrations() for p in plugins]
-        for p in plugins:
-            p.register_models()
+        infos = from_modules(list(plugins)).values()
+        self.dirs: list[Path] = [info.migrations for info in infos if info.migrations is not None]
+        for info in infos:
+            if hasattr(info.module, "register_models"):
+                info.module.register_models()
         self._engine = sa.create_engine(self.sync_url)
 
     def upgrade(self) -> None:

@@ -78,7 +78,7 @@ def promo_group_deleting(
     return service.forget_promo_group(session, group_id)
 
 
-@hookimpl
+@hookimpl(optionalhook=True)
 def cabinet_admin_user_tariffs(
     session: AsyncSession, user_id: int, promo_group_id: int | None, include_inactive: bool
 ) -> Awaitable[list[dict[str, Any]]]:
