@@ -111,6 +111,7 @@ def create_app(
     state: Any = app.state
     state.settings = settings
     state.settings_of = settings_of
+    state.settings_by_class = {type(value): value for value in settings_of.values()}
     state.plugins = manager
     state.endpoints = endpoints
     state.openapi_tags = tags

@@ -66,8 +66,8 @@ class Plugin:
     - ``endpoints``: :class:`~subsvc.api.Router` objects or single endpoints.
     - ``permissions``: the sections it introduces, ``{section: [action, ...]}``.
     - ``tags``: OpenAPI tag descriptions, ``{tag: description}``.
-    - ``settings``: its pydantic-settings class, read from the environment at start
-      (``app.state.settings_of[name]``).
+    - ``settings``: its settings class (a :class:`subsvc.settings.PluginSettings`), read
+      from the environment at start; ``MySettings.of(app)`` is the instance.
     - ``events``: the event types it publishes and their payload models.
     - ``jobs``: its background jobs.
     - ``auth_responses``: per area, the statuses its ``authenticate`` answers beyond 401.

@@ -7,10 +7,13 @@ README's settings table is generated from it.
 from __future__ import annotations
 
 import ipaddress
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Self
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 
 CommaList = Annotated[list[str], NoDecode]
 CommaIntList = Annotated[list[int], NoDecode]
@@ -243,6 +246,21 @@ def describe_errors(error: ValidationError) -> str:
         name = ".".join(str(part) for part in item["loc"]) or "settings"
         lines.append(f"{name}: {item['msg']} (got {item['input']!r})")
     return "invalid settings:\n  " + "\n  ".join(lines)
+
+
+class PluginSettings(BaseSettings):
+    """Base of a plugin's settings: read from the environment (and ``.env``) like core's,
+    unknown variables ignored, frozen. ``MySettings.of(app)`` is the running app's instance."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
+
+    @classmethod
+    def of(cls, app: Starlette) -> Self:
+        """This class's instance in ``app`` (read at start), typed."""
+        found = app.state.settings_by_class.get(cls)
+        if found is None:
+            raise LookupError(f"{cls.__name__} is not the settings class of an enabled plugin")
+        return found  # type: ignore[no-any-return]
 
 
 def load_settings(cls: type[BaseSettings] = Settings, **overrides: Any) -> BaseSettings:
