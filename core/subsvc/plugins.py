@@ -140,8 +140,9 @@ def from_modules(items: list[ModuleType | str]) -> dict[str, PluginInfo]:
     """Plugins given directly (tests, embedding), with the installed plugins they require.
 
     An item is an installed plugin's name (``"pages"``), its package or module
-    (``"subsvc_pages"``, ``"subsvc_pages.plugin"``), or a module of ``@hookimpl`` functions
-    (named by its ``PLUGIN_NAME``, else its package without ``subsvc_``).
+    (``"subsvc_pages"``, ``"subsvc_pages.plugin"``), or a module not installed as a plugin
+    holding a ``plugin`` declaration or ``@hookimpl`` functions (named by its
+    ``PLUGIN_NAME``, else its package without ``subsvc_``; version 0, no requirements).
     """
     by_package = {ep.module.split(".")[0]: name for name, ep in _installed().items()}
     found: dict[str, PluginInfo] = {}
@@ -156,7 +157,11 @@ def from_modules(items: list[ModuleType | str]) -> dict[str, PluginInfo]:
             found[installed] = _entry_info(_installed()[installed])
             continue
         name = getattr(module, "PLUGIN_NAME", package.removeprefix("subsvc_"))
-        found[name] = _module_info(name, module, str(getattr(module, "__version__", "0")))
+        declared = getattr(module, "plugin", None)
+        if isinstance(declared, Plugin):
+            found[name] = _manifest_info(name, declared, package, None)
+        else:
+            found[name] = _module_info(name, module, str(getattr(module, "__version__", "0")))
     missing = [dep for info in found.values() for dep in info.requires if dep not in found]
     while missing:
         dep = missing.pop()
