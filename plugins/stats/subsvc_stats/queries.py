@@ -62,6 +62,35 @@ async def users_figures(session: AsyncSession) -> dict[str, int]:
     return {key: int(value) for key, value in row._mapping.items()}
 
 
+async def users_overview(session: AsyncSession) -> dict[str, int]:
+    """The overview's four user figures: one pass, no aggregate it does not show."""
+    row = (
+        await session.exec(
+            sa.select(
+                _count().label("total"),
+                _count(users.c.status == "active").label("active"),
+                _count(users.c.status == "blocked").label("blocked"),
+                _sum(users.c.balance_kopeks).label("balance_kopeks"),
+            ).select_from(users)
+        )
+    ).one()
+    return {key: int(value) for key, value in row._mapping.items()}
+
+
+async def subscriptions_overview(session: AsyncSession) -> dict[str, int]:
+    """Active and expired subscriptions, counted from the status index (those rows only)."""
+    shown = ("active", "expired")
+    rows = (
+        await session.exec(
+            sa.select(subscriptions.c.status, _count())
+            .where(subscriptions.c.status.in_(shown))
+            .group_by(subscriptions.c.status)
+        )
+    ).all()
+    counted = {status: int(count) for status, count in rows}
+    return {status: counted.get(status, 0) for status in shown}
+
+
 async def subscriptions_figures(session: AsyncSession, now: datetime) -> dict[str, int]:
     row = (
         await session.exec(

@@ -49,8 +49,8 @@ def _overview(users: dict[str, int], subscriptions: dict[str, int], payments_tod
 async def overview(session: AsyncSession) -> OverviewStats:
     """The spec's Overview statistics with the formulas of the reference (§8)."""
     now = datetime.now(UTC)
-    users = await queries.users_figures(session)
-    subscriptions = await queries.subscriptions_figures(session, now)
+    users = await queries.users_overview(session)
+    subscriptions = await queries.subscriptions_overview(session)
     payments = await queries.transactions_figures(session, now)
     return _overview(users, subscriptions, payments["payments_today_kopeks"])
 
