@@ -144,6 +144,20 @@ async def test_failed_operation_leaves_the_database_as_it_was(client):
     assert (await client.get("/probe/notes")).json() == []
 
 
+@pytest.mark.parametrize(
+    ("kind", "status", "detail"),
+    [
+        ("fixed", 409, "Refused after the write"),
+        ("message", 409, "The note is refused: too long"),
+        ("read", 410, "Note 7 is gone"),
+    ],
+)
+async def test_a_declared_domain_error_answers_as_declared_and_rolls_back(client, kind, status, detail):
+    r = await client.post(f"/probe/refusals/{kind}")
+    assert (r.status_code, r.json()) == (status, {"detail": detail})
+    assert (await client.get("/probe/notes")).json() == []
+
+
 @pytest.mark.parametrize("origin_setting", [["https://admin.example"]])
 async def test_cors_allows_configured_origin(app, client, origin_setting):
     # CORS is off in the default test settings: no header is added.

@@ -128,3 +128,15 @@ def test_an_entry_point_naming_something_else_is_refused_with_what_to_name():
         PluginError, match=r"must name a subsvc\.manifest\.Plugin instance .*'subsvc_odd\.plugin:plugin'"
     ):
         _entry_info(FakeEntryPoint())  # type: ignore[arg-type]
+
+
+def test_a_domain_error_declared_by_two_plugins_is_refused(subsvc_settings):
+    class Refused(Exception):
+        pass
+
+    first, second = _declared(errors={Refused: 409}), _declared(errors={Refused: 400})
+    second.PLUGIN_NAME = "other"  # type: ignore[attr-defined]
+    with pytest.raises(
+        ValueError, match="Refused is declared as a domain error twice \\(by 'made' and 'other'\\)"
+    ):
+        create_app(subsvc_settings, plugins=[first, second])

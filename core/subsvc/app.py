@@ -20,7 +20,12 @@ from starlette.routing import BaseRoute
 
 from subsvc import plugins as plugin_loader
 from subsvc.api.endpoint import Endpoint
-from subsvc.api.errors import RequestValidationError, http_error_handler, validation_error_handler
+from subsvc.api.errors import (
+    DomainErrors,
+    RequestValidationError,
+    http_error_handler,
+    validation_error_handler,
+)
 from subsvc.api.routing import IndexedRouter
 from subsvc.auth.jwt import JWTCodec
 from subsvc.auth.permissions import build_registry
@@ -95,7 +100,10 @@ def create_app(
             await app.state.bus.stop()
             await app.state.db.dispose()
 
-    middleware = [Middleware(CoreMiddleware, max_body_bytes=settings.MAX_BODY_BYTES, plugins=manager)]
+    errors = DomainErrors((info.name, declared) for info, declared in manager.each("register_errors"))
+    middleware = [
+        Middleware(CoreMiddleware, max_body_bytes=settings.MAX_BODY_BYTES, plugins=manager, errors=errors)
+    ]
     if settings.CORS_ORIGINS:
         middleware.insert(0, _cors(settings.CORS_ORIGINS))
     routes: list[BaseRoute] = [endpoint.route() for endpoint in sorted(endpoints, key=_specific_first)]

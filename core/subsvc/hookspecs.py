@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from starlette.responses import Response
 
     from subsvc.api import Endpoint
+    from subsvc.api.errors import ErrorAnswer
     from subsvc.auth.principal import Grants, Principal
     from subsvc.jobs import Job
 
@@ -118,6 +119,17 @@ def register_auth_responses() -> Mapping[str, Mapping[int, str]]:  # type: ignor
     """Return, per area (``"cabinet"``, ``"cabinet-admin"``), the statuses this plugin's
     ``authenticate`` answers beyond 401, with their descriptions (e.g. ``{403: "Account
     blocked"}``): every endpoint of that area documents them in OpenAPI.
+    """
+
+
+@hookspec
+def register_errors() -> Mapping[type[Exception], ErrorAnswer]:  # type: ignore[empty-body]
+    """Return the plugin's domain errors and their HTTP answers, declared once:
+    ``{NotFound: (404, "Promo code not found"), RuleBroken: 400, Refused: lambda e: (e.status, e.detail)}``.
+
+    An int keeps the exception's message as the detail; a pair fixes it; a function reads
+    both from the exception. An endpoint that raises one (a subclass too) answers it; the
+    request's transaction is rolled back first. A type declared twice stops the start.
     """
 
 

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from pydantic_settings import BaseSettings
 
     from subsvc.api import Endpoint, Router
+    from subsvc.api.errors import ErrorAnswer
     from subsvc.jobs import Job
 
 #: The declarative hooks a manifest answers; a plugin implementing one of them as well is
@@ -50,6 +51,7 @@ DECLARED_HOOKS = {
     "register_events": "events",
     "register_jobs": "jobs",
     "register_auth_responses": "auth_responses",
+    "register_errors": "errors",
     "register_openapi_tags": "tags",
 }
 
@@ -71,6 +73,7 @@ class Plugin:
     - ``events``: the event types it publishes and their payload models.
     - ``jobs``: its background jobs.
     - ``auth_responses``: per area, the statuses its ``authenticate`` answers beyond 401.
+    - ``errors``: its domain errors and their HTTP answers (see ``register_errors``).
     - ``hookspecs``: a module of extension points it offers to the plugins built on it.
     - ``hooks``: modules (or single functions) whose ``@hookimpl`` functions are its runtime
       hooks and its implementations of other plugins' extension points.
@@ -84,6 +87,7 @@ class Plugin:
     events: Mapping[str, type[BaseModel]] = field(default_factory=dict)
     jobs: Sequence[Job] = ()
     auth_responses: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
+    errors: Mapping[type[Exception], ErrorAnswer] = field(default_factory=dict)
     hookspecs: ModuleType | None = None
     hooks: Sequence[ModuleType | Callable[..., Any]] = ()
 
@@ -114,6 +118,7 @@ class Plugin:
             "register_events": lambda: self.events,
             "register_jobs": lambda: list(self.jobs),
             "register_auth_responses": lambda: self.auth_responses,
+            "register_errors": lambda: self.errors,
             "register_settings": lambda: self.settings,
             "register_hookspecs": lambda: self.hookspecs,
         }

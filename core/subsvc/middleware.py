@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from subsvc.api.errors import DB_UNAVAILABLE, error_response
+from subsvc.api.errors import DB_UNAVAILABLE, DomainErrors, error_response
 from subsvc.db import is_database_unavailable
 
 log = logging.getLogger("subsvc.errors")
@@ -31,10 +31,11 @@ class BodyTooLarge(Exception):
 class CoreMiddleware:
     """Wraps every HTTP request of the app."""
 
-    def __init__(self, app: ASGIApp, *, max_body_bytes: int, plugins: Any) -> None:
+    def __init__(self, app: ASGIApp, *, max_body_bytes: int, plugins: Any, errors: DomainErrors) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.plugins = plugins
+        self.errors = errors
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -97,6 +98,9 @@ class CoreMiddleware:
         if is_database_unavailable(exc):
             log.warning("request %s: database unavailable: %s", request_id, exc)
             return error_response(503, DB_UNAVAILABLE)
+        declared = self.errors.response(exc)
+        if declared is not None:
+            return declared
         custom = self.plugins.hook.handle_exception(request=Request(scope, receive), exc=exc)
         if custom is not None:
             return custom  # type: ignore[no-any-return]

@@ -61,6 +61,20 @@ class Teapot(Exception):
     """An exception only this plugin knows how to answer."""
 
 
+class NoteRefused(Exception):
+    """A domain error declared with its answer (``register_errors``)."""
+
+
+class NoteTooLong(NoteRefused):
+    """A subclass: answered as its base is declared, with its own message."""
+
+
+class NoteGone(Exception):
+    def __init__(self, note_id: int) -> None:
+        super().__init__(note_id)
+        self.note_id = note_id
+
+
 web = Router(area="web", tag="probe")
 cabinet = Router(area="cabinet", tag="probe-cabinet")
 admin = Router(area="cabinet-admin", tag="probe-admin")
@@ -120,6 +134,23 @@ async def create_note_with_event(
     if fail:
         raise HTTPError(409, "Failed after publishing")
     return note
+
+
+@web.post(
+    "/probe/refusals/{kind}",
+    response_model=NoteOut,
+    status_code=201,
+    responses={409: "Refused after the write", 410: "Gone"},
+)
+async def refuse_after_write(session: AsyncSession, kind: Literal["fixed", "message", "read"]) -> ProbeNote:
+    """Write a note, then raise a declared domain error of the kind asked for."""
+    session.add(ProbeNote(text="written before the refusal"))
+    await session.flush()
+    if kind == "fixed":
+        raise NoteRefused("not shown")
+    if kind == "message":
+        raise ValueError("The note is refused: too long")
+    raise NoteGone(7)
 
 
 @web.get("/probe/notes", response_model=list[NoteOut])
@@ -229,6 +260,16 @@ def register_jobs() -> list[Job]:
 def register_openapi_tags() -> list[dict[str, str]]:
     CALLS.append("register_openapi_tags")
     return [{"name": "probe", "description": "Probe endpoints."}]
+
+
+@hookimpl
+def register_errors() -> dict[type[Exception], Any]:
+    CALLS.append("register_errors")
+    return {
+        NoteRefused: (409, "Refused after the write"),
+        ValueError: 409,
+        NoteGone: lambda exc: (410, f"Note {exc.note_id} is gone"),
+    }
 
 
 @hookimpl

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -33,6 +33,39 @@ class RequestValidationError(Exception):
     def __init__(self, errors: list[dict[str, Any]]) -> None:
         super().__init__(errors)
         self.errors = errors
+
+
+#: How a declared domain error answers: a status (the detail is the exception's message), a
+#: status and a fixed detail, or a function of the exception giving both.
+ErrorAnswer = int | tuple[int, Any] | Callable[[Any], tuple[int, Any]]
+
+
+class DomainErrors:
+    """Every plugin's declared domain errors (``register_errors``), looked up by the
+    exception's class and its bases."""
+
+    def __init__(self, declared: Iterable[tuple[str, Mapping[type[Exception], ErrorAnswer]]]) -> None:
+        self.answers: dict[type[Exception], ErrorAnswer] = {}
+        owners: dict[type[Exception], str] = {}
+        for plugin, errors in declared:
+            for kind, answer in errors.items():
+                if kind in owners:
+                    twice = f"by {owners[kind]!r} and {plugin!r}"
+                    raise ValueError(f"{kind.__name__} is declared as a domain error twice ({twice})")
+                owners[kind] = plugin
+                self.answers[kind] = answer
+
+    def response(self, exc: Exception) -> Response | None:
+        """The declared answer to ``exc``, or ``None`` when it is not a declared error."""
+        for kind in type(exc).__mro__:
+            answer = self.answers.get(kind)
+            if answer is None:
+                continue
+            if isinstance(answer, int):
+                return error_response(answer, str(exc))
+            status, detail = answer if isinstance(answer, tuple) else answer(exc)
+            return error_response(status, detail)
+        return None
 
 
 def error_response(status_code: int, detail: Any, headers: Mapping[str, str] | None = None) -> Response:
