@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 @hookspec(firstresult=True)
 def cabinet_admin_panel(app: Starlette) -> Awaitable[PanelGateway | None] | PanelGateway | None:
-    """Return the VPN panel gateway (see :class:`subsvc_cabinet_admin_users.panel.PanelGateway`)
+    """Return the VPN panel gateway (a :class:`subsvc.panel.AccountsPanel`,
+    see :data:`subsvc_cabinet_admin_users.panel.PanelGateway`)
     the administrators' device, traffic, panel-info and sync operations use, or ``None`` when
     this plugin has no panel. Called per request; without one those operations answer 503."""
 

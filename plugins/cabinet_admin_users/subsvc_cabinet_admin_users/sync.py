@@ -15,8 +15,9 @@ from subsvc_subscriptions.schemas import SubscriptionStatus
 from subsvc_users.models import User
 
 from subsvc.db import utcnow
+from subsvc.panel import GIB, PanelUser
 from subsvc_cabinet_admin_users.lookup import admin_settings, admin_settings_for_change
-from subsvc_cabinet_admin_users.panel import GIB, PanelGateway, PanelUser
+from subsvc_cabinet_admin_users.panel import PanelGateway
 from subsvc_cabinet_admin_users.schemas import PanelUserInfo, SyncFromPanelRequest, as_utc
 
 END_DATE_TOLERANCE_SECONDS = 3600

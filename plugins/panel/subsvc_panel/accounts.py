@@ -10,9 +10,9 @@ from typing import Any
 from subsvc_subscriptions.models import Subscription
 from subsvc_users.models import User
 
+from subsvc.panel import GIB
 from subsvc_panel.client import PanelClient, PanelNotFound
 
-GIB = 1024**3
 DISABLED_STATUSES = frozenset({"disabled"})
 
 

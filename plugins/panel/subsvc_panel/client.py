@@ -10,7 +10,8 @@ panel spells it (camelCase keys). Failures are typed:
 - :class:`PanelUnavailable` — no connection, no answer in time, a 5xx, or an answer that is
   not the panel's JSON (502);
 - :class:`PanelNotFound` — 404 for the thing asked about;
-- :class:`PanelError` — the base of all of them, and every other refusal (400, 401, 409 ...).
+- :class:`PanelError` — the base of all of them, and every other refusal (400, 401, 409 ...);
+  it is a :class:`subsvc.panel.PanelError`, the error of the port other plugins use.
 
 Idempotent calls (GET, PUT, PATCH, DELETE and the POSTs marked so, e.g. enabling a node) are
 retried up to ``max_retries`` times after a failed connection, a timeout or a 5xx; a POST
@@ -47,6 +48,8 @@ from urllib.parse import quote
 
 import httpx2
 
+from subsvc import panel as port
+
 log = logging.getLogger("subsvc.panel")
 
 IDEMPOTENT_METHODS = frozenset({"GET", "PUT", "PATCH", "DELETE", "HEAD"})
@@ -57,7 +60,7 @@ USER_PAGE_MAX = 1000
 # --- errors --------------------------------------------------------------------------------------
 
 
-class PanelError(Exception):
+class PanelError(port.PanelError):
     """The panel refused a call or could not answer it; ``status`` is its HTTP status (if any)."""
 
     def __init__(self, message: str, *, status: int | None = None, method: str = "", path: str = "") -> None:
@@ -364,7 +367,7 @@ class PanelClient:
         only) after a failed connection, a timeout or a 5xx. Raises a :class:`PanelError`."""
         if not self.configured:
             raise PanelNotConfigured(
-                self.configuration_error or "VPN panel is not configured", method=method, path=path
+                self.configuration_error or port.NOT_CONFIGURED, method=method, path=path
             )
         retry = idempotent if idempotent is not None else method.upper() in IDEMPOTENT_METHODS
         http = self._client()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+from subsvc.panel import GIB
 from subsvc_panel.client import (
     PanelClient,
     PanelError,
@@ -388,9 +389,6 @@ async def delete_squad(panel: PanelClient, squad_uuid: str) -> None:
 
 async def inbounds(panel: PanelClient) -> list[dict[str, Any]]:
     return await panel.inbounds()
-
-
-GIB = 1024**3
 
 
 def gib(value: int) -> float:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-GIB = 1024**3
+from subsvc.panel import GIB
+
 ACTIVE = "ACTIVE"
 DISABLED = "DISABLED"
 DISABLED_STATUSES = frozenset({"disabled", "pending"})

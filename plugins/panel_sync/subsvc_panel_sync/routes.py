@@ -11,6 +11,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
 from subsvc.api import Query, Router
+from subsvc.panel import NOT_CONFIGURED
+from subsvc.panel import RESPONSES as PANEL_RESPONSES
 from subsvc_panel_sync import service
 from subsvc_panel_sync.importing import sync_servers
 from subsvc_panel_sync.schemas import (
@@ -28,8 +30,8 @@ from subsvc_panel_sync.schemas import (
 web = Router(area="web", tag="panel", prefix="/panel/sync")
 admin = Router(area="cabinet-admin", tag="Cabinet Admin Panel", prefix="/cabinet/admin/panel/sync")
 READ, SYNC, MANAGE = "panel:read", "panel:sync", "panel:manage"
-STARTED = {409: "Another panel sync is running", 503: "VPN panel is not configured"}
-LIVE = {502: "The VPN panel failed", 503: "VPN panel is not configured"}
+STARTED = {409: "Another panel sync is running", 503: NOT_CONFIGURED}
+LIVE = dict(PANEL_RESPONSES)
 
 KINDS = {
     "/to-panel": ("to_panel", "Sync To Panel"),

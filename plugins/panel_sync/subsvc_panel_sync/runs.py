@@ -15,9 +15,10 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_panel.client import PanelClient, PanelError
+from subsvc_panel.api import PanelError, client_of
 
 from subsvc.db import Database, is_database_unavailable, utcnow
+from subsvc.panel import NOT_CONFIGURED
 from subsvc_panel_sync.models import PanelSyncRun
 from subsvc_panel_sync.progress import CONTROL, RUNS, Run
 from subsvc_panel_sync.queries import run_sql
@@ -150,11 +151,11 @@ async def execute(app: Starlette, run_id: int) -> None:
     if row is None:
         return
     run = Run.of(app, row)
-    client: PanelClient = app.state.panel
+    client = client_of(app)
     beat = asyncio.create_task(_heartbeat(app.state.db, run_id, settings.PANEL_SYNC_LEASE_SECONDS / 4))
     try:
         if not client.configured:
-            raise PanelError(client.configuration_error or "VPN panel is not configured")
+            raise PanelError(client.configuration_error or NOT_CONFIGURED)
         await RUNNERS[run.kind](run)
     except PanelError as exc:
         run.status, run.message = "failed", f"VPN panel error: {exc.message}"

@@ -16,12 +16,12 @@ if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
     from starlette.applications import Starlette
 
-    from subsvc_servers.panel import ServersPanel
+    from subsvc.panel import SquadsPanel
 
 
 @hookspec(firstresult=True)
-def servers_panel(app: Starlette) -> Awaitable[ServersPanel | None] | ServersPanel | None:
-    """Return the VPN panel's squad catalogue (see :class:`subsvc_servers.panel.ServersPanel`)
+def servers_panel(app: Starlette) -> Awaitable[SquadsPanel | None] | SquadsPanel | None:
+    """Return the VPN panel's squad catalogue (see :class:`subsvc.panel.SquadsPanel`)
     that the server syncs read, or ``None`` when this plugin has no panel. Called per sync
     request; without one the syncs answer 503."""
 

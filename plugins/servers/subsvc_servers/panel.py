@@ -1,7 +1,7 @@
-"""The port to the VPN panel for server syncs, and the sync rules.
+"""The servers' sync with the VPN panel's squads, and its rules.
 
-The panel plugin implements the ``servers_panel`` hook and returns an object with a
-``squads()`` method (a :class:`ServersPanel`). This plugin keeps the rules of a sync:
+The panel plugin implements the ``servers_panel`` hook and returns the panel's squads (a
+:class:`subsvc.panel.SquadsPanel`). This plugin keeps the rules of a sync:
 
 - a squad the panel has and we do not becomes a server named after it, **unavailable** and
   priced 0, so nothing is sold before an administrator sets it up;
@@ -14,36 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
-from subsvc.api import HTTPError
 from subsvc.db import utcnow
+from subsvc.panel import PanelError, PanelHook, PanelSquad, SquadsPanel, failures_as_502
 from subsvc_servers.models import Server
 
-NOT_CONFIGURED = "VPN panel is not configured"
+__all__ = ["GATEWAY", "PanelError", "PanelSquad", "SyncResult", "fetch_squads", "sync", "sync_with_panel"]
 
-
-class PanelError(Exception):
-    """The panel refused a request or did not answer; the message says what happened."""
-
-
-@dataclass(frozen=True)
-class PanelSquad:
-    """A squad as the panel lists it."""
-
-    uuid: str
-    name: str
-    country_code: str | None = None
-
-
-class ServersPanel(Protocol):
-    """The panel's squads (failures raise :class:`PanelError`)."""
-
-    async def squads(self) -> Sequence[PanelSquad]: ...
+#: The hook through which the panel plugin hands over its squads.
+GATEWAY: PanelHook[SquadsPanel] = PanelHook("servers_panel")
 
 
 @dataclass(frozen=True)
@@ -54,20 +37,10 @@ class SyncResult:
     total: int
 
 
-async def require_panel(app: Starlette) -> ServersPanel:
-    """The installed panel, or 503 ``VPN panel is not configured``."""
-    found: ServersPanel | None = await app.state.plugins.first_result("servers_panel", app=app)
-    if found is None:
-        raise HTTPError(503, NOT_CONFIGURED)
-    return found
-
-
-async def fetch_squads(panel: ServersPanel) -> list[PanelSquad]:
+async def fetch_squads(panel: SquadsPanel) -> list[PanelSquad]:
     """The panel's squads; a panel failure is a 502 that says what the panel answered."""
-    try:
+    with failures_as_502():
         squads = list(await panel.squads())
-    except PanelError as exc:
-        raise HTTPError(502, f"VPN panel error: {exc}") from None
     return list({squad.uuid: squad for squad in squads if 0 < len(squad.uuid) <= 255}.values())
 
 
@@ -114,4 +87,4 @@ async def sync(session: AsyncSession, squads: Sequence[PanelSquad]) -> SyncResul
 
 async def sync_with_panel(app: Starlette, session: AsyncSession) -> SyncResult:
     """The sync both areas run: 503 without a panel, 502 when it fails, else :func:`sync`."""
-    return await sync(session, await fetch_squads(await require_panel(app)))
+    return await sync(session, await fetch_squads(await GATEWAY.require(app)))

@@ -16,12 +16,14 @@ if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
     from starlette.applications import Starlette
 
-    from subsvc_tariffs.panel import TariffsPanel
+    from subsvc.panel import SquadAssignmentPanel
 
 
 @hookspec(firstresult=True)
-def tariffs_panel(app: Starlette) -> Awaitable[TariffsPanel | None] | TariffsPanel | None:
-    """Return the VPN panel gateway (see :class:`subsvc_tariffs.panel.TariffsPanel`) that
+def tariffs_panel(
+    app: Starlette,
+) -> Awaitable[SquadAssignmentPanel | None] | SquadAssignmentPanel | None:
+    """Return the VPN panel gateway (see :class:`subsvc.panel.SquadAssignmentPanel`) that
     ``available-external-squads`` and ``sync-squads`` use, or ``None`` when this plugin has no
     panel. Called per request; without one those operations answer 503."""
 

@@ -11,9 +11,11 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
 from subsvc.api import HTTPError, Query, Router
+from subsvc.panel import RESPONSES as PANEL_RESPONSES
+from subsvc.panel import failures_as_502
 from subsvc_tariffs import service, sync, views
 from subsvc_tariffs.models import Tariff
-from subsvc_tariffs.panel import NOT_CONFIGURED, PanelError, require_gateway
+from subsvc_tariffs.panel import GATEWAY
 from subsvc_tariffs.schemas import (
     ExternalSquadInfoResponse,
     MessageResponse,
@@ -37,7 +39,7 @@ router = Router(area="cabinet-admin", tag="Cabinet Admin Tariffs", prefix="/cabi
 READ, CREATE, EDIT, DELETE = (f"tariffs:{action}" for action in ("read", "create", "edit", "delete"))
 NOT_FOUND = "Tariff not found"
 CREATED, UPDATED, DELETED = "tariff.created", "tariff.updated", "tariff.deleted"
-PANEL = {502: "The VPN panel failed", 503: NOT_CONFIGURED}
+PANEL = dict(PANEL_RESPONSES)
 REFUSED = {400: "Unknown servers, promo groups or tariffs, or limits that contradict each other (named)"}
 IN_USE = {409: "Tariff is used by subscriptions; deactivate it instead of deleting it"}
 
@@ -55,14 +57,6 @@ def _rules() -> Iterator[None]:
         raise HTTPError(
             409, f"Tariff is used by {exc.count} subscription(s); deactivate it instead of deleting it"
         ) from None
-
-
-@contextmanager
-def _panel_errors() -> Iterator[None]:
-    try:
-        yield
-    except PanelError as exc:
-        raise HTTPError(502, f"VPN panel error: {exc}") from None
 
 
 def _publish(request: Request, session: AsyncSession, kind: str, tariff: Tariff, changes: list[str]) -> None:
@@ -111,8 +105,8 @@ async def get_available_servers(session: AsyncSession) -> list[ServerInfo]:
 )
 async def get_available_external_squads(request: Request) -> list[ExternalSquadInfoResponse]:
     """Fetch external squads from the VPN panel (503 while no panel plugin is installed)."""
-    panel = await require_gateway(request.app)
-    with _panel_errors():
+    panel = await GATEWAY.require(request.app)
+    with failures_as_502():
         squads = await panel.external_squads()
     return [
         ExternalSquadInfoResponse(uuid=s.uuid, name=s.name, members_count=s.members_count) for s in squads
@@ -257,7 +251,7 @@ async def sync_tariff_squads(request: Request, session: AsyncSession, tariff_id:
     panel plugin is installed."""
     with _rules():
         tariff = await service.get_tariff(session, tariff_id)
-    panel = await require_gateway(request.app)
+    panel = await GATEWAY.require(request.app)
     settings = _settings(request)
     outcome = await sync.sync_squads(
         session,

@@ -19,8 +19,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_subscriptions.models import Subscription
 
 from subsvc.db import utcnow
+from subsvc.panel import PanelError, SquadAssignmentPanel
 from subsvc_tariffs.models import Tariff
-from subsvc_tariffs.panel import PanelError, TariffsPanel
 from subsvc_tariffs.service import LIVE_STATUSES
 
 logger = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ class SyncOutcome:
 
 async def sync_squads(
     session: AsyncSession,
-    panel: TariffsPanel,
+    panel: SquadAssignmentPanel,
     tariff: Tariff,
     *,
     concurrency: int,

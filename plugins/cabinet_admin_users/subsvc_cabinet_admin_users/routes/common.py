@@ -3,8 +3,6 @@ that answers 404, and the permissions of the reference (behaviours §5)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import cast
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -13,7 +11,6 @@ from subsvc_users.models import User
 
 from subsvc.api import HTTPError, Router
 from subsvc_cabinet_admin_users.lookup import find_user
-from subsvc_cabinet_admin_users.panel import PanelError, failure_text
 from subsvc_cabinet_admin_users.settings import CabinetAdminUsersSettings
 
 TAG = "Cabinet Admin Users"
@@ -46,12 +43,3 @@ async def get_user(session: AsyncSession, user_id: int, *, for_update: bool = Fa
 
 def settings(request: Request) -> CabinetAdminUsersSettings:
     return cast(CabinetAdminUsersSettings, request.app.state.settings_of[PLUGIN_NAME])
-
-
-@contextmanager
-def panel_errors() -> Iterator[None]:
-    """A failure of the VPN panel is a 502 that says what the panel answered."""
-    try:
-        yield
-    except PanelError as exc:
-        raise HTTPError(502, failure_text(exc)) from None

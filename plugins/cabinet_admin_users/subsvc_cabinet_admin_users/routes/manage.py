@@ -14,8 +14,10 @@ from subsvc_users.schemas import UserStatus
 
 from subsvc.api import HTTPError, Query
 from subsvc.auth.principal import Principal
-from subsvc_cabinet_admin_users import changes, panel, sync
+from subsvc.panel import NOT_CONFIGURED, PanelError, PanelUser, failure_text
+from subsvc_cabinet_admin_users import changes, sync
 from subsvc_cabinet_admin_users.lookup import user_subscriptions
+from subsvc_cabinet_admin_users.panel import GATEWAY, PanelGateway
 from subsvc_cabinet_admin_users.routes.common import (
     BALANCE,
     BLOCK,
@@ -59,25 +61,25 @@ IN_USE = {409: "Other records still point at the user", **NOT_FOUND}
 
 async def _panel_account(
     request: Request, session: AsyncSession, user: User
-) -> tuple[panel.PanelGateway | None, panel.PanelUser | None, str | None]:
+) -> tuple[PanelGateway | None, PanelUser | None, str | None]:
     """The panel gateway and the user's panel account: ``(gateway, account, error)``. Without
     a panel the error says so; the ``subscription.changed`` / ``user.deleted`` events still
     tell the panel integration once one is installed."""
-    gateway = await panel.gateway(request.app)
+    gateway = await GATEWAY.find(request.app)
     if gateway is None:
-        return None, None, panel.NOT_CONFIGURED
+        return None, None, NOT_CONFIGURED
     try:
         return gateway, await sync.find_account(gateway, session, user), None
-    except panel.PanelError as exc:
-        return gateway, None, panel.failure_text(exc)
+    except PanelError as exc:
+        return gateway, None, failure_text(exc)
 
 
 async def _panel_call(call: Awaitable[bool]) -> tuple[bool, str | None]:
     """Run one panel operation: ``(done, error)``."""
     try:
         return await call, None
-    except panel.PanelError as exc:
-        return False, panel.failure_text(exc)
+    except PanelError as exc:
+        return False, failure_text(exc)
 
 
 async def _disable_in_panel(request: Request, session: AsyncSession, user: User) -> tuple[bool, str | None]:

@@ -16,15 +16,11 @@ from subsvc_users.models import User
 
 from subsvc.api import HTTPError
 from subsvc.db import utcnow
+from subsvc.panel import RESPONSES as PANEL_RESPONSES
+from subsvc.panel import PanelUser, PushOptions, failures_as_502
 from subsvc_cabinet_admin_users import sync
 from subsvc_cabinet_admin_users.lookup import admin_settings, current_subscription
-from subsvc_cabinet_admin_users.panel import (
-    NOT_CONFIGURED,
-    PanelGateway,
-    PanelUser,
-    PushOptions,
-    require_gateway,
-)
+from subsvc_cabinet_admin_users.panel import GATEWAY, PanelGateway
 from subsvc_cabinet_admin_users.routes.common import (
     EDIT,
     READ,
@@ -32,7 +28,6 @@ from subsvc_cabinet_admin_users.routes.common import (
     USER_NOT_FOUND,
     get_user,
     new_router,
-    panel_errors,
     settings,
 )
 from subsvc_cabinet_admin_users.schemas import (
@@ -53,7 +48,7 @@ from subsvc_cabinet_admin_users.schemas import (
 router = new_router()
 
 NO_ACCOUNT = "User has no panel account"
-PANEL = {404: USER_NOT_FOUND, 502: "The VPN panel failed", 503: NOT_CONFIGURED}
+PANEL = {404: USER_NOT_FOUND, **PANEL_RESPONSES}
 
 
 async def _account(
@@ -61,8 +56,8 @@ async def _account(
 ) -> tuple[User, PanelGateway, PanelUser | None]:
     """The user (404), the panel gateway (503) and the user's panel account, if any (502)."""
     user = await get_user(session, user_id, for_update=for_update)
-    gateway = await require_gateway(request.app)
-    with panel_errors():
+    gateway = await GATEWAY.require(request.app)
+    with failures_as_502():
         account = await sync.find_account(gateway, session, user)
     return user, gateway, account
 
@@ -90,7 +85,7 @@ async def get_user_devices(request: Request, session: AsyncSession, user_id: int
     assert user.id is not None
     subscription = await current_subscription(session, user.id)
     limit = subscription.device_limit if subscription else 0
-    with panel_errors():
+    with failures_as_502():
         found = await gateway.devices(account.uuid) if account else []
     devices = [DeviceInfo(**vars(device)) for device in found]
     return UserDevicesResponse(devices=devices, total=len(devices), device_limit=limit)
@@ -106,7 +101,7 @@ async def get_user_devices(request: Request, session: AsyncSession, user_id: int
 async def reset_user_devices(request: Request, session: AsyncSession, user_id: int) -> ResetDevicesResponse:
     """Remove every device of the user from the panel."""
     gateway, account = await _existing_account(request, session, user_id)
-    with panel_errors():
+    with failures_as_502():
         devices = await gateway.devices(account.uuid)
         deleted = 0
         for device in devices:
@@ -133,7 +128,7 @@ async def delete_user_device(
     """Remove one device (by its hardware id) from the user's panel account; 404 when the
     panel has no such device for the user."""
     gateway, account = await _existing_account(request, session, user_id)
-    with panel_errors():
+    with failures_as_502():
         deleted = await gateway.delete_device(account.uuid, hwid)
     if not deleted:
         raise HTTPError(404, "Device not found")
@@ -155,7 +150,7 @@ async def get_user_node_usage(request: Request, session: AsyncSession, user_id: 
     if account is None:
         return UserNodeUsageResponse(items=[], period_days=days)
     end = utcnow().date()
-    with panel_errors():
+    with failures_as_502():
         categories, nodes = await gateway.node_usage(account.uuid, end - timedelta(days=days), end)
     items = sorted(
         (
@@ -303,7 +298,7 @@ async def sync_user_to_panel(
     """Write the user's subscription to the panel account, creating the account when missing
     (`create_if_missing`); the flags choose what is written."""
     user = await get_user(session, user_id, for_update=True)
-    gateway = await require_gateway(request.app)
+    gateway = await GATEWAY.require(request.app)
     assert user.id is not None
     subscription = await current_subscription(session, user.id, for_update=True)
     if subscription is None:
@@ -316,7 +311,7 @@ async def sync_user_to_panel(
         expire_date=payload.update_expire_date,
         squads=payload.update_squads,
     )
-    with panel_errors():
+    with failures_as_502():
         result = await gateway.push(user, subscription, link.panel_uuid if link else None, options)
     if result.panel_uuid:
         subscription.panel_sync_state = PANEL_SYNC_SYNCED

@@ -6,20 +6,12 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from subsvc_cabinet_admin_users.panel import (
-    NodeUsage,
-    PanelDevice,
-    PanelError,
-    PanelUser,
-    PushOptions,
-    PushResult,
-)
 from subsvc_subscriptions.models import Subscription
 from subsvc_users.models import User
 
+from subsvc.panel import NodeUsage, PanelDevice, PanelError, PanelUser, PushOptions, PushResult
 from subsvc_panel import accounts
 from subsvc_panel.client import PanelClient, PanelNotFound
-from subsvc_panel.gateways import client_errors_as
 from subsvc_panel.service import as_int
 
 PUSHED_BY = {"status": "status", "traffic_limit": "trafficLimitBytes", "expire_date": "expireAt"}
@@ -68,22 +60,20 @@ def panel_user(account: dict[str, Any]) -> PanelUser:
 
 
 class AdminUsersGateway:
-    """:class:`subsvc_cabinet_admin_users.panel.PanelGateway` over the client."""
+    """:class:`subsvc.panel.AccountsPanel` over the client (its errors are port errors)."""
 
     def __init__(self, panel: PanelClient) -> None:
         self.panel = panel
 
     async def find_user(self, user: User, panel_uuid: str | None) -> PanelUser | None:
-        with client_errors_as(PanelError):
-            account = await accounts.find_account(self.panel, user, panel_uuid)
+        account = await accounts.find_account(self.panel, user, panel_uuid)
         return panel_user(account) if account is not None else None
 
     async def devices(self, panel_uuid: str) -> Sequence[PanelDevice]:
-        with client_errors_as(PanelError):
-            try:
-                found = await self.panel.user_devices(panel_uuid)
-            except PanelNotFound:
-                return []
+        try:
+            found = await self.panel.user_devices(panel_uuid)
+        except PanelNotFound:
+            return []
         return [
             PanelDevice(
                 hwid=str(d.get("hwid") or ""),
@@ -95,8 +85,7 @@ class AdminUsersGateway:
         ]
 
     async def delete_device(self, panel_uuid: str, hwid: str) -> bool:
-        with client_errors_as(PanelError):
-            return await self.panel.delete_user_device(panel_uuid, hwid)
+        return await self.panel.delete_user_device(panel_uuid, hwid)
 
     async def node_usage(self, panel_uuid: str, start: date, end: date) -> tuple[list[str], list[NodeUsage]]:
         """One label per day from ``start`` to ``end``; each node's bytes per label."""
@@ -104,11 +93,10 @@ class AdminUsersGateway:
         index = {label: n for n, label in enumerate(labels)}
         first = datetime.combine(start, time.min, UTC)
         last = datetime.combine(end, time.max, UTC)
-        with client_errors_as(PanelError):
-            try:
-                rows = await self.panel.user_usage(panel_uuid, first, last)
-            except PanelNotFound:
-                rows = []
+        try:
+            rows = await self.panel.user_usage(panel_uuid, first, last)
+        except PanelNotFound:
+            rows = []
         nodes: dict[str, dict[str, Any]] = {}
         for row in rows:
             node_uuid = str(row.get("nodeUuid") or "")
@@ -139,32 +127,29 @@ class AdminUsersGateway:
         self, user: User, subscription: Subscription, panel_uuid: str | None, options: PushOptions
     ) -> PushResult:
         """Write the subscription to the account (creating it when missing and allowed)."""
-        with client_errors_as(PanelError):
-            account = await accounts.find_account(self.panel, user, panel_uuid)
-            if account is None:
-                if not options.create_if_missing:
-                    raise PanelError("User not found in the VPN panel")
-                created = await self.panel.create_user(accounts.new_account_fields(user, subscription))
-                return PushResult("created", created.get("uuid"), {"panel_uuid": created.get("uuid")})
-            wanted = accounts.subscription_fields(subscription)
-            chosen = {key for flag, key in PUSHED_BY.items() if getattr(options, flag)}
-            chosen |= {"hwidDeviceLimit"} if options.traffic_limit else set()
-            if options.squads:
-                chosen.add("activeInternalSquads")
-            changes = accounts.differences(account, {k: v for k, v in wanted.items() if k in chosen})
-            if not changes:
-                return PushResult("no_changes", account.get("uuid"))
-            await self.panel.update_user(account["uuid"], {k: v["new"] for k, v in changes.items()})
-            return PushResult("updated", account.get("uuid"), dict(changes))
+        account = await accounts.find_account(self.panel, user, panel_uuid)
+        if account is None:
+            if not options.create_if_missing:
+                raise PanelError("User not found in the VPN panel")
+            created = await self.panel.create_user(accounts.new_account_fields(user, subscription))
+            return PushResult("created", created.get("uuid"), {"panel_uuid": created.get("uuid")})
+        wanted = accounts.subscription_fields(subscription)
+        chosen = {key for flag, key in PUSHED_BY.items() if getattr(options, flag)}
+        chosen |= {"hwidDeviceLimit"} if options.traffic_limit else set()
+        if options.squads:
+            chosen.add("activeInternalSquads")
+        changes = accounts.differences(account, {k: v for k, v in wanted.items() if k in chosen})
+        if not changes:
+            return PushResult("no_changes", account.get("uuid"))
+        await self.panel.update_user(account["uuid"], {k: v["new"] for k, v in changes.items()})
+        return PushResult("updated", account.get("uuid"), dict(changes))
 
     async def disable_user(self, panel_uuid: str) -> bool:
-        with client_errors_as(PanelError):
-            try:
-                await self.panel.disable_user(panel_uuid)
-            except PanelNotFound:
-                return False
+        try:
+            await self.panel.disable_user(panel_uuid)
+        except PanelNotFound:
+            return False
         return True
 
     async def delete_user(self, panel_uuid: str) -> bool:
-        with client_errors_as(PanelError):
-            return await self.panel.delete_user(panel_uuid)
+        return await self.panel.delete_user(panel_uuid)

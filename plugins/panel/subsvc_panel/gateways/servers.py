@@ -4,21 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from subsvc_servers.panel import PanelError, PanelSquad
-
+from subsvc.panel import PanelSquad
 from subsvc_panel.client import PanelClient
-from subsvc_panel.gateways import client_errors_as
 
 
 class ServersGateway:
-    """:class:`subsvc_servers.panel.ServersPanel` over the client."""
+    """:class:`subsvc.panel.SquadsPanel` over the client (its errors are port errors)."""
 
     def __init__(self, panel: PanelClient) -> None:
         self.panel = panel
 
     async def squads(self) -> Sequence[PanelSquad]:
-        with client_errors_as(PanelError):
-            found = await self.panel.squads()
+        found = await self.panel.squads()
         return [
             PanelSquad(
                 uuid=str(s.get("uuid") or ""),

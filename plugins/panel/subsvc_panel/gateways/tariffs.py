@@ -5,24 +5,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from starlette.applications import Starlette
-from subsvc_tariffs.panel import ExternalSquad, PanelError
 from subsvc_users.models import User
 
+from subsvc.panel import ExternalSquad
 from subsvc_panel import accounts
 from subsvc_panel.client import PanelClient
-from subsvc_panel.gateways import client_errors_as
 
 
 class TariffsGateway:
-    """:class:`subsvc_tariffs.panel.TariffsPanel` over the client."""
+    """:class:`subsvc.panel.SquadAssignmentPanel` over the client (its errors are port errors)."""
 
     def __init__(self, app: Starlette, panel: PanelClient) -> None:
         self.app = app
         self.panel = panel
 
     async def external_squads(self) -> Sequence[ExternalSquad]:
-        with client_errors_as(PanelError):
-            found = await self.panel.external_squads()
+        found = await self.panel.external_squads()
         return [
             ExternalSquad(
                 uuid=str(s.get("uuid") or ""),
@@ -41,10 +39,9 @@ class TariffsGateway:
             user = await session.get(User, user_id)
         if user is None:
             return False
-        with client_errors_as(PanelError):
-            account = await accounts.find_account(self.panel, user)
-            if account is None:
-                return False
-            fields = {"activeInternalSquads": list(squads), "externalSquadUuid": external_squad_uuid}
-            await self.panel.update_user(account["uuid"], fields)
+        account = await accounts.find_account(self.panel, user)
+        if account is None:
+            return False
+        fields = {"activeInternalSquads": list(squads), "externalSquadUuid": external_squad_uuid}
+        await self.panel.update_user(account["uuid"], fields)
         return True

@@ -9,6 +9,7 @@ from typing import cast
 from starlette.requests import Request
 
 from subsvc.api import HTTPError
+from subsvc.panel import NOT_CONFIGURED
 from subsvc_panel import local, service
 from subsvc_panel.client import PanelClient
 
@@ -16,7 +17,7 @@ READ = "panel:read"
 MANAGE = "panel:manage"
 TRAFFIC_READ = "traffic:read"
 TRAFFIC_EXPORT = "traffic:export"
-PANEL_FAILURES = {502: "The VPN panel failed or did not answer", 503: "VPN panel is not configured"}
+PANEL_FAILURES = {502: "The VPN panel failed or did not answer", 503: NOT_CONFIGURED}
 NODE_RESPONSES = {404: service.NODE_NOT_FOUND, **PANEL_FAILURES}
 SQUAD_RESPONSES = {404: service.SQUAD_NOT_FOUND, **PANEL_FAILURES}
 SQUAD_ACTION_RESPONSES = {400: "Name is required for rename", **SQUAD_RESPONSES}

@@ -8,9 +8,9 @@ from contextlib import contextmanager
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.api import HTTPError
+from subsvc.panel import RESPONSES as PANEL_RESPONSES
 from subsvc_servers import service
 from subsvc_servers.models import Server
-from subsvc_servers.panel import NOT_CONFIGURED
 from subsvc_servers.schemas import INT32_MAX
 
 READ = "servers:read"
@@ -18,7 +18,7 @@ EDIT = "servers:edit"
 NOT_FOUND = "Server not found"
 RESPONSES_ONE = {404: NOT_FOUND}
 RESPONSES_CHANGE = {400: "Promo groups not found", 404: NOT_FOUND}
-RESPONSES_SYNC = {502: "The VPN panel failed", 503: NOT_CONFIGURED}
+RESPONSES_SYNC = dict(PANEL_RESPONSES)
 
 
 async def get_server(session: AsyncSession, server_id: int, *, for_update: bool = False) -> Server:
