@@ -17,7 +17,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from starlette.applications import Starlette
-from subsvc_panel.client import PanelClient
+from subsvc_panel.api import PanelClient
 from subsvc_subscriptions.models import Subscription
 from subsvc_subscriptions.service import new_short_id
 from subsvc_users.schemas import UserCreateRequest

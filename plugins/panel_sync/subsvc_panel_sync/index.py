@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from subsvc_panel.client import PanelClient
+from subsvc_panel.api import PanelClient
 
 from subsvc_panel_sync.mapping import Wanted
 

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import sqlalchemy as sa
-from subsvc_panel.client import PanelClient, PanelError
+from subsvc_panel.api import PanelClient, PanelError, client_of
 
 from subsvc.db import in_list, utcnow
 from subsvc_panel_sync import importing
@@ -40,8 +40,7 @@ Runner = Callable[[Run], Awaitable[None]]
 
 
 def _client(run: Run) -> PanelClient:
-    client: PanelClient = run.app.state.panel
-    return client
+    return client_of(run.app)
 
 
 async def _count_subscriptions(run: Run) -> int:

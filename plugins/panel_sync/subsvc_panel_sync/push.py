@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from subsvc_panel.client import PanelClient, PanelError, PanelNotFound, PanelUnavailable
+from subsvc_panel.api import PanelClient, PanelError, PanelNotFound, PanelUnavailable
 
 from subsvc.db import storable
 from subsvc_panel_sync.mapping import ACTIVE, DISABLED, Wanted, username_of

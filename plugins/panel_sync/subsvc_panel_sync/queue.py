@@ -30,7 +30,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 from starlette.applications import Starlette
-from subsvc_panel.client import PanelClient
+from subsvc_panel.api import PanelClient, client_of
 
 from subsvc.db import Database, is_database_unavailable, utcnow, write_batch
 from subsvc.events import Event
@@ -282,7 +282,7 @@ class Pusher:
             self._draining = False
 
     async def _once(self) -> int:
-        client: PanelClient = self.app.state.panel
+        client = client_of(self.app)
         if not client.configured:
             return 0  # changes stay pending until a panel is configured
         settings = self.settings

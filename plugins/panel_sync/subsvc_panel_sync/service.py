@@ -8,7 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_panel.client import PanelClient, PanelNotConfigured
+from subsvc_panel.api import PanelClient, client_of, configured_client
 
 from subsvc.api import HTTPError
 from subsvc.db import utcnow
@@ -48,10 +48,7 @@ LABELS = {
 
 def panel(app: Starlette) -> PanelClient:
     """The configured panel client; 503 (through the panel plugin) when there is none."""
-    client: PanelClient = app.state.panel
-    if not client.configured:
-        raise PanelNotConfigured(client.configuration_error or "VPN panel is not configured")
-    return client
+    return configured_client(app)
 
 
 async def begin(
@@ -212,7 +209,7 @@ async def toggle(app: Starlette, session: AsyncSession, enabled: bool) -> dict[s
 
 
 async def auto_run(app: Starlette, session: AsyncSession) -> AutoSyncRunResponse:
-    client: PanelClient = app.state.panel
+    client = client_of(app)
     if not client.configured:
         return AutoSyncRunResponse(
             started=False, success=False, error=client.configuration_error, reason="not_configured"
