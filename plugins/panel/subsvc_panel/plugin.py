@@ -14,13 +14,13 @@ from starlette.responses import Response
 from subsvc.api import Endpoint
 from subsvc.api.errors import error_response
 from subsvc.hookspecs import hookimpl
+from subsvc.panel import NOT_CONFIGURED
 from subsvc_panel import __version__
 from subsvc_panel.client import PanelClient, PanelError, PanelNotConfigured, PanelNotFound, PanelUnavailable
 from subsvc_panel.settings import PanelSettings
 
 PLUGIN_NAME = "panel"
 REQUIRES = ("users", "subscriptions", "servers")
-NOT_CONFIGURED = "VPN panel is not configured"
 
 log = logging.getLogger("subsvc.panel")
 
