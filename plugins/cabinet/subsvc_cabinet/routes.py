@@ -4,7 +4,7 @@ Balance). The principal's id is the user's id."""
 
 from __future__ import annotations
 
-from typing import Annotated, cast
+from typing import Annotated
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
@@ -26,7 +26,7 @@ balance = Router(area="cabinet", tag="Cabinet Balance")
 
 
 def _settings(request: Request) -> CabinetSettings:
-    return cast(CabinetSettings, request.app.state.settings_of["cabinet"])
+    return CabinetSettings.of(request.app)
 
 
 @subscription.get(

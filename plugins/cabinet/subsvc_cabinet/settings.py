@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class CabinetSettings(BaseSettings):
+class CabinetSettings(PluginSettings):
     """How the cabinet shows a subscription."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     HIDE_SUBSCRIPTION_LINK: bool = Field(
         False, description="Tell the cabinet to hide the subscription link (`hide_subscription_link`)."

@@ -15,13 +15,7 @@ from starlette.applications import Starlette
 from subsvc.testing import asgi_transport
 from subsvc.testing_server import LoopbackServer
 
-PLUGINS = [
-    "subsvc_promo_groups.plugin",
-    "subsvc_users.plugin",
-    "subsvc_billing.plugin",
-    "subsvc_subscriptions.plugin",
-    "subsvc_cabinet.plugin",
-]
+PLUGINS = ["cabinet"]
 MakeUser = Callable[..., Awaitable[dict[str, Any]]]
 
 

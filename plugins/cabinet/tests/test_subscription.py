@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy import update
 from sqlmodel import col
+from subsvc_cabinet.settings import CabinetSettings
 from subsvc_promo_groups import models as _promo_groups  # noqa: F401 - users refer to promo_groups: keep the metadata whole
 from subsvc_subscriptions.models import Subscription
 from subsvc_subscriptions.service import new_short_id
@@ -179,9 +180,9 @@ async def test_a_trial_and_a_limited_subscription(client, db, make_user, cabinet
 
 async def test_hide_link_and_reset_mode_come_from_settings(app, client, make_user, cabinet, monkeypatch):
     monkeypatch.setitem(
-        app.state.settings_of,
-        "cabinet",
-        app.state.settings_of["cabinet"].model_copy(
+        app.state.settings_by_class,
+        CabinetSettings,
+        CabinetSettings.of(app).model_copy(
             update={"HIDE_SUBSCRIPTION_LINK": True, "DEFAULT_TRAFFIC_RESET_STRATEGY": "WEEK"}
         ),
     )
