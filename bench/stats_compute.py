@@ -14,9 +14,10 @@ import sys
 import time
 from collections.abc import Sequence
 
+from subsvc_stats import service
+
 from subsvc.db import Database
 from subsvc.settings import Settings
-from subsvc_stats import service
 
 
 async def measure(url: str, runs: int, which: str) -> list[float]:

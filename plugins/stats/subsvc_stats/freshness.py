@@ -1,11 +1,12 @@
 """When the statistics must be computed again, and computing them off the request path.
 
 **Changes.** A transaction of this instance that wrote ``users``, ``subscriptions`` or
-``transactions`` (any statement SQLAlchemy runs: the ORM's flushes, Core statements, text)
-counts as a change once it has committed: :class:`Changes` sees the statement on the
-engine, ties it to the session it ran in, and at the session's commit moves its
-``generation`` on and tells the other instances through the bus (channel
-``stats.changed``). A message from another instance moves ``remote`` on.
+``transactions`` (any statement SQLAlchemy runs: the ORM's flushes, Core statements, text;
+not a :class:`~subsvc.db.DriverWrite` sent straight to the driver) counts as a change once it
+has committed: :class:`Changes` sees the statement on the engine, ties it to the session it
+ran in, and at the session's commit moves its ``generation`` on and tells the other
+instances through the bus (channel ``stats.changed``; a burst of commits makes one message
+per ``ANNOUNCE_SECONDS``). A message from another instance moves ``remote`` on.
 
 **Figures.** :class:`Figures` keeps the last computed value. A request that comes after a
 local commit waits for a computation started after that commit (one at a time, shared by
@@ -43,6 +44,7 @@ _WRITES = re.compile(
 _SESSION_KEY = "subsvc_stats.session"  # on a connection: the info of the session it serves
 _TOUCHED_KEY = "subsvc_stats.touched"  # on a session: it wrote a watched table
 _KNOWN_LIMIT = 4096
+ANNOUNCE_SECONDS = 0.05
 
 
 class Changes:
@@ -56,6 +58,7 @@ class Changes:
         self.remote = 0
         self._known: dict[str, bool] = {}
         self._announcing: asyncio.Task[None] | None = None
+        self._again = False
         engine = db.engine.sync_engine
         event.listen(engine, "before_cursor_execute", self._before_statement)
         event.listen(engine, "commit", self._transaction_ended)
@@ -107,18 +110,30 @@ class Changes:
     def changed(self) -> None:
         """This instance committed a change: forget, and tell the other instances."""
         self.generation += 1
-        if self._announcing is None:
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:  # no loop (a synchronous caller): nothing to announce with
-                return
-            self._announcing = loop.create_task(self._announce(), name="subsvc-stats-announce")
+        if type(self.bus) is Bus:  # in-process: no other instance to tell
+            return
+        if self._announcing is not None:
+            self._again = True  # the announcing task sends one more message for it
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a synchronous caller): nothing to announce with
+            return
+        self._announcing = loop.create_task(self._announce(), name="subsvc-stats-announce")
 
     async def _announce(self) -> None:
+        """One message now, then at most one per ``ANNOUNCE_SECONDS`` while changes go on
+        (a burst of commits costs the bus one message, not one each)."""
         try:
-            await self.bus.publish(CHANNEL, self.instance)
-        except Exception:
-            log.warning("could not announce a change of the statistics' tables", exc_info=True)
+            while True:
+                self._again = False
+                try:
+                    await self.bus.publish(CHANNEL, self.instance)
+                except Exception:
+                    log.warning("could not announce a change of the statistics' tables", exc_info=True)
+                await asyncio.sleep(ANNOUNCE_SECONDS)
+                if not self._again:
+                    return
         finally:
             self._announcing = None
 
