@@ -55,6 +55,30 @@ async def test_a_declared_plugin_serves_its_routes_settings_and_hooks(app, clien
     assert (await anon_client.get("/declared/greeting")).status_code == 401
 
 
+async def test_an_operation_mounted_in_two_areas_answers_in_each_with_its_credential(
+    app, client, admin, member
+):
+    assert (await client.get("/declared/echo/7")).json() == {"number": 7}
+    assert (await admin.get("/cabinet/admin/declared/echo/8")).json() == {"number": 8}
+    assert (await member.get("/cabinet/admin/declared/echo/8")).status_code == 403
+    assert (await client.get("/cabinet/admin/declared/echo/8")).status_code == 401  # an API key is no JWT
+    by_path = {e.path: e for e in app.state.endpoints}
+    web, cabinet_admin = by_path["/declared/echo/{number}"], by_path["/cabinet/admin/declared/echo/{number}"]
+    assert (web.operation_id, web.summary, web.permission) == (
+        "echo_declared_echo__number__get",
+        "Echo",
+        None,
+    )
+    assert (cabinet_admin.operation_id, cabinet_admin.summary, cabinet_admin.permission) == (
+        "admin_echo_cabinet_admin_declared_echo__number__get",
+        "Echo For Admins",
+        "declared:read",
+    )
+    assert (
+        web.description == cabinet_admin.description == "The number given: one operation served in two areas."
+    )
+
+
 def test_typed_settings_of_an_app(subsvc_settings):
     app = create_app(subsvc_settings, plugins=["subsvc_declared"])
     settings = subsvc_declared.DeclaredSettings.of(app)
@@ -140,3 +164,19 @@ def test_a_domain_error_declared_by_two_plugins_is_refused(subsvc_settings):
         ValueError, match="Refused is declared as a domain error twice \\(by 'made' and 'other'\\)"
     ):
         create_app(subsvc_settings, plugins=[first, second])
+
+
+def test_an_endpoint_needing_a_permission_nobody_registers_stops_the_start(subsvc_settings):
+    from subsvc.api import Router
+
+    router = Router(area="cabinet-admin", tag="made", permission="made:raed")
+
+    @router.get("/cabinet/admin/made")
+    async def made() -> None:
+        """Needs a misspelt permission."""
+
+    module = _declared(endpoints=[router], permissions={"made": ["read"]})
+    with pytest.raises(
+        PluginError, match="GET /cabinet/admin/made needs permission 'made:raed', which no enabled"
+    ):
+        create_app(subsvc_settings, plugins=[module])

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import inspect
+import types
 
 import pytest
 import subsvc_probe
@@ -10,6 +12,8 @@ import subsvc_probe
 from subsvc import hookspecs
 from subsvc.app import create_app
 from subsvc.auth.principal import Grants
+from subsvc.hookspecs import hookimpl
+from subsvc.manifest import Plugin
 from subsvc.plugins import PluginError, from_modules, load, select
 from subsvc.settings import Settings
 
@@ -172,3 +176,25 @@ def test_a_plugin_offers_extension_points_to_the_plugins_that_build_on_it(subsvc
     app = create_app(subsvc_settings, plugins=["subsvc_probe", "subsvc_child"])
     assert "register_hookspecs" in subsvc_probe.CALLS
     assert app.state.plugins.hook.probe_extra_fields() == [{"child": True}]
+
+
+async def test_call_all_awaits_each_implementation_before_calling_the_next(subsvc_settings):
+    calls: list[str] = []
+
+    @hookimpl(specname="probe_extra_fields")
+    async def slow() -> dict[str, object]:
+        calls.append("slow started")
+        await asyncio.sleep(0)
+        calls.append("slow done")
+        return {"slow": True}
+
+    @hookimpl(specname="probe_extra_fields")
+    def silent() -> None:
+        calls.append("silent")
+
+    declared = types.ModuleType("subsvc_awaiting")
+    declared.plugin = Plugin(hooks=[slow, silent])  # type: ignore[attr-defined]
+    app = create_app(subsvc_settings, plugins=["subsvc_probe", "subsvc_child", declared])
+    answers = await app.state.plugins.call_all("probe_extra_fields")
+    assert {"child": True} in answers and {"slow": True} in answers and len(answers) == 2  # None left out
+    assert calls.index("slow done") == calls.index("slow started") + 1  # nothing ran in between

@@ -72,6 +72,7 @@ def create_app(
         endpoint.document(auth_responses.get(endpoint.area))
     tags = [tag for _, declared in manager.each("register_openapi_tags") for tag in declared]
     permissions = build_registry(sections for _, sections in manager.each("register_permissions"))
+    _check_permissions(endpoints, permissions)
     migration_dirs = manager.migration_dirs()
     catalogue = _event_catalogue(manager)
     jobs = [job for _, declared in manager.each("register_jobs") for job in declared]
@@ -151,6 +152,20 @@ def _specific_first(endpoint: Endpoint) -> list[int]:
     """Sort key: at each path segment a fixed name comes before a ``{parameter}``, so
     ``/pages/faq/status`` is matched before ``/pages/faq/{page_id}``."""
     return [1 if segment.startswith("{") else 0 for segment in endpoint.path.split("/")]
+
+
+def _check_permissions(endpoints: list[Endpoint], registry: dict[str, list[str]]) -> None:
+    """Stop the start on an endpoint whose permission no enabled plugin registers (a typo
+    would otherwise leave it to administrators only, silently)."""
+    for endpoint in endpoints:
+        if endpoint.permission is None:
+            continue
+        section, _, action = endpoint.permission.partition(":")
+        if action not in registry.get(section, ()):
+            raise plugin_loader.PluginError(
+                f"{endpoint.method} {endpoint.path} needs permission {endpoint.permission!r}, "
+                "which no enabled plugin registers (register_permissions / Plugin(permissions=...))"
+            )
 
 
 def _check_unique(endpoints: list[Endpoint]) -> None:

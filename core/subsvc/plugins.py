@@ -307,6 +307,19 @@ class PluginManager(pluggy.PluginManager):
             return result
         return None
 
+    async def call_all(self, hook: str, **kwargs: Any) -> list[Any]:
+        """Call every implementation of a hook (a plugin's extension point, typically), in
+        pluggy's order, each awaited before the next is called (they may share a session):
+        the answers other than ``None``. Arguments are passed by name, as pluggy would."""
+        answers = []
+        for function, names in self.implementations(hook):
+            result = function(*[kwargs[name] for name in names])
+            if inspect.isawaitable(result):
+                result = await result
+            if result is not None:
+                answers.append(result)
+        return answers
+
     def migration_dirs(self) -> list[Path]:
         """Every installed plugin's migration folder, enabled or not: the database keeps
         the tables of a disabled plugin, so Alembic must still know its revisions."""

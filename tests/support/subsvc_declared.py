@@ -7,12 +7,13 @@ from pydantic import BaseModel
 from starlette.applications import Starlette
 from starlette.requests import Request
 
-from subsvc.api import Router
+from subsvc.api import Router, operation
 from subsvc.hookspecs import hookimpl
 from subsvc.manifest import Plugin
 from subsvc.settings import PluginSettings
 
 router = Router(area="web", tag="declared")
+admin = Router(area="cabinet-admin", tag="declared", prefix="/cabinet/admin")
 
 
 class DeclaredSettings(PluginSettings):
@@ -29,6 +30,20 @@ async def greeting(request: Request) -> Greeting:
     return Greeting(greeting=DeclaredSettings.of(request.app).DECLARED_GREETING)
 
 
+class Echo(BaseModel):
+    number: int
+
+
+@operation("GET", "/declared/echo/{number}", response_model=Echo)
+async def echo(number: int) -> Echo:
+    """The number given: one operation served in two areas."""
+    return Echo(number=number)
+
+
+router.mount(echo)
+admin.mount(echo, name="admin_echo", permission="declared:read", summary="Echo For Admins")
+
+
 @hookimpl
 def startup(app: Starlette) -> None:
     app.state.declared_started = True
@@ -40,7 +55,7 @@ def some_absent_plugins_extension_point() -> None:
 
 
 plugin = Plugin(
-    endpoints=[router],
+    endpoints=[router, admin],
     permissions={"declared": ["read"]},
     tags={"declared": "A declared test plugin."},
     settings=DeclaredSettings,

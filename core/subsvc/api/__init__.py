@@ -1,6 +1,6 @@
 """The endpoint layer: declare an endpoint once (see :mod:`subsvc.api.endpoint`)."""
 
-from subsvc.api.endpoint import Area, Endpoint, Router
+from subsvc.api.endpoint import Area, Endpoint, Operation, Router, operation
 from subsvc.api.errors import HTTPError, RequestValidationError
 from subsvc.api.inputs import BigInt
 from subsvc.api.pagination import Limit, Offset, Page
@@ -15,9 +15,11 @@ __all__ = [
     "Header",
     "Limit",
     "Offset",
+    "Operation",
     "Page",
     "Path",
     "Query",
     "RequestValidationError",
     "Router",
+    "operation",
 ]

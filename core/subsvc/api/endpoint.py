@@ -84,6 +84,7 @@ class Endpoint:
     permission: str | None = None
     include_in_schema: bool = True
     responses: dict[int, str] = field(default_factory=dict)
+    name: str | None = None  # the operation's name (id, default summary); else the handler's
     answers: dict[int, str] = field(init=False)
     inputs: list[Input] = field(init=False)
     injected: dict[str, str] = field(init=False)
@@ -93,7 +94,7 @@ class Endpoint:
 
     def __post_init__(self) -> None:
         self.method = self.method.upper()
-        self.summary = self.summary or self.handler.__name__.replace("_", " ").title()
+        self.summary = self.summary or (self.name or self.handler.__name__).replace("_", " ").title()
         if self.description is None and self.handler.__doc__:
             self.description = inspect.cleandoc(self.handler.__doc__)
         self.inputs, self.injected = _read_signature(self.handler, set(_PATH_PARAM.findall(self.path)))
@@ -145,7 +146,7 @@ class Endpoint:
     @property
     def operation_id(self) -> str:
         cleaned = re.sub(r"\W", "_", self.path)
-        return f"{self.handler.__name__}{cleaned}_{self.method.lower()}"
+        return f"{self.name or self.handler.__name__}{cleaned}_{self.method.lower()}"
 
     def route(self) -> Route:
         return Route(self.path, self.__call__, methods=[self.method], name=self.operation_id)
@@ -330,6 +331,28 @@ def _is_list(annotation: Any) -> bool:
     return origin in (list, set, tuple, frozenset)
 
 
+@dataclass(frozen=True)
+class Operation:
+    """One operation served in several areas, declared once (:func:`operation`) and mounted on
+    each area's router (:meth:`Router.mount`) with that area's credential, permission, prefix
+    and wording."""
+
+    method: str
+    path: str
+    handler: Handler
+    options: dict[str, Any]
+
+
+def operation(method: str, path: str, **options: Any) -> Callable[[Handler], Operation]:
+    """Declare an operation to mount in several areas; options are :class:`Endpoint` fields
+    that every area shares (each mount may override them)."""
+
+    def declare(handler: Handler) -> Operation:
+        return Operation(method.upper(), path, handler, options)
+
+    return declare
+
+
 class Router:
     """Collects a plugin's endpoints for one area and tag."""
 
@@ -352,6 +375,16 @@ class Router:
             return handler
 
         return decorate
+
+    def mount(self, shared: Operation, *, path: str | None = None, **overrides: Any) -> Endpoint:
+        """Serve ``shared`` in this router's area (at ``path`` when it differs, under the
+        router's prefix); ``overrides`` (``name``, ``permission``, ``summary``, ``responses``...)
+        replace the shared options for this area only."""
+        options: dict[str, Any] = {"area": self.area, "tag": self.tag, "permission": self.permission}
+        options |= shared.options | overrides
+        endpoint = Endpoint(shared.method, self.prefix + (path or shared.path), shared.handler, **options)
+        self.endpoints.append(endpoint)
+        return endpoint
 
     def get(self, path: str, **options: Any) -> Callable[[Handler], Handler]:
         return self.route("GET", path, **options)
