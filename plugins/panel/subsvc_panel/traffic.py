@@ -24,10 +24,11 @@ from starlette.applications import Starlette
 from subsvc_subscriptions.models import Subscription
 from subsvc_users.models import User
 
+from subsvc.panel import GIB
 from subsvc_panel import accounts
 from subsvc_panel.client import PanelClient
 from subsvc_panel.schemas import TrafficNodeInfo, UserTrafficEnrichment, UserTrafficItem
-from subsvc_panel.service import GIB, as_int
+from subsvc_panel.service import as_int
 
 NODE_CALLS_AT_ONCE = 5
 LIVE_FIRST = {"active": 0, "trial": 1}

@@ -25,7 +25,8 @@ from subsvc_users.service import create_user
 
 from subsvc.api import HTTPError
 from subsvc.db import in_list, utcnow
-from subsvc_panel_sync.mapping import GIB, gib, parse_time, short_id_of, squads_of
+from subsvc.panel import GIB
+from subsvc_panel_sync.mapping import gib, parse_time, short_id_of, squads_of
 from subsvc_panel_sync.models import FAILED, PENDING, SYNCED
 from subsvc_panel_sync.progress import Run
 from subsvc_panel_sync.queries import STATES, SUBSCRIPTIONS, USERS, run_sql, same_subscription, statements
