@@ -42,13 +42,13 @@ async def reassign(
             same.append(scope(kept))
             ours.append(scope(table))
         duplicate = sa.exists(sa.select(sa.literal(1)).select_from(kept).where(*same))
-        result = await session.exec(sa.delete(table).where(*ours, duplicate))  # type: ignore[call-overload]
+        result = await session.exec(sa.delete(table).where(*ours, duplicate))
         dropped = int(result.rowcount)
-    await session.exec(sa.update(table).where(column == from_id).values({column.key: to_id}))  # type: ignore[call-overload]
+    await session.exec(sa.update(table).where(column == from_id).values({column.key: to_id}))
     return dropped
 
 
 async def drop_rows(session: AsyncSession, column: sa.Column[Any], user_id: int) -> int:
     """Delete every row whose ``column`` is ``user_id``; how many."""
-    result = await session.exec(sa.delete(column.table).where(column == user_id))  # type: ignore[call-overload]
+    result = await session.exec(sa.delete(column.table).where(column == user_id))
     return int(result.rowcount)

@@ -15,4 +15,4 @@ from subsvc_cabinet_email.models import EmailToken
 @hookimpl(optionalhook=True)
 async def cabinet_account_merging(session: AsyncSession, removed_user_id: int) -> None:
     """cabinet_email's part of an account merge (see the module's text)."""
-    await drop_rows(session, EmailToken.__table__.c.user_id, removed_user_id)
+    await drop_rows(session, EmailToken.__table__.c.user_id, removed_user_id)  # type: ignore[attr-defined]

@@ -14,4 +14,5 @@ from subsvc_notifications.models import SubscriptionEvent
 @hookimpl(optionalhook=True)
 async def cabinet_account_merging(session: AsyncSession, kept_user_id: int, removed_user_id: int) -> None:
     """notifications' part of an account merge (see the module's text)."""
-    await reassign(session, SubscriptionEvent.__table__.c.user_id, kept_user_id, removed_user_id)
+    table = SubscriptionEvent.__table__  # type: ignore[attr-defined]
+    await reassign(session, table.c.user_id, kept_user_id, removed_user_id)

@@ -15,7 +15,7 @@ from subsvc_pinned_messages.models import PinnedMessage, PinnedMessageDelivery, 
 @hookimpl(optionalhook=True)
 async def cabinet_account_merging(session: AsyncSession, kept_user_id: int, removed_user_id: int) -> None:
     """pinned_messages' part of an account merge (see the module's text)."""
-    deliveries = PinnedMessageDelivery.__table__.c
+    deliveries = PinnedMessageDelivery.__table__.c  # type: ignore[attr-defined]
     await reassign(session, deliveries.user_id, kept_user_id, removed_user_id, unique=(deliveries.run_id,))
-    for column in (PinnedMessage.__table__.c.created_by, PinnedMessageRun.__table__.c.created_by):
+    for column in (PinnedMessage.__table__.c.created_by, PinnedMessageRun.__table__.c.created_by):  # type: ignore[attr-defined]
         await reassign(session, column, kept_user_id, removed_user_id)
