@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class UsersSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
-
+class UsersSettings(PluginSettings):
     USERS_COUNT_CACHE_SECONDS: float = Field(
         5.0,
         ge=0,

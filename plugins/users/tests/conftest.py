@@ -1,4 +1,4 @@
-"""Run the users plugin with the promo groups it needs; helpers to look at rows and make users."""
+"""Run the users plugin (its requirements come with it); helpers to look at rows and make users."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ MakeUser = Callable[..., Awaitable[dict[str, Any]]]
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
-    return ["subsvc_promo_groups.plugin", "subsvc_users.plugin"]
+    return ["users"]
 
 
 @pytest.fixture

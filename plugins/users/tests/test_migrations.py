@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from subsvc_promo_groups import plugin as promo_groups_plugin
-from subsvc_users import plugin
-
 from subsvc.testing_migrations import migrated_database
 
 TABLES = {"users"}
 
 
 def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
-    with migrated_database(tmp_path, promo_groups_plugin, plugin) as db:
+    with migrated_database(tmp_path, "users") as db:
         assert {
             "ix_users_created_at_id",
             "ix_users_status_created_at_id",

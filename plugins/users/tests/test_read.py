@@ -143,7 +143,7 @@ extras_plugin.user_record_extras = user_record_extras
 
 @pytest.fixture
 def subsvc_plugins() -> list:
-    return ["subsvc_promo_groups.plugin", "subsvc_users.plugin", extras_plugin]
+    return ["users", extras_plugin]
 
 
 async def test_extras_of_other_plugins_are_merged_once_per_page(client, make_user):
