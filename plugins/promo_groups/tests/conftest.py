@@ -14,7 +14,7 @@ Make = Callable[..., Awaitable[dict[str, Any]]]
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
-    return ["subsvc_promo_groups.plugin", "subsvc_users.plugin"]
+    return ["promo_groups", "users"]
 
 
 @pytest.fixture

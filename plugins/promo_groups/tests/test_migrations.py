@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from subsvc_promo_groups import plugin
 
 from subsvc.testing_migrations import migrated_database
 
@@ -15,7 +14,7 @@ TABLES = {"promo_groups"}
 
 
 def test_upgrade_matches_model_and_downgrade_removes_the_branch(tmp_path: Path):
-    with migrated_database(tmp_path, plugin) as db:
+    with migrated_database(tmp_path, "promo_groups") as db:
         assert db.heads() == db.core_heads() | {"promo_groups_0001"}
         with db.connect() as connection:
             # at most one default group, whatever the application does

@@ -8,7 +8,7 @@ from subsvc_promo_groups.models import PromoGroup
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
-    return ["subsvc_promo_groups.plugin"]
+    return ["promo_groups"]
 
 
 async def test_groups_work_without_users(client, rows):
