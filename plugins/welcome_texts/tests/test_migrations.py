@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import sqlalchemy as sa
-from subsvc_welcome_texts import plugin
 
 from subsvc.db import migrate
+from subsvc.plugins import from_modules
 from subsvc.testing import schema_differences
 
 TABLES = {"welcome_texts"}
@@ -25,8 +25,10 @@ def _tables(url: str) -> set[str]:
 def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
     path = tmp_path / "migrations.db"
     async_url, sync_url = f"sqlite+aiosqlite:///{path}", f"sqlite:///{path}"
-    dirs = [plugin.register_migrations()]
-    plugin.register_models()
+    plugin = from_modules(["welcome_texts"])["welcome_texts"]
+    assert plugin.migrations is not None
+    dirs = [plugin.migrations]
+    plugin.module.register_models()
     migrate.upgrade(async_url, dirs)
     assert _tables(sync_url) >= TABLES
     engine = sa.create_engine(sync_url)
