@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import cast
 
 from starlette.applications import Starlette
 
@@ -20,7 +19,7 @@ log = logging.getLogger("subsvc.menus")
 async def prune_clicks(app: Starlette) -> None:
     """Delete the clicks older than ``MENUS_CLICKS_KEEP_DAYS`` (each batch its own
     transaction, so no lock is held long)."""
-    days = cast(MenusSettings, app.state.settings_of["menus"]).MENUS_CLICKS_KEEP_DAYS
+    days = MenusSettings.of(app).MENUS_CLICKS_KEEP_DAYS
     if not days:
         return
     before = utcnow() - timedelta(days=days)

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from subsvc.settings import CommaList, _split_commas
+from subsvc.settings import CommaList, PluginSettings, _split_commas
 
 
-class MenusSettings(BaseSettings):
+class MenusSettings(PluginSettings):
     """The menu constructor's switch, its history length and the bot's languages."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     MENU_LAYOUT_ENABLED: bool = Field(
         True, description="The bot builds its main menu from the layout constructor (`is_enabled`)."

@@ -15,7 +15,7 @@ from subsvc.db import Database
 
 @pytest.fixture
 def subsvc_plugins() -> list[Any]:
-    return ["subsvc_menus.plugin"]
+    return ["menus"]
 
 
 AddClicks = Callable[[list[dict[str, Any]]], Awaitable[None]]

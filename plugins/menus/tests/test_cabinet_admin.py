@@ -242,12 +242,7 @@ class TestWithRbac:
 
     @pytest.fixture
     def subsvc_plugins(self) -> list[Any]:
-        return [
-            "subsvc_promo_groups.plugin",
-            "subsvc_users.plugin",
-            "subsvc_rbac.plugin",
-            "subsvc_menus.plugin",
-        ]
+        return ["rbac", "menus"]
 
     async def test_a_reader_reads_but_does_not_change(self, app, db, admin):
         from subsvc_rbac.models import AuditLogEntry

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import cast
 
 from pydantic import BaseModel
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -31,7 +30,7 @@ class MenuUpdated(BaseModel):
 
 
 def settings(request: Request) -> MenusSettings:
-    return cast(MenusSettings, request.app.state.settings_of["menus"])
+    return MenusSettings.of(request.app)
 
 
 def editor(request: Request, principal: Principal) -> Editor:
