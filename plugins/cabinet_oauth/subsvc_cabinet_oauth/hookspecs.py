@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Awaitable, Mapping
 from typing import Any
 
@@ -50,20 +49,16 @@ async def merge_accounts(
     removed_user_id: int,
     keep_subscription_from: int,
 ) -> dict[str, Any]:
-    """Call every implementation of :func:`cabinet_account_merging` in pluggy's order, each
-    awaited before the next is called; their reports in one dict."""
-    arguments: dict[str, Any] = {
-        "app": app,
-        "session": session,
-        "kept_user_id": kept_user_id,
-        "removed_user_id": removed_user_id,
-        "keep_subscription_from": keep_subscription_from,
-    }
+    """Call every implementation of :func:`cabinet_account_merging` (core's ``call_all``: in
+    pluggy's order, each awaited before the next is called); their reports in one dict."""
     report: dict[str, Any] = {}
-    for impl in reversed(app.state.plugins.hook.cabinet_account_merging.get_hookimpls()):
-        result = impl.function(*(arguments[name] for name in impl.argnames))
-        if inspect.isawaitable(result):
-            result = await result
-        if result:
-            report.update(result)
+    for answer in await app.state.plugins.call_all(
+        "cabinet_account_merging",
+        app=app,
+        session=session,
+        kept_user_id=kept_user_id,
+        removed_user_id=removed_user_id,
+        keep_subscription_from=keep_subscription_from,
+    ):
+        report.update(answer)
     return report
