@@ -99,8 +99,7 @@ def segment_names(app: Starlette) -> list[str]:
 
 
 def _settings(app: Starlette) -> SegmentSettings:
-    settings: SegmentSettings = app.state.settings_of["segments"]
-    return settings
+    return SegmentSettings.of(app)
 
 
 def _conditions(definition: Definition, reachable: bool) -> list[ColumnElement[bool]]:

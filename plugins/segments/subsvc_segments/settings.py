@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class SegmentSettings(BaseSettings):
+class SegmentSettings(PluginSettings):
     """How recipients are paged and when a user who blocked the bot is tried again."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     SEGMENTS_PAGE_SIZE: int = Field(
         1000, ge=1, le=100_000, description="Recipients read per query when a segment is walked."

@@ -1,4 +1,4 @@
-"""Run segments with the plugins it reads, and give tests users and subscriptions as rows."""
+"""Run segments (the plugins it reads come with it), and give tests users and subscriptions as rows."""
 
 from __future__ import annotations
 
@@ -13,12 +13,7 @@ from subsvc_users.models import User
 
 from subsvc.db import Database, utcnow
 
-PLUGINS = [
-    "subsvc_promo_groups.plugin",
-    "subsvc_users.plugin",
-    "subsvc_subscriptions.plugin",
-    "subsvc_segments.plugin",
-]
+PLUGINS = ["segments"]
 MakeSubscription = Callable[..., Awaitable[Subscription]]
 
 

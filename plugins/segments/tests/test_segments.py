@@ -228,7 +228,7 @@ async def test_reachable_leaves_out_email_only_and_recently_blocked_users(app, i
     assert writable == {reachable.id, blocked_long_ago.id}
     assert await count_recipients(app, segment, reachable=True) == 2
 
-    app.state.settings_of["segments"] = SegmentSettings(SEGMENTS_BLOCKED_SKIP_DAYS=0)
+    app.state.settings_by_class[SegmentSettings] = SegmentSettings(SEGMENTS_BLOCKED_SKIP_DAYS=0)
     assert {r.user_id for r in await recipients(app, segment, reachable=True)} == writable | {blocked_now.id}
     assert await count_recipients(app, segment, reachable=True) == 3
 
