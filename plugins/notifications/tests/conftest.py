@@ -17,13 +17,7 @@ from subsvc_users.models import User
 from subsvc.db import Database
 from subsvc.testing_server import LoopbackServer
 
-PLUGINS = [
-    "subsvc_promo_groups.plugin",
-    "subsvc_users.plugin",
-    "subsvc_billing.plugin",
-    "subsvc_subscriptions.plugin",
-    "subsvc_notifications.plugin",
-]
+PLUGINS = ["notifications"]
 MakeUser = Callable[..., Awaitable[dict[str, Any]]]
 MakeRow = Callable[[int], Awaitable[int]]
 

@@ -4,20 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from subsvc_billing import plugin as billing_plugin
-from subsvc_notifications import plugin
-from subsvc_promo_groups import plugin as promo_groups_plugin
-from subsvc_subscriptions import plugin as subscriptions_plugin
-from subsvc_users import plugin as users_plugin
-
 from subsvc.testing_migrations import migrated_database
 
 TABLE = "subscription_events"
 
 
 def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
-    plugins = (promo_groups_plugin, users_plugin, billing_plugin, subscriptions_plugin, plugin)
-    with migrated_database(tmp_path, *plugins) as db:
+    with migrated_database(tmp_path, "notifications") as db:
         assert db.indexes(TABLE) == {
             "ix_subscription_events_occurred_at_id": ["occurred_at", "id"],
             "ix_subscription_events_user_id_occurred_at": ["user_id", "occurred_at"],
