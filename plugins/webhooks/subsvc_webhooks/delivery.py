@@ -31,8 +31,10 @@ import httpx2
 from starlette.applications import Starlette
 
 from subsvc.db import Database, is_database_unavailable, storable, unstored, utcnow, write_batch
+from subsvc.jobs import Job
 from subsvc_webhooks.attempts import Claimed, Outcome, new_client, send
 from subsvc_webhooks.models import FAILED, SUCCESS
+from subsvc_webhooks.service import DELIVER_JOB
 from subsvc_webhooks.settings import WebhookSettings
 from subsvc_webhooks.statements import statements
 
@@ -65,7 +67,7 @@ def retry_delay(settings: WebhookSettings, attempt_number: int) -> float:
 
 def blocks_private_targets(app: Starlette) -> bool:
     """``WEBHOOK_BLOCK_PRIVATE_TARGETS``, or by default: on outside development and test."""
-    setting = app.state.settings_of["webhooks"].WEBHOOK_BLOCK_PRIVATE_TARGETS
+    setting = WebhookSettings.of(app).WEBHOOK_BLOCK_PRIVATE_TARGETS
     if setting is not None:
         return bool(setting)
     return app.state.settings.ENVIRONMENT not in ("development", "test")
@@ -90,8 +92,7 @@ class Deliverer:
 
     @property
     def settings(self) -> WebhookSettings:
-        settings: WebhookSettings = self.app.state.settings_of["webhooks"]
-        return settings
+        return WebhookSettings.of(self.app)
 
     def _client(self) -> httpx2.AsyncClient:
         if self.client is None:
@@ -349,3 +350,21 @@ def _duration(seconds: float) -> str:
     if seconds >= 60 and seconds % 60 == 0:
         return f"{int(seconds // 60)} min"
     return f"{seconds:g} s"
+
+
+def deliverer(app: Starlette) -> Deliverer:
+    """The app's :class:`Deliverer` (made at start)."""
+    found: Deliverer = app.state.webhook_deliverer
+    return found
+
+
+async def deliver(app: Starlette) -> None:
+    """The job: send every delivery that is due."""
+    await deliverer(app).drain()
+
+
+def _poll_seconds(app: Starlette) -> float:
+    return WebhookSettings.of(app).WEBHOOK_POLL_SECONDS
+
+
+DELIVER = Job(DELIVER_JOB, deliver, every=_poll_seconds)

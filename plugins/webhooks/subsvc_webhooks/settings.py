@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class WebhookSettings(BaseSettings):
+class WebhookSettings(PluginSettings):
     """Delivery timing, retries, deactivation and the target-address guard."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     WEBHOOK_TIMEOUT_SECONDS: float = Field(
         10.0, gt=0, description="Seconds one delivery attempt may take in all (connecting: at most 5)."

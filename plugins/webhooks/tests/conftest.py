@@ -1,5 +1,5 @@
-"""Run webhooks with users and billing (their events), short retry settings, and a loopback
-receiver: a Starlette app served by uvicorn on 127.0.0.1 that records what it gets."""
+"""Run webhooks with billing and the users it requires (their events), short retry settings,
+and a loopback receiver: a Starlette app served by uvicorn on 127.0.0.1 that records what it gets."""
 
 from __future__ import annotations
 
@@ -39,12 +39,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
-    return [
-        "subsvc_promo_groups.plugin",
-        "subsvc_users.plugin",
-        "subsvc_billing.plugin",
-        "subsvc_webhooks.plugin",
-    ]
+    return ["billing", "webhooks"]
 
 
 @pytest.fixture
