@@ -65,8 +65,7 @@ class Outcome:
 
 
 def _settings(app: Starlette) -> PinnedMessagesSettings:
-    settings: PinnedMessagesSettings = app.state.settings_of["pinned_messages"]
-    return settings
+    return PinnedMessagesSettings.of(app)
 
 
 def _lease_end(app: Starlette) -> datetime:

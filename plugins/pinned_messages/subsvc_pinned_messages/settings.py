@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class PinnedMessagesSettings(BaseSettings):
+class PinnedMessagesSettings(PluginSettings):
     """How broadcasts and unpins are sent, and how often unfinished ones are looked for."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     PINNED_MESSAGES_SEND_BATCH: int = Field(
         50,

@@ -12,19 +12,14 @@ import httpx2
 import pytest
 from sqlalchemy import insert
 from starlette.applications import Starlette
+from subsvc_pinned_messages.settings import PinnedMessagesSettings
 from subsvc_users.models import User
 
 from subsvc.db import Database, utcnow
 from subsvc.testing import ADMIN_MESSENGER_ID, USER_MESSENGER_ID, asgi_transport
 from subsvc.testing_messenger import FakeBotAPI
 
-PLUGINS = [
-    "subsvc_promo_groups.plugin",
-    "subsvc_users.plugin",
-    "subsvc_subscriptions.plugin",
-    "subsvc_segments.plugin",
-    "subsvc_pinned_messages.plugin",
-]
+PLUGINS = ["pinned_messages"]
 WEB = "/pinned-messages"
 ADMIN = "/cabinet/admin/pinned-messages"
 FIRST_CHAT = 810_000_000
@@ -55,14 +50,14 @@ def _no_periodic_upkeep(monkeypatch: pytest.MonkeyPatch) -> None:
 def plugin_settings(app: Starlette) -> Iterator[Callable[..., None]]:
     """``plugin_settings(PINNED_MESSAGES_SEND_BATCH=5)``: change the plugin's settings of the
     running app for one test."""
-    before = app.state.settings_of["pinned_messages"]
+    before = PinnedMessagesSettings.of(app)
 
     def change(**values: Any) -> None:
-        current = app.state.settings_of["pinned_messages"]
-        app.state.settings_of["pinned_messages"] = current.model_copy(update=values)
+        current = PinnedMessagesSettings.of(app)
+        app.state.settings_by_class[PinnedMessagesSettings] = current.model_copy(update=values)
 
     yield change
-    app.state.settings_of["pinned_messages"] = before
+    app.state.settings_by_class[PinnedMessagesSettings] = before
 
 
 @pytest.fixture

@@ -14,14 +14,7 @@ ADMIN = "/cabinet/admin/pinned-messages"
 
 @pytest.fixture
 def subsvc_plugins() -> list[Any]:
-    return [
-        "subsvc_promo_groups.plugin",
-        "subsvc_users.plugin",
-        "subsvc_subscriptions.plugin",
-        "subsvc_segments.plugin",
-        "subsvc_rbac.plugin",
-        "subsvc_pinned_messages.plugin",
-    ]
+    return ["rbac", "pinned_messages"]
 
 
 async def test_a_reader_reads_but_neither_creates_nor_deletes(app, admin, member_user, db):
