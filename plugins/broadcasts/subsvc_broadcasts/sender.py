@@ -83,8 +83,7 @@ COUNTERS = (
 
 
 def _settings(app: Starlette) -> BroadcastsSettings:
-    settings: BroadcastsSettings = app.state.settings_of["broadcasts"]
-    return settings
+    return BroadcastsSettings.of(app)
 
 
 class SenderState:

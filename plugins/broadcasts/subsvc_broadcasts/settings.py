@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class BroadcastsSettings(BaseSettings):
+class BroadcastsSettings(PluginSettings):
     """How fast broadcasts go, how their senders hold them, how often the upkeep looks."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     BROADCASTS_MESSAGES_PER_SECOND: int = Field(
         0,

@@ -19,15 +19,7 @@ from subsvc.testing import ADMIN_MESSENGER_ID, asgi_transport
 from subsvc.testing_messenger import FakeBotAPI
 from subsvc.testing_server import LoopbackServer
 
-PLUGINS = [
-    "subsvc_promo_groups.plugin",
-    "subsvc_users.plugin",
-    "subsvc_subscriptions.plugin",
-    "subsvc_servers.plugin",
-    "subsvc_tariffs.plugin",
-    "subsvc_segments.plugin",
-    "subsvc_broadcasts.plugin",
-]
+PLUGINS = ["broadcasts"]
 USERS = User.__table__
 FIRST_CHAT = 500_000_000
 FAST = {

@@ -14,7 +14,7 @@ ADMIN = "/cabinet/admin/broadcasts"
 
 @pytest.fixture
 def subsvc_plugins(subsvc_plugins: list[Any]) -> list[Any]:
-    return [*subsvc_plugins, "subsvc_rbac.plugin"]
+    return [*subsvc_plugins, "rbac"]
 
 
 async def test_a_reader_reads_but_neither_creates_nor_stops_and_it_is_audited(app, admin, users, rows):
