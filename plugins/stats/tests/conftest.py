@@ -7,13 +7,7 @@ import pytest
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
-    return [
-        "subsvc_promo_groups.plugin",
-        "subsvc_users.plugin",
-        "subsvc_billing.plugin",
-        "subsvc_subscriptions.plugin",
-        "subsvc_stats.plugin",
-    ]
+    return ["stats"]
 
 
 @pytest.fixture(autouse=True)

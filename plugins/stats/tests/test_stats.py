@@ -207,14 +207,7 @@ async def test_many_requests_after_a_change_share_one_computation(cached, app, c
 
 @asynccontextmanager
 async def instance(settings) -> AsyncIterator[tuple[Starlette, httpx2.AsyncClient]]:
-    plugins = [
-        "subsvc_promo_groups.plugin",
-        "subsvc_users.plugin",
-        "subsvc_billing.plugin",
-        "subsvc_subscriptions.plugin",
-        "subsvc_stats.plugin",
-    ]
-    application = create_app(settings, plugins=plugins)
+    application = create_app(settings, plugins=["stats"])
     async with application.router.lifespan_context(application):
         transport = httpx2.ASGITransport(app=application)
         async with httpx2.AsyncClient(
