@@ -108,7 +108,7 @@ def servers_panel(app: Starlette) -> Any:
     return ServersGateway(panel)
 
 
-@hookimpl
+@hookimpl(optionalhook=True)
 def tariffs_panel(app: Starlette) -> Any:
     """The tariffs plugin's port (``None`` without a configured panel)."""
     panel = _configured(app)
@@ -119,7 +119,7 @@ def tariffs_panel(app: Starlette) -> Any:
     return TariffsGateway(app, panel)
 
 
-@hookimpl
+@hookimpl(optionalhook=True)
 def cabinet_admin_panel(app: Starlette) -> Any:
     """The cabinet_admin_users plugin's port (``None`` without a configured panel)."""
     panel = _configured(app)
