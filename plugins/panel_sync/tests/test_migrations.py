@@ -5,13 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import sqlalchemy as sa
-from subsvc_panel_sync import plugin as panel_sync
-from subsvc_promo_groups import plugin as promo_groups
-from subsvc_subscriptions import plugin as subscriptions
-from subsvc_users import plugin as users
 
 from subsvc.db import migrate
 from subsvc.testing import schema_differences
+from subsvc.testing_migrations import MigratedDatabase
 
 TABLES = {"panel_sync_states", "panel_sync_runs", "panel_sync_control"}
 
@@ -19,10 +16,9 @@ TABLES = {"panel_sync_states", "panel_sync_runs", "panel_sync_control"}
 def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
     path = tmp_path / "migrations.db"
     async_url, sync_url = f"sqlite+aiosqlite:///{path}", f"sqlite:///{path}"
-    modules = (promo_groups, users, subscriptions, panel_sync)
-    dirs = [module.register_migrations() for module in modules]
-    for module in modules:
-        module.register_models()
+    dirs = MigratedDatabase(
+        tmp_path, "panel_sync"
+    ).dirs  # its branch and those it requires; models registered
 
     migrate.upgrade(async_url, dirs)
     assert "panel_sync_0002" in migrate.heads(async_url, dirs)
@@ -51,8 +47,7 @@ def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path)
 def test_0002_keeps_the_states_and_gives_them_their_short_id(tmp_path: Path):
     path = tmp_path / "migrations.db"
     async_url, sync_url = f"sqlite+aiosqlite:///{path}", f"sqlite:///{path}"
-    modules = (promo_groups, users, subscriptions, panel_sync)
-    dirs = [module.register_migrations() for module in modules]
+    dirs = MigratedDatabase(tmp_path, "panel_sync").dirs
     migrate.upgrade(async_url, dirs, "panel_sync_0001")
     engine = sa.create_engine(sync_url)
     try:

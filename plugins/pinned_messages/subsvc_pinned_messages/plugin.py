@@ -12,7 +12,7 @@ from subsvc_pinned_messages.settings import PinnedMessagesSettings
 
 plugin = Plugin(
     models=MODELS,
-    endpoints=[web, admin],
+    endpoints=[web.router, admin.router],
     permissions=PERMISSIONS,
     tags={
         "pinned-messages": "The message shown at /start (at most one active); its broadcast (send and pin) "
