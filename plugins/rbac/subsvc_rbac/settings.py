@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class RbacSettings(BaseSettings):
+class RbacSettings(PluginSettings):
     """How long grants are trusted from memory, and how the audit log is written."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     RBAC_GRANTS_CACHE_SECONDS: float = Field(
         10.0,

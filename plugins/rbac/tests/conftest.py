@@ -21,7 +21,7 @@ MakeUser = Callable[..., Awaitable[User]]
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
-    return ["subsvc_promo_groups.plugin", "subsvc_users.plugin", "subsvc_rbac.plugin"]
+    return ["rbac"]
 
 
 @pytest.fixture

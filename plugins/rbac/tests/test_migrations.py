@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from subsvc_promo_groups import plugin as promo_groups_plugin
-from subsvc_rbac import plugin
-from subsvc_users import plugin as users_plugin
-
 from subsvc.testing_migrations import migrated_database
 
 TABLES = {"admin_roles", "user_roles", "access_policies", "admin_audit_log"}
 
 
 def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
-    with migrated_database(tmp_path, promo_groups_plugin, users_plugin, plugin) as db:
+    with migrated_database(tmp_path, "rbac") as db:
         assert db.unique_constraints("user_roles") == [["user_id", "role_id"]]
         assert db.foreign_keys("user_roles") == [("admin_roles", "CASCADE"), ("users", "CASCADE")]
         assert set(db.indexes("admin_audit_log")) == {
