@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class ServersSettings(BaseSettings):
+class ServersSettings(PluginSettings):
     """How the servers' user counters follow subscription changes."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     SERVERS_LIVE_COUNTS: bool = Field(
         True,

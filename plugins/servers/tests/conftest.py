@@ -27,12 +27,7 @@ MakeServer = Callable[..., Awaitable[dict[str, Any]]]
 
 PLUGIN_NAME = "servers_fakes"
 REQUIRES = ("servers",)
-BASE_PLUGINS = [
-    "subsvc_promo_groups.plugin",
-    "subsvc_users.plugin",
-    "subsvc_subscriptions.plugin",
-    "subsvc_servers.plugin",
-]
+BASE_PLUGINS = ["servers"]
 
 
 class FakePanel:

@@ -4,18 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from subsvc_promo_groups import plugin as promo_groups_plugin
-from subsvc_servers import plugin
-from subsvc_subscriptions import plugin as subscriptions_plugin
-from subsvc_users import plugin as users_plugin
-
 from subsvc.testing_migrations import migrated_database
 
 TABLES = {"server_squads", "server_squad_promo_groups"}
 
 
 def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
-    with migrated_database(tmp_path, promo_groups_plugin, users_plugin, subscriptions_plugin, plugin) as db:
+    with migrated_database(tmp_path, "servers") as db:
         assert db.unique_constraints("server_squads") == [["squad_uuid"]]
         assert db.foreign_keys("server_squad_promo_groups") == [
             ("promo_groups", "CASCADE"),
