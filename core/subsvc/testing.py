@@ -16,17 +16,16 @@ Fixtures:
   (:mod:`subsvc.testing_messenger`); point the app at it with
   ``subsvc_settings_overrides`` returning ``fake_bot_api.settings()``.
 - Shared by the plugins' tests: ``admin`` and ``member`` (bearer clients of ``admin_token``
-  and ``user_token``; :func:`bearer_client` for any token), ``make_user`` (through the users
-  plugin's ``create_user``), ``insert_user`` (a bare users row), ``reload`` (a row as
+  and ``user_token``; :func:`bearer_client` for any token), ``reload`` (a row as
   committed), ``outbox`` (``(event_type, payload)`` pairs), ``wait_for`` (:func:`wait_until`),
   ``utc_time`` (:func:`parse_utc`). Migration tests: :mod:`subsvc.testing_migrations`.
+  Users for tests (``make_user``, ``insert_user``) come with the users plugin
+  (``subsvc_users.testing``): core's kit imports no plugin.
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib
-import itertools
 import os
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -415,53 +414,6 @@ async def member(app: Starlette, user_token: str) -> AsyncIterator[httpx2.AsyncC
     """A client with an ordinary cabinet user's access JWT (``user_token``: user 2, no role)."""
     async with bearer_client(app, user_token) as http:
         yield http
-
-
-MakeUser = Callable[..., Awaitable[Any]]
-
-
-@pytest.fixture
-def make_user(app: Starlette, db: Database) -> MakeUser:
-    """``await make_user(username="ann", email=...)``: a committed user made by the users
-    plugin's ``create_user`` (messenger id unless given); fields it does not take are then set
-    on the row. Needs the users plugin."""
-    request_type: Any = importlib.import_module("subsvc_users.schemas").UserCreateRequest
-    create_user: Any = importlib.import_module("subsvc_users.service").create_user
-
-    counter = itertools.count(1)
-
-    async def make(**fields: Any) -> Any:
-        create = {name: fields.pop(name) for name in list(fields) if name in request_type.model_fields}
-        create.setdefault("messenger_id", 700_000_000 + next(counter))
-        async with db.session() as session:
-            user = await create_user(app, session, request_type(**create))
-            for name, value in fields.items():
-                setattr(user, name, value)
-            await session.commit()
-            await session.refresh(user)
-        return user
-
-    return make
-
-
-@pytest.fixture
-def insert_user(db: Database) -> MakeUser:
-    """``await insert_user(balance_kopeks=500)``: a bare committed ``users`` row, none of the
-    users plugin's logic (messenger id unless given). Needs the users plugin's model."""
-    user_model: Any = importlib.import_module("subsvc_users.models").User
-
-    counter = itertools.count(1)
-
-    async def insert(**fields: Any) -> Any:
-        fields.setdefault("messenger_id", 700_000_000 + next(counter))
-        user = user_model(**fields)
-        async with db.session() as session:
-            session.add(user)
-            await session.commit()
-            await session.refresh(user)
-        return user
-
-    return insert
 
 
 @pytest.fixture
