@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class CabinetAuthSettings(BaseSettings):
+class CabinetAuthSettings(PluginSettings):
     """How long login credentials stay valid, and where the messenger's OIDC provider is."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     CABINET_INIT_DATA_MAX_AGE_SECONDS: int = Field(
         30 * 86400,

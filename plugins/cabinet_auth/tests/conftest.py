@@ -48,7 +48,7 @@ grants_probe.register_routes = hookimpl(lambda: probe_router.endpoints)  # type:
 
 @pytest.fixture
 def subsvc_plugins() -> list[Any]:
-    return ["subsvc_promo_groups.plugin", "subsvc_users.plugin", "subsvc_cabinet_auth.plugin", grants_probe]
+    return ["cabinet_auth", grants_probe]
 
 
 @pytest.fixture
