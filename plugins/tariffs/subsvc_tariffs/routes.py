@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, cast
+from typing import Annotated
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
@@ -66,7 +66,7 @@ def _publish(request: Request, session: AsyncSession, kind: str, tariff: Tariff,
 
 
 def _settings(request: Request) -> TariffsSettings:
-    return cast(TariffsSettings, request.app.state.settings_of["tariffs"])
+    return TariffsSettings.of(request.app)
 
 
 @router.get("", response_model=TariffListResponse, summary="List Tariffs", permission=READ)

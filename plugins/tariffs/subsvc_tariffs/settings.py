@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class TariffsSettings(BaseSettings):
+class TariffsSettings(PluginSettings):
     """How `POST /cabinet/admin/tariffs/{id}/sync-squads` talks to the VPN panel."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     TARIFFS_SYNC_CONCURRENCY: int = Field(
         5, ge=1, le=100, description="Panel requests a squad sync keeps in flight at once."

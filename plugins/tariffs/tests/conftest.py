@@ -18,13 +18,7 @@ from subsvc_users.models import User
 
 from subsvc.db import Database, utcnow
 
-PLUGINS = [
-    "subsvc_promo_groups.plugin",
-    "subsvc_users.plugin",
-    "subsvc_subscriptions.plugin",
-    "subsvc_servers.plugin",
-    "subsvc_tariffs.plugin",
-]
+PLUGINS = ["tariffs"]
 BASE = "/cabinet/admin/tariffs"
 
 Make = Callable[..., Awaitable[Any]]
