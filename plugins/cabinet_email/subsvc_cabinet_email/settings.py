@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic_settings import NoDecode
+
+from subsvc.settings import PluginSettings
 
 DISPOSABLE_DOMAINS = (
     "10minutemail.com",
@@ -20,10 +22,8 @@ DISPOSABLE_DOMAINS = (
 )
 
 
-class CabinetEmailSettings(BaseSettings):
+class CabinetEmailSettings(PluginSettings):
     """SMTP, the cabinet's address for links, token lifetimes and password hashing."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     SMTP_HOST: str | None = Field(None, description="SMTP server; unset = e-mail is not configured (503).")
     SMTP_PORT: int = Field(587, ge=1, le=65535, description="SMTP server port.")

@@ -147,12 +147,7 @@ async def smtp_sink() -> AsyncIterator[Sink]:
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
-    return [
-        "subsvc_promo_groups.plugin",
-        "subsvc_users.plugin",
-        "subsvc_cabinet_auth.plugin",
-        "subsvc_cabinet_email.plugin",
-    ]
+    return ["cabinet_email"]
 
 
 @pytest.fixture

@@ -4,18 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from subsvc_cabinet_auth import plugin as cabinet_auth_plugin
-from subsvc_cabinet_email import plugin
-from subsvc_promo_groups import plugin as promo_groups_plugin
-from subsvc_users import plugin as users_plugin
-
 from subsvc.testing_migrations import migrated_database
 
 TABLE = "cabinet_email_tokens"
 
 
 def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
-    with migrated_database(tmp_path, promo_groups_plugin, users_plugin, cabinet_auth_plugin, plugin) as db:
+    with migrated_database(tmp_path, "cabinet_email") as db:
         indexes = db.indexes(TABLE)
         assert indexes["ix_cabinet_email_tokens_user_id_purpose"] == ["user_id", "purpose"]
         assert indexes["ix_cabinet_email_tokens_email_purpose"] == ["email", "purpose"]
