@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class CabinetAdminUsersSettings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
-
+class CabinetAdminUsersSettings(PluginSettings):
     ADMIN_USER_RECENT_TRANSACTIONS: int = Field(
         20,
         ge=0,

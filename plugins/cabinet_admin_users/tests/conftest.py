@@ -14,13 +14,7 @@ from subsvc_users.models import User
 
 from subsvc.db import Database, utcnow
 
-PLUGINS = [
-    "subsvc_promo_groups.plugin",
-    "subsvc_users.plugin",
-    "subsvc_billing.plugin",
-    "subsvc_subscriptions.plugin",
-    "subsvc_cabinet_admin_users.plugin",
-]
+PLUGINS = ["cabinet_admin_users"]
 BASE = "/cabinet/admin/users"
 
 MakeSubscription = Callable[..., Awaitable[Subscription]]

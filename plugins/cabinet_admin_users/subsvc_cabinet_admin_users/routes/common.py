@@ -3,8 +3,6 @@ that answers 404, and the permissions of the reference (behaviours §5)."""
 
 from __future__ import annotations
 
-from typing import cast
-
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_users.models import User
@@ -15,7 +13,6 @@ from subsvc_cabinet_admin_users.settings import CabinetAdminUsersSettings
 
 TAG = "Cabinet Admin Users"
 PREFIX = "/cabinet/admin/users"
-PLUGIN_NAME = "cabinet_admin_users"
 USER_NOT_FOUND = "User not found"
 
 READ = "users:read"
@@ -42,4 +39,4 @@ async def get_user(session: AsyncSession, user_id: int, *, for_update: bool = Fa
 
 
 def settings(request: Request) -> CabinetAdminUsersSettings:
-    return cast(CabinetAdminUsersSettings, request.app.state.settings_of[PLUGIN_NAME])
+    return CabinetAdminUsersSettings.of(request.app)
