@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 PROVIDERS = ("google", "yandex", "discord", "vk")
 
@@ -27,10 +28,8 @@ def _enabled(provider: str) -> str:
     return f"Offer {provider} login (needs its client id, and its client secret except for VK ID)."
 
 
-class CabinetOAuthSettings(BaseSettings):
+class CabinetOAuthSettings(PluginSettings):
     """OAuth clients for the four providers, where the cabinet lives, and token lifetimes."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     CABINET_URL: str = Field(
         "http://localhost:3000",

@@ -17,14 +17,7 @@ from starlette.applications import Starlette
 from subsvc_cabinet_oauth.testing import FakeProvider, callback_body, serve, start_and_authorize
 
 BOT_TOKEN = "123456:TEST-bot-token-for-oauth-links"
-PLUGINS = [
-    "subsvc_promo_groups.plugin",
-    "subsvc_users.plugin",
-    "subsvc_cabinet_auth.plugin",
-    "subsvc_cabinet_oauth.plugin",
-    "subsvc_billing.plugin",
-    "subsvc_subscriptions.plugin",
-]
+PLUGINS = ["cabinet_oauth", "billing", "subscriptions"]
 
 
 @pytest.fixture(scope="session")

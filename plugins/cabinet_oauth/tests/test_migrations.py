@@ -4,18 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from subsvc_cabinet_auth import plugin as cabinet_auth_plugin
-from subsvc_cabinet_oauth import plugin
-from subsvc_promo_groups import plugin as promo_groups_plugin
-from subsvc_users import plugin as users_plugin
-
 from subsvc.testing_migrations import migrated_database
 
 TABLES = {"oauth_identities", "oauth_states", "oauth_merge_tokens"}
 
 
 def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
-    with migrated_database(tmp_path, promo_groups_plugin, users_plugin, cabinet_auth_plugin, plugin) as db:
+    with migrated_database(tmp_path, "cabinet_oauth") as db:
         uniques = {tuple(columns) for columns in db.unique_constraints("oauth_identities")}
         assert uniques == {("provider", "subject"), ("user_id", "provider")}
         for table in TABLES:
