@@ -47,7 +47,7 @@ def _events(request: Request) -> EventBus:
 
 
 def _settings(request: Request) -> BillingSettings:
-    return cast(BillingSettings, request.app.state.settings_of["billing"])
+    return BillingSettings.of(request.app)
 
 
 @users.post(

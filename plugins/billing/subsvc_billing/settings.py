@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class BillingSettings(BaseSettings):
+class BillingSettings(PluginSettings):
     """Limits of the balance operations."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     WEB_API_MANUAL_DEPOSIT_MAX_KOPEKS: int = Field(
         1_000_000,

@@ -12,7 +12,7 @@ from subsvc.db import Database
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
-    return ["subsvc_promo_groups.plugin", "subsvc_users.plugin", "subsvc_billing.plugin"]
+    return ["billing"]
 
 
 @pytest.fixture

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from subsvc_billing import plugin
-from subsvc_promo_groups import plugin as promo_groups_plugin
-from subsvc_users import plugin as users_plugin
-
 from subsvc.testing_migrations import migrated_database
 
 TABLE = "transactions"
 
 
 def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
-    with migrated_database(tmp_path, promo_groups_plugin, users_plugin, plugin) as db:
+    with migrated_database(tmp_path, "promo_groups", "users", "billing") as db:
         assert db.indexes(TABLE) == {
             "ix_transactions_user_id_created_at": ["user_id", "created_at"],
             "ix_transactions_type_created_at": ["type", "created_at"],
