@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class PanelSettings(BaseSettings):
+class PanelSettings(PluginSettings):
     """Where the VPN panel's REST API is and how patiently it is called."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     PANEL_API_URL: str | None = Field(
         None, description="Base URL of the VPN panel (calls go to `<url>/api/...`); unset = no panel."

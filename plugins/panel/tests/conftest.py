@@ -15,13 +15,7 @@ from subsvc_users.models import User
 
 from subsvc.db import Database, utcnow
 
-BASE_PLUGINS = [
-    "subsvc_promo_groups.plugin",
-    "subsvc_users.plugin",
-    "subsvc_subscriptions.plugin",
-    "subsvc_servers.plugin",
-    "subsvc_panel.plugin",
-]
+BASE_PLUGINS = ["panel"]
 PANEL_SETTINGS = ("PANEL_API_URL", "PANEL_API_KEY", "PANEL_MAX_RETRIES", "PANEL_TIMEOUT_SECONDS")
 
 MakeSubscription = Callable[..., Awaitable[Subscription]]

@@ -18,12 +18,7 @@ USERS = "/cabinet/admin/users"
 
 @pytest.fixture
 def subsvc_plugins() -> list[Any]:
-    return [
-        *BASE_PLUGINS,
-        "subsvc_billing.plugin",
-        "subsvc_tariffs.plugin",
-        "subsvc_cabinet_admin_users.plugin",
-    ]
+    return [*BASE_PLUGINS, "tariffs", "cabinet_admin_users"]
 
 
 async def test_servers_sync_reads_the_panel_squads(admin: httpx2.AsyncClient, fake_panel: FakePanel):
