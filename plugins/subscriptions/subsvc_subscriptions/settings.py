@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import Annotated
 
 from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic_settings import NoDecode
+
+from subsvc.settings import PluginSettings
 
 SquadList = Annotated[list[str], NoDecode]
 
 
-class SubscriptionSettings(BaseSettings):
+class SubscriptionSettings(PluginSettings):
     """Defaults of new subscriptions and limits of the add-ons."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     TRIAL_DURATION_DAYS: int = Field(
         3, ge=1, le=36500, description="Days of a trial without `duration_days`."

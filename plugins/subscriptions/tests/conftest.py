@@ -22,7 +22,7 @@ Outbox = Callable[[], Awaitable[list[tuple[str, dict[str, Any]]]]]
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
-    return ["subsvc_promo_groups.plugin", "subsvc_users.plugin", "subsvc_subscriptions.plugin"]
+    return ["subscriptions"]
 
 
 @pytest.fixture

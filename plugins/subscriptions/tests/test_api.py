@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 from subsvc_subscriptions.models import Subscription
-from subsvc_subscriptions.plugin import register_routes
+from subsvc_subscriptions.plugin import plugin
 from subsvc_subscriptions.schemas import SubscriptionCreateRequest, UserSubscriptionCreateRequest
 
 from subsvc.api.openapi import build_document
+
+register_routes = plugin.all_endpoints
 
 # (method, path, success status, summary, tag) as the reference contract has them
 OPERATIONS = [
