@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class PanelSyncSettings(BaseSettings):
+class PanelSyncSettings(PluginSettings):
     """Retry timing of queued changes, batch sizes and concurrency of full syncs, auto sync."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     PANEL_SYNC_POLL_SECONDS: float = Field(
         5.0, gt=0, description="How often each worker looks for queued subscription changes that are due."

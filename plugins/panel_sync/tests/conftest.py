@@ -16,14 +16,7 @@ from subsvc_panel.testing import FakePanel
 from subsvc.app import create_app
 from subsvc.settings import Settings
 
-PLUGINS = [
-    "subsvc_promo_groups.plugin",
-    "subsvc_users.plugin",
-    "subsvc_subscriptions.plugin",
-    "subsvc_servers.plugin",
-    "subsvc_panel.plugin",
-    "subsvc_panel_sync.plugin",
-]
+PLUGINS = ["panel_sync"]
 FAST = {
     "PANEL_SYNC_POLL_SECONDS": "0.1",
     "PANEL_SYNC_RETRY_BASE_SECONDS": "0.05",

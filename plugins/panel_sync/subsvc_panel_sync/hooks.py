@@ -1,0 +1,30 @@
+"""The panel_sync plugin's start-up: subscription changes queued in their transaction, progress
+sent to the cabinet administrators."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+from starlette.applications import Starlette
+
+from subsvc.events import Event
+from subsvc.hookspecs import hookimpl
+from subsvc_panel_sync.progress import PROGRESS_EVENT
+from subsvc_panel_sync.queue import PUSH_JOB, Pusher, record_changes
+
+
+@hookimpl
+def startup(app: Starlette) -> None:
+    """Queue every subscription change with the change itself, and push the queue."""
+    app.state.panel_sync_pusher = Pusher(app)
+    jobs = app.state.jobs
+
+    def queue(session: Session, events: list[Event]) -> None:
+        if record_changes(session, events):
+            jobs.enqueue_after_commit(session, PUSH_JOB)
+
+    app.state.events.subscribe_in_transaction(queue)
+
+    async def to_cabinet_admins(event: Event) -> None:
+        await app.state.realtime.send_to_cabinet_admins({"type": PROGRESS_EVENT, **event.payload})
+
+    app.state.events.subscribe(PROGRESS_EVENT, to_cabinet_admins)
