@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class PromocodesSettings(BaseSettings):
+class PromocodesSettings(PluginSettings):
     """Limits of activations and of the code detail."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     PROMOCODE_DAILY_ACTIVATION_LIMIT: int = Field(
         5,

@@ -13,13 +13,7 @@ from starlette.applications import Starlette
 
 from subsvc.testing import bearer_client
 
-PLUGINS = [
-    "subsvc_promo_groups.plugin",
-    "subsvc_users.plugin",
-    "subsvc_billing.plugin",
-    "subsvc_subscriptions.plugin",
-    "subsvc_promocodes.plugin",
-]
+PLUGINS = ["promocodes"]
 ADMIN = "/cabinet/admin/promocodes"
 WEB = "/promo-codes"
 ACTIVATE = "/cabinet/promocode/activate"

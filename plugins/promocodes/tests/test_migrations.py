@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from subsvc_promo_groups import plugin as promo_groups_plugin
-from subsvc_promocodes import plugin
-from subsvc_users import plugin as users_plugin
-
 from subsvc.testing_migrations import migrated_database
 
 TABLES = {"promocodes", "promocode_uses", "promocode_discounts"}
 
 
 def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
-    with migrated_database(tmp_path, promo_groups_plugin, users_plugin, plugin) as db:
+    with migrated_database(tmp_path, "promo_groups", "users", "promocodes") as db:
         assert db.indexes("promocode_uses") == {
             "ix_promocode_uses_promocode_id_used_at": ["promocode_id", "used_at"],
             "ix_promocode_uses_user_id_used_at": ["user_id", "used_at"],

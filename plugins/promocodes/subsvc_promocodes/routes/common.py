@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import cast
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
@@ -28,7 +27,7 @@ RULES = "A rule of the code is broken: the reference's text (e.g. `Promo code wi
 
 
 def settings(request: Request) -> PromocodesSettings:
-    return cast(PromocodesSettings, request.app.state.settings_of["promocodes"])
+    return PromocodesSettings.of(request.app)
 
 
 @contextmanager
