@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from subsvc.settings import PluginSettings
 
 
-class PromoOffersSettings(BaseSettings):
+class PromoOffersSettings(PluginSettings):
     """How broadcasts are sent and how often the plugin's upkeep runs."""
-
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", frozen=True)
 
     PROMO_OFFERS_BUTTON_TEXT: str = Field(
         "🎁 Получить",

@@ -17,14 +17,7 @@ from subsvc_users.models import User
 from subsvc.db import Database, utcnow
 from subsvc.testing import ADMIN_MESSENGER_ID, USER_MESSENGER_ID, bearer_client
 
-PLUGINS = [
-    "subsvc_promo_groups.plugin",
-    "subsvc_users.plugin",
-    "subsvc_billing.plugin",
-    "subsvc_subscriptions.plugin",
-    "subsvc_segments.plugin",
-    "subsvc_promo_offers.plugin",
-]
+PLUGINS = ["promo_offers"]
 ADMIN = "/cabinet/admin/promo-offers"
 WEB = "/promo-offers"
 CABINET = "/cabinet/promo"

@@ -13,15 +13,7 @@ ADMIN = "/cabinet/admin/promo-offers"
 
 @pytest.fixture
 def subsvc_plugins() -> list[Any]:
-    return [
-        "subsvc_promo_groups.plugin",
-        "subsvc_users.plugin",
-        "subsvc_billing.plugin",
-        "subsvc_subscriptions.plugin",
-        "subsvc_segments.plugin",
-        "subsvc_rbac.plugin",
-        "subsvc_promo_offers.plugin",
-    ]
+    return ["rbac", "promo_offers"]
 
 
 async def test_a_reader_reads_but_neither_edits_nor_sends(app, admin, member_user):

@@ -27,7 +27,7 @@ async def test_the_default_templates_are_listed_by_offer_type(client, admin, bas
 
 
 async def test_restarting_does_not_seed_twice(app, client):
-    from subsvc_promo_offers.plugin import startup
+    from subsvc_promo_offers.hooks import startup
 
     await startup(app)
     response = await client.get(f"{WEB}/templates")
