@@ -12,7 +12,6 @@ hook, implemented by the plugins whose rows point at groups).
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -53,10 +52,6 @@ async def _lock_default_changes(session: AsyncSession) -> None:
     SQLite runs one writer at a time anyway). Held until the transaction ends; re-entrant."""
     if session.get_bind().dialect.name == "postgresql":
         await session.exec(select(func.pg_advisory_xact_lock(_DEFAULT_GROUP_LOCK)))
-
-
-async def _resolve(result: Any) -> Any:
-    return await result if inspect.isawaitable(result) else result
 
 
 # --- reads -------------------------------------------------------------------------------------
@@ -130,11 +125,11 @@ async def member_counts(app: Starlette, session: AsyncSession, group_ids: Sequen
     counts = dict.fromkeys(group_ids, 0)
     if not group_ids:
         return counts
-    parts = app.state.plugins.hook.promo_group_member_counts(
-        app=app, session=session, group_ids=list(group_ids)
+    parts = await app.state.plugins.call_all(
+        "promo_group_member_counts", app=app, session=session, group_ids=list(group_ids)
     )
     for part in parts:
-        for group_id, count in ((await _resolve(part)) or {}).items():
+        for group_id, count in part.items():
             if group_id in counts:
                 counts[group_id] += count
     return counts
@@ -250,11 +245,9 @@ async def delete_group(app: Starlette, session: AsyncSession, group_id: int) -> 
     if fallback.id == group.id:  # it was the default's namesake, and has just become the default
         raise DefaultGroupProtected(group_id)
     assert fallback.id is not None
-    parts = app.state.plugins.hook.promo_group_deleting(
-        app=app, session=session, group_id=group.id, fallback_group_id=fallback.id
+    await app.state.plugins.call_all(
+        "promo_group_deleting", app=app, session=session, group_id=group.id, fallback_group_id=fallback.id
     )
-    for part in parts:
-        await _resolve(part)
     await session.delete(group)
     try:
         await session.flush()

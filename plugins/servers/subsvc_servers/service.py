@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -254,10 +253,8 @@ async def update_server(
 
 async def tariffs_using(app: Starlette, session: AsyncSession, squad_uuid: str) -> list[str]:
     """Names of the tariffs offering the squad (the ``servers_tariffs_using`` hook)."""
-    names: list[str] = []
-    for result in app.state.plugins.hook.servers_tariffs_using(session=session, squad_uuid=squad_uuid):
-        names.extend(await result if inspect.isawaitable(result) else result)
-    return sorted(set(names))
+    parts = await app.state.plugins.call_all("servers_tariffs_using", session=session, squad_uuid=squad_uuid)
+    return sorted({name for part in parts for name in part})
 
 
 async def delete_server(app: Starlette, session: AsyncSession, server: Server) -> None:

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -183,11 +182,10 @@ async def tariffs_offering(session: AsyncSession, squad_uuid: str) -> list[str]:
 
 async def revenue_kopeks(app: Starlette, session: AsyncSession, tariff_id: int) -> int:
     """The revenue the ``tariff_revenue_kopeks`` implementations report, added up (0 without)."""
-    total = 0
-    for part in app.state.plugins.hook.tariff_revenue_kopeks(app=app, session=session, tariff_id=tariff_id):
-        value = await part if inspect.isawaitable(part) else part
-        total += int(value or 0)
-    return total
+    parts = await app.state.plugins.call_all(
+        "tariff_revenue_kopeks", app=app, session=session, tariff_id=tariff_id
+    )
+    return sum(int(part) for part in parts)
 
 
 # --- stored forms ------------------------------------------------------------------------------

@@ -11,7 +11,6 @@ themselves), on PostgreSQL straight from the driver (:class:`~subsvc.db.DriverSe
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -175,10 +174,11 @@ async def records_from_rows(
         return []
     ids = [row["id"] for row in rows]
     extras: dict[int, dict[str, Any]] = {}
-    for part in request.app.state.plugins.hook.user_record_extras(session=session, user_ids=ids, rows=rows):
-        if inspect.isawaitable(part):
-            part = await part
-        for user_id, fields in (part or {}).items():
+    parts = await request.app.state.plugins.call_all(
+        "user_record_extras", session=session, user_ids=ids, rows=rows
+    )
+    for part in parts:
+        for user_id, fields in part.items():
             extras.setdefault(user_id, {}).update(fields)
     records = []
     for values in rows:
