@@ -2,9 +2,9 @@
 published module (``subsvc_x`` or ``subsvc_x.api``; ``subsvc_x.testing`` from its own testing
 modules), and only plugins it requires (its distribution's dependencies). Core imports no plugin.
 
-Tests and migrations are not plugin source. ``import_contract_known.txt`` lists the imports
-that still break the contract while the plugins move to it (file and import, without line
-numbers): it may only shrink. A listed import that is gone fails too, so that it is taken off.
+Tests and migrations are not plugin source. A plugin that uses another it does not require
+(an optional collaboration) does so through a hook the other implements with
+``@hookimpl(optionalhook=True)``, never by importing it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from pathlib import Path
 from subsvc.plugins import from_modules
 
 ROOT = Path(__file__).resolve().parents[1]
-KNOWN = Path(__file__).with_name("import_contract_known.txt")
 PLUGIN_DIRS = sorted(p.parent for p in (ROOT / "plugins").glob("*/pyproject.toml"))
 
 
@@ -80,6 +79,4 @@ def test_core_imports_no_plugin():
 
 def test_plugins_import_each_other_only_through_published_modules_they_require():
     found = sorted({breach for plugin_dir in PLUGIN_DIRS for breach in _breaches(plugin_dir)})
-    known = sorted(line for line in KNOWN.read_text().splitlines() if line and not line.startswith("#"))
-    assert [breach for breach in found if breach not in known] == [], "new imports break the contract"
-    assert [breach for breach in known if breach not in found] == [], "fixed: take them off the list"
+    assert found == []

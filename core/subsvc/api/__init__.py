@@ -2,11 +2,13 @@
 
 from subsvc.api.endpoint import Area, Endpoint, Operation, Router, operation
 from subsvc.api.errors import HTTPError, RequestValidationError
-from subsvc.api.inputs import BigInt
+from subsvc.api.inputs import INT32_MAX, INT64_MAX, BigInt, fits_int32, fits_int64
 from subsvc.api.pagination import Limit, Offset, Page
 from subsvc.api.params import Body, Header, Path, Query
 
 __all__ = [
+    "INT32_MAX",
+    "INT64_MAX",
     "Area",
     "BigInt",
     "Body",
@@ -21,5 +23,7 @@ __all__ = [
     "Query",
     "RequestValidationError",
     "Router",
+    "fits_int32",
+    "fits_int64",
     "operation",
 ]

@@ -32,6 +32,18 @@ MAX_JSON_DEPTH = 64
 BigInt = Annotated[int, Field(ge=INT64_MIN, le=INT64_MAX)]
 """An integer input stored in a ``BIGINT`` column (narrow it further with ``Field`` bounds)."""
 
+
+def fits_int32(value: int) -> bool:
+    """Whether ``value`` fits an ``INTEGER`` column: a larger id names nothing (and must not
+    reach the driver)."""
+    return INT32_MIN <= value <= INT32_MAX
+
+
+def fits_int64(value: int) -> bool:
+    """Whether ``value`` fits a ``BIGINT`` column."""
+    return INT64_MIN <= value <= INT64_MAX
+
+
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 

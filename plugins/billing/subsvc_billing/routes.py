@@ -10,8 +10,7 @@ from typing import Annotated, Any, cast
 from pydantic import AfterValidator
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_users.records import PathId, get_user, record_columns, record_rows, records_from_rows
-from subsvc_users.schemas import UserResponse
+from subsvc_users.api import PathId, UserResponse, get_user, record_columns, record_rows, records_from_rows
 
 from subsvc.api import BigInt, HTTPError, Query, Router
 from subsvc.api.pagination import Limit, Offset, Page

@@ -20,8 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_users.models import User
-from subsvc_users.records import RECORD_COLUMNS, USERS, Columns, PathId, path_id_subquery, record_select
+from subsvc_users.api import RECORD_COLUMNS, USERS, Columns, PathId, User, path_id_subquery, record_select
 
 from subsvc.db import utcnow
 from subsvc.events import EventBus

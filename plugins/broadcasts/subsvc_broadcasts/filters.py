@@ -7,10 +7,9 @@ import sqlalchemy as sa
 from sqlalchemy import ColumnElement, func, select, true
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_segments.catalogue import LIVE_SUBSCRIPTION, SUBSCRIPTIONS, has_subscription
-from subsvc_segments.recipients import count_recipients, resolve
-from subsvc_tariffs.models import Tariff
-from subsvc_users.models import User
+from subsvc_segments.api import LIVE_SUBSCRIPTION, SUBSCRIPTIONS, count_recipients, has_subscription, resolve
+from subsvc_tariffs.api import Tariff
+from subsvc_users.api import User
 
 from subsvc.db import utcnow
 from subsvc_broadcasts.schemas import BroadcastFilter, EmailFilterItem, TariffFilter, TariffForBroadcast

@@ -11,9 +11,9 @@ from typing import Any
 from sqlalchemy import Integer, func, insert, literal, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_segments.recipients import resolve, user_ids_query
-from subsvc_tariffs.models import Tariff
-from subsvc_users.models import User
+from subsvc_segments.api import resolve, user_ids_query
+from subsvc_tariffs.api import Tariff
+from subsvc_users.api import User
 
 from subsvc.db import utcnow
 from subsvc.messenger import CAPTION_LIMIT

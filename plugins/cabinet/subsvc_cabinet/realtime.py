@@ -12,10 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from starlette.applications import Starlette
-from subsvc_billing.models import DEPOSIT
-from subsvc_billing.schemas import rubles
-from subsvc_billing.service import PAYMENT_COMPLETED, TRANSACTION_CREATED
-from subsvc_subscriptions.service import EVENT_CHANGED
+from subsvc_billing.api import DEPOSIT, PAYMENT_COMPLETED, TRANSACTION_CREATED, rubles
+from subsvc_subscriptions.api import EVENT_CHANGED
 
 from subsvc.events import Event, EventBus
 from subsvc.realtime import Hub

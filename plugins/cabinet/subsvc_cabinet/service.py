@@ -17,14 +17,12 @@ from typing import Any
 from pydantic import BaseModel
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_billing.schemas import rubles
-from subsvc_billing.service import TransactionFilter, list_transactions
-from subsvc_subscriptions import service as subscriptions
-from subsvc_subscriptions.models import TrafficPurchase
-from subsvc_subscriptions.schemas import SubscriptionStatus
-from subsvc_users.models import User
+from subsvc_billing.api import TransactionFilter, list_transactions, rubles
+from subsvc_subscriptions import api as subscriptions
+from subsvc_subscriptions.api import SubscriptionStatus, TrafficPurchase
+from subsvc_users.api import User
 
-from subsvc.api import HTTPError
+from subsvc.api import HTTPError, fits_int32
 from subsvc.db import utcnow
 from subsvc_cabinet.schemas import (
     BalanceResponse,
@@ -182,7 +180,7 @@ async def subscription_views(
 
 async def get_user(session: AsyncSession, user_id: int) -> User:
     """The cabinet's user by internal id, or 404 ``User not found``."""
-    user = await session.get(User, user_id) if subscriptions.fits_int32(user_id) else None
+    user = await session.get(User, user_id) if fits_int32(user_id) else None
     if user is None:
         raise HTTPError(404, USER_NOT_FOUND)
     return user
@@ -197,7 +195,7 @@ async def transactions(
     session: AsyncSession, user_id: int, *, page: int, per_page: int, type: str | None
 ) -> CabinetTransactionList:
     """One page of the user's transactions, newest first (``type`` filters exactly)."""
-    if not subscriptions.fits_int32(user_id):
+    if not fits_int32(user_id):
         raise HTTPError(404, USER_NOT_FOUND)
     offset = min((page - 1) * per_page, MAX_OFFSET)
     total, rows = await list_transactions(

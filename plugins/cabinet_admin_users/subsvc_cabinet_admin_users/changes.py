@@ -13,14 +13,11 @@ from __future__ import annotations
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_promo_groups.models import PromoGroup
-from subsvc_promo_groups.service import ensure_default_group, find_group
-from subsvc_subscriptions import service as subscriptions
-from subsvc_subscriptions.models import Subscription
-from subsvc_users import service as users
-from subsvc_users.counts import count_cache
-from subsvc_users.models import User
-from subsvc_users.schemas import UserStatus, UserUpdateRequest
+from subsvc_promo_groups.api import PromoGroup, ensure_default_group, find_group
+from subsvc_subscriptions import api as subscriptions
+from subsvc_subscriptions.api import Subscription
+from subsvc_users import api as users
+from subsvc_users.api import User, UserStatus, UserUpdateRequest, count_cache
 
 from subsvc.db import utcnow
 from subsvc.events import EventBus

@@ -8,14 +8,13 @@ from datetime import datetime
 from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_billing import service as billing
-from subsvc_billing.models import WITHDRAWAL, Transaction
-from subsvc_promo_groups.service import find_group
-from subsvc_subscriptions.models import Subscription, TrafficPurchase
-from subsvc_subscriptions.schemas import SubscriptionStatus
-from subsvc_users.models import User
-from subsvc_users.schemas import INT64_MAX
+from subsvc_billing import api as billing
+from subsvc_billing.api import WITHDRAWAL, Transaction
+from subsvc_promo_groups.api import find_group
+from subsvc_subscriptions.api import Subscription, SubscriptionStatus, TrafficPurchase
+from subsvc_users.api import User
 
+from subsvc.api import INT64_MAX
 from subsvc.db import utcnow
 from subsvc_cabinet_admin_users import listing
 from subsvc_cabinet_admin_users.lookup import (

@@ -17,14 +17,13 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
 from starlette.applications import Starlette
-from subsvc_billing.models import Transaction
-from subsvc_promo_groups.models import PromoGroup
-from subsvc_subscriptions.models import Subscription
-from subsvc_users import service as users
-from subsvc_users.counts import count_cache
-from subsvc_users.models import User
-from subsvc_users.schemas import INT64_MAX
+from subsvc_billing.api import Transaction
+from subsvc_promo_groups.api import PromoGroup
+from subsvc_subscriptions.api import Subscription
+from subsvc_users import api as users
+from subsvc_users.api import User, count_cache
 
+from subsvc.api import INT64_MAX
 from subsvc_cabinet_admin_users.lookup import current_summaries, identity
 from subsvc_cabinet_admin_users.models import UserAdminSettings
 from subsvc_cabinet_admin_users.schemas import SortBy, UserListItem

@@ -12,11 +12,11 @@ from typing import Any
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_subscriptions import service as subscriptions
-from subsvc_subscriptions.models import Subscription
-from subsvc_users.models import User
-from subsvc_users.schemas import INT32_MAX, SubscriptionSummary
+from subsvc_subscriptions import api as subscriptions
+from subsvc_subscriptions.api import Subscription
+from subsvc_users.api import SubscriptionSummary, User
 
+from subsvc.api import INT32_MAX
 from subsvc.db import utcnow
 from subsvc_cabinet_admin_users.models import UserAdminSettings
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from subsvc_subscriptions.models import Subscription
-from subsvc_users.models import User
+from subsvc_subscriptions.api import Subscription
+from subsvc_users.api import User
 
 from subsvc.panel import (
     GIB,

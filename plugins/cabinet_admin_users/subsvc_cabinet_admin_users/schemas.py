@@ -7,8 +7,8 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field
-from subsvc_subscriptions.schemas import MAX_DEVICES, MAX_TRAFFIC_GB
-from subsvc_users.schemas import UserStatus
+from subsvc_subscriptions.api import MAX_DEVICES, MAX_TRAFFIC_GB
+from subsvc_users.api import UserStatus
 
 MAX_BALANCE_CHANGE = 2_000_000_000
 MAX_TRAFFIC_USED_GB = 1_000_000_000.0

@@ -8,9 +8,8 @@ from typing import Any
 from sqlalchemy import and_, case, func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_subscriptions.models import Subscription
-from subsvc_subscriptions.schemas import SubscriptionStatus
-from subsvc_users.models import User
+from subsvc_subscriptions.api import Subscription, SubscriptionStatus
+from subsvc_users.api import User
 
 from subsvc.db import utcnow
 from subsvc_cabinet_admin_users.schemas import UsersStatsResponse

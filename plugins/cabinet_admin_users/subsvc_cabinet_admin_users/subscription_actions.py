@@ -19,11 +19,15 @@ from sqlalchemy import delete
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_subscriptions import service as subscriptions
-from subsvc_subscriptions.models import Subscription, TrafficPurchase
-from subsvc_subscriptions.schemas import ChangeKind, SubscriptionStatus
-from subsvc_subscriptions.settings import SubscriptionSettings
-from subsvc_users.models import User
+from subsvc_subscriptions import api as subscriptions
+from subsvc_subscriptions.api import (
+    ChangeKind,
+    Subscription,
+    SubscriptionSettings,
+    SubscriptionStatus,
+    TrafficPurchase,
+)
+from subsvc_users.api import User
 
 from subsvc.db import utcnow
 from subsvc.events import EventBus

@@ -9,10 +9,9 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_subscriptions import service as subscriptions
-from subsvc_subscriptions.models import PANEL_SYNC_SYNCED, Subscription
-from subsvc_subscriptions.schemas import SubscriptionStatus
-from subsvc_users.models import User
+from subsvc_subscriptions import api as subscriptions
+from subsvc_subscriptions.api import PANEL_SYNC_SYNCED, Subscription, SubscriptionStatus
+from subsvc_users.api import User
 
 from subsvc.db import utcnow
 from subsvc.panel import GIB, PanelUser

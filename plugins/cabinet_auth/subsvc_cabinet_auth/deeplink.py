@@ -18,7 +18,7 @@ from datetime import timedelta
 from sqlalchemy import delete, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_users.models import User
+from subsvc_users.api import User
 
 from subsvc.api.errors import HTTPError
 from subsvc.db import utcnow

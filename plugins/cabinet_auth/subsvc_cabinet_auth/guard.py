@@ -18,14 +18,14 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Select
 from starlette.requests import HTTPConnection
-from subsvc_users.models import User
+from subsvc_users.api import User
 
+from subsvc.api import INT32_MAX
 from subsvc.api.errors import HTTPError
 from subsvc.auth.principal import Principal
 from subsvc.default_plugins import cabinet_jwt
 from subsvc_cabinet_auth.sessions import is_env_admin
 
-INT32_MAX = 2**31 - 1
 STATE_KEY = "cabinet_user"
 USER_NOT_FOUND = "User not found"
 NOT_ACTIVE = "User account is not active"

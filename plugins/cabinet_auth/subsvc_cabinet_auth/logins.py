@@ -6,9 +6,14 @@ from __future__ import annotations
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_users.models import User
-from subsvc_users.schemas import UserCreateRequest, UserUpdateRequest
-from subsvc_users.service import UserRuleError, create_user, update_user
+from subsvc_users.api import (
+    User,
+    UserCreateRequest,
+    UserRuleError,
+    UserUpdateRequest,
+    create_user,
+    update_user,
+)
 
 from subsvc.api.errors import HTTPError
 from subsvc_cabinet_auth.guard import NOT_ACTIVE

@@ -19,7 +19,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from starlette.requests import Request
-from subsvc_users.models import User
+from subsvc_users.api import User
 
 from subsvc.api.errors import HTTPError
 from subsvc.auth.admins import is_admin

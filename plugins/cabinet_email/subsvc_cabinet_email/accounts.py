@@ -12,9 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_users.models import User
-from subsvc_users.schemas import UserCreateRequest
-from subsvc_users.service import create_user
+from subsvc_users.api import User, UserCreateRequest, create_user
 
 from subsvc.auth.admins import is_admin, normalise_email
 from subsvc.db import utcnow

@@ -42,6 +42,16 @@ def cabinet_account_merging(
     """
 
 
+@hookspec(firstresult=True)
+def cabinet_merge_preview_subscription(
+    app: Starlette, session: AsyncSession, user_id: int
+) -> Awaitable[Mapping[str, Any] | None] | Mapping[str, Any] | None:
+    """The user's subscription as the merge preview shows it (the fields of
+    ``MergePreviewSubscription``: status, is_trial, end_date, traffic_limit_gb,
+    traffic_used_gb, device_limit, tariff_name, autopay_enabled), or ``None`` when the user
+    has none. Implemented by the plugin that keeps subscriptions (``optionalhook``)."""
+
+
 async def merge_accounts(
     app: Starlette,
     session: AsyncSession,

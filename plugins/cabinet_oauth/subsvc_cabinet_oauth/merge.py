@@ -18,10 +18,8 @@ from sqlalchemy import delete, or_, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_users.models import User
-from subsvc_users.schemas import UserStatus
+from subsvc_users.api import User, UserStatus
 
-from subsvc.db import utcnow
 from subsvc_cabinet_oauth import errors
 from subsvc_cabinet_oauth.errors import FlowError
 from subsvc_cabinet_oauth.hookspecs import merge_accounts
@@ -42,23 +40,11 @@ def plugin_runs(app: Starlette, name: str) -> bool:
 async def _subscription_preview(
     app: Starlette, session: AsyncSession, user_id: int
 ) -> MergePreviewSubscription | None:
-    if not plugin_runs(app, "subscriptions"):
-        return None
-    from subsvc_subscriptions import service as subscriptions
-
-    current = await subscriptions.primary_of(session, user_id)
-    if current is None:
-        return None
-    return MergePreviewSubscription(
-        status=subscriptions.actual_status(current.status, current.end_date, utcnow()),
-        is_trial=current.is_trial,
-        end_date=current.end_date,
-        traffic_limit_gb=current.traffic_limit_gb,
-        traffic_used_gb=current.traffic_used_gb,
-        device_limit=current.device_limit,
-        tariff_name=None,
-        autopay_enabled=current.autopay_enabled,
+    """The subscription shown in the preview, from the plugin that keeps subscriptions."""
+    answers = await app.state.plugins.call_all(
+        "cabinet_merge_preview_subscription", app=app, session=session, user_id=user_id
     )
+    return MergePreviewSubscription.model_validate(answers[0]) if answers else None
 
 
 async def preview_user(app: Starlette, session: AsyncSession, user: User) -> MergePreviewUser:

@@ -9,16 +9,19 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_cabinet_auth import replay
-from subsvc_cabinet_auth.messenger import (
+from subsvc_cabinet_auth.api import (
+    LEEWAY_SECONDS,
+    CabinetAuthSettings,
     MessengerIdentity,
+    OIDCNotConfigured,
+    OIDCTokenError,
+    ProviderUnavailable,
     SignatureError,
     identity_from_init_data,
+    use_once,
     verify_init_data,
     verify_widget,
 )
-from subsvc_cabinet_auth.oidc import LEEWAY_SECONDS, OIDCNotConfigured, OIDCTokenError, ProviderUnavailable
-from subsvc_cabinet_auth.settings import CabinetAuthSettings
 
 from subsvc_cabinet_oauth.errors import FlowError
 from subsvc_cabinet_oauth.schemas import LinkMessengerRequest
@@ -81,7 +84,7 @@ async def _oidc_identity(request: Request, session: AsyncSession, id_token: str)
     if not 0 < messenger_id <= MESSENGER_ID_MAX:
         raise FlowError(401, OIDC_INVALID)
     forgotten_at = datetime.fromtimestamp(float(claims["exp"]) + LEEWAY_SECONDS, UTC)
-    if not await replay.use_once(session, "oidc", id_token, forgotten_at):
+    if not await use_once(session, "oidc", id_token, forgotten_at):
         raise FlowError(401, OIDC_INVALID)
     return MessengerIdentity(
         messenger_id=messenger_id,
@@ -111,7 +114,7 @@ async def _widget_identity(
     if not 0 < body.id <= MESSENGER_ID_MAX:
         raise FlowError(400, WIDGET_INVALID)
     forgotten_at = datetime.fromtimestamp(body.auth_date, UTC) + timedelta(seconds=max_age)
-    if not await replay.use_once(session, "widget", body.hash.lower(), forgotten_at):
+    if not await use_once(session, "widget", body.hash.lower(), forgotten_at):
         raise FlowError(400, WIDGET_USED)
     return MessengerIdentity(
         messenger_id=body.id, username=body.username, first_name=body.first_name, last_name=body.last_name

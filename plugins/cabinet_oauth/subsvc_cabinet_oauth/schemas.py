@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, model_validator
-from subsvc_cabinet_auth.schemas import CabinetUserResponse, CampaignSlug, InviterCode
+from subsvc_cabinet_auth.api import CabinetUserResponse, CampaignSlug, InviterCode
 
 from subsvc.api import BigInt
 

@@ -16,9 +16,7 @@ from sqlalchemy import delete, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_users.models import User
-from subsvc_users.schemas import UserCreateRequest, UserStatus
-from subsvc_users.service import create_user
+from subsvc_users.api import User, UserCreateRequest, UserStatus, create_user
 
 from subsvc.auth.admins import normalise_email
 from subsvc.db import utcnow

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-INT64_MAX = 2**63 - 1
+from subsvc.api import INT64_MAX
 
 SubscriptionEventType = Literal[
     "activation",

@@ -13,15 +13,15 @@ import sqlalchemy as sa
 from sqlalchemy import Integer, Select, bindparam, func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_billing.models import Transaction
-from subsvc_subscriptions.models import Subscription
-from subsvc_users.models import User
+from subsvc_billing.api import Transaction
+from subsvc_subscriptions.api import Subscription
+from subsvc_users.api import User
 
+from subsvc.api import INT32_MAX, INT64_MAX
 from subsvc.db import in_list, utcnow
 from subsvc.events import EventBus
 from subsvc_notifications.models import SubscriptionEvent
 from subsvc_notifications.schemas import (
-    INT64_MAX,
     PROMOCODE_ACTIVATION,
     PROMOCODE_BALANCE_KEYS,
     SubscriptionEventCreate,
@@ -33,7 +33,6 @@ EVENT_RECORDED = "subscription_event.recorded"
 USER_NOT_FOUND = "User not found"
 SUBSCRIPTION_NOT_FOUND = "Subscription not found"
 TRANSACTION_NOT_FOUND = "Transaction not found"
-INT32_MAX = 2**31 - 1
 
 EVENTS = SubscriptionEvent.__table__  # type: ignore[attr-defined, unused-ignore]
 USERS = User.__table__  # type: ignore[attr-defined, unused-ignore]

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from subsvc_subscriptions.models import Subscription
-from subsvc_users.models import User
+from subsvc_subscriptions.api import Subscription
+from subsvc_users.api import User
 
 from subsvc.panel import GIB
 from subsvc_panel.client import PanelClient, PanelNotFound

@@ -9,11 +9,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_servers import queries as server_queries
-from subsvc_servers.models import Server
-from subsvc_subscriptions.models import Subscription
-from subsvc_subscriptions.service import publish_change
-from subsvc_users.records import find_user_by_messenger_id
+from subsvc_servers import api as server_queries
+from subsvc_servers.api import Server
+from subsvc_subscriptions.api import Subscription, publish_change
+from subsvc_users.api import find_user_by_messenger_id
 
 from subsvc.events import EventBus
 from subsvc_panel import accounts, service

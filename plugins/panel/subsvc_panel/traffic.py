@@ -21,8 +21,8 @@ import sqlalchemy as sa
 from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_subscriptions.models import Subscription
-from subsvc_users.models import User
+from subsvc_subscriptions.api import Subscription
+from subsvc_users.api import User
 
 from subsvc.panel import GIB
 from subsvc_panel import accounts

@@ -18,12 +18,9 @@ from typing import Any
 import sqlalchemy as sa
 from starlette.applications import Starlette
 from subsvc_panel.api import PanelClient
-from subsvc_subscriptions.models import Subscription
-from subsvc_subscriptions.service import new_short_id
-from subsvc_users.schemas import UserCreateRequest
-from subsvc_users.service import create_user
+from subsvc_subscriptions.api import Subscription, new_short_id
+from subsvc_users.api import UserCreateRequest, create_user
 
-from subsvc.api import HTTPError
 from subsvc.db import in_list, utcnow
 from subsvc.panel import GIB
 from subsvc_panel_sync.mapping import gib, parse_time, short_id_of, squads_of
@@ -231,16 +228,9 @@ async def _create(
 
 
 async def sync_servers(app: Starlette) -> dict[str, Any]:
-    """The servers plugin's sync with the panel's squads, when that plugin runs."""
-    if "servers" not in {info.name for info in app.state.plugins.enabled}:
+    """The servers' sync with the panel's squads (``panel_sync_servers``), when a plugin
+    keeps servers."""
+    answers = await app.state.plugins.call_all("panel_sync_servers", app=app)
+    if not answers:
         return {"skipped": True, "reason": "servers plugin is not installed"}
-    from subsvc_servers.panel import sync_with_panel  # optional: only when the plugin runs
-
-    try:
-        async with app.state.db.session() as session:
-            result = await sync_with_panel(app, session)
-            await session.commit()
-    except HTTPError as exc:
-        return {"success": False, "error": str(exc.detail)}
-    return {"success": True, "created": result.created, "updated": result.updated,
-            "removed": result.removed, "total": result.total}  # fmt: skip
+    return dict(answers[0])

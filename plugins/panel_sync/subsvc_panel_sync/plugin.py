@@ -1,7 +1,7 @@
 """Plugin `panel_sync`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_panel_sync import hooks
+from subsvc_panel_sync import hooks, hookspecs
 from subsvc_panel_sync.jobs import JOBS
 from subsvc_panel_sync.models import PanelSyncControl, PanelSyncRun, PanelSyncState
 from subsvc_panel_sync.progress import PROGRESS_EVENT, SyncProgress
@@ -15,5 +15,6 @@ plugin = Plugin(
     settings=PanelSyncSettings,
     events={PROGRESS_EVENT: SyncProgress},
     jobs=JOBS,
+    hookspecs=[hookspecs],
     hooks=[hooks],
 )

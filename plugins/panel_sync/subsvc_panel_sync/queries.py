@@ -9,8 +9,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import bindparam
 from sqlalchemy.dialects import postgresql, sqlite
-from subsvc_subscriptions.models import Subscription
-from subsvc_users.models import User
+from subsvc_subscriptions.api import Subscription
+from subsvc_users.api import User
 
 from subsvc.db import in_list
 from subsvc_panel_sync.models import FAILED, PENDING, SYNCED, PanelSyncState

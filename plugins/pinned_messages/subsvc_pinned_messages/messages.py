@@ -12,9 +12,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col
 from sqlmodel import select as select_rows
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_users.models import User
+from subsvc_users.api import User
 
 from subsvc import messenger_markup as markup
+from subsvc.api import INT32_MAX
 from subsvc.db import utcnow
 from subsvc_pinned_messages.models import MESSAGES, PinnedMessage
 from subsvc_pinned_messages.schemas import (
@@ -25,7 +26,6 @@ from subsvc_pinned_messages.schemas import (
 )
 
 USERS: Table = User.metadata.tables["users"]
-INT32_MAX = 2**31 - 1
 ACTIVATION_LOCK_KEY = 0x70696E6E  # one advisory lock for every change of the active message
 
 NOT_FOUND = "Pinned message not found"

@@ -12,8 +12,8 @@ from sqlalchemy import Integer, Table, insert, literal, select, update
 from sqlmodel import select as select_rows
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_segments.recipients import resolve, user_ids_query
-from subsvc_users.models import User
+from subsvc_segments.api import resolve, user_ids_query
+from subsvc_users.api import User
 
 from subsvc.db import in_list, utcnow
 from subsvc_pinned_messages.messages import is_row_id, lock_activation

@@ -21,12 +21,12 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
+from subsvc.api import INT32_MAX
 from subsvc.db import utcnow
 from subsvc_promo_groups.models import PromoGroup
 from subsvc_promo_groups.schemas import PromoGroupCreateRequest, PromoGroupUpdateRequest
 
 DEFAULT_GROUP_NAME = "Базовый юзер"
-INT32_MAX = 2**31 - 1
 # pg_advisory_xact_lock key of "the default promo group may change" (any constant will do)
 _DEFAULT_GROUP_LOCK = 0x5375_6273_5047_4446
 

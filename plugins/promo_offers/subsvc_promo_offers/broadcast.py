@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from sqlalchemy import Integer, insert, literal, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_users.models import User
+from subsvc_users.api import User
 
 from subsvc.db import in_list, utcnow
 from subsvc_promo_offers import recipients

@@ -20,14 +20,14 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_billing import service as billing
-from subsvc_billing.models import DEPOSIT
-from subsvc_subscriptions import service as subscriptions
+from subsvc_billing import api as billing
+from subsvc_billing.api import DEPOSIT
+from subsvc_subscriptions import api as subscriptions
 
+from subsvc.api import fits_int32
 from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc_promo_offers import server_access
-from subsvc_promo_offers.common import fits_int32
 from subsvc_promo_offers.discounts import set_active_discount
 from subsvc_promo_offers.logs import CLAIMED, add_log
 from subsvc_promo_offers.models import SUBSCRIPTION_DAYS, TEST_ACCESS, DiscountOffer, PromoOfferTemplate

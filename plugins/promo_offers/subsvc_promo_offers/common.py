@@ -9,23 +9,13 @@ from typing import Any
 from sqlalchemy import Select, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_users.models import User
+from subsvc_users.api import User
 
+from subsvc.api import fits_int32
 from subsvc_promo_offers.schemas import OfferUserInfo
 
-INT32_MAX = 2**31 - 1
-INT64_MAX = 2**63 - 1
 MAX_OFFSET = 2**62  # beyond any table; larger offsets would overflow the database's integer
 USERS = User.__table__
-
-
-def fits_int32(value: int) -> bool:
-    """Row ids are 32-bit integers: a larger number names nothing (and must not reach the driver)."""
-    return -INT32_MAX - 1 <= value <= INT32_MAX
-
-
-def fits_int64(value: int) -> bool:
-    return -INT64_MAX - 1 <= value <= INT64_MAX
 
 
 def id_chunk(session: AsyncSession) -> int:

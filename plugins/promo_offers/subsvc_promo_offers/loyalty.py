@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_billing.models import Transaction
-from subsvc_promo_groups.models import PromoGroup
-from subsvc_users.models import User
+from subsvc_billing.api import Transaction
+from subsvc_promo_groups.api import PromoGroup
+from subsvc_users.api import User
 
 from subsvc_promo_offers.schemas import LoyaltyTierInfo, LoyaltyTiersResponse, PromoGroupDiscounts
 

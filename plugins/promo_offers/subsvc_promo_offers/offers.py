@@ -12,7 +12,7 @@ from sqlalchemy import Select, bindparam, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_subscriptions.models import Subscription
+from subsvc_subscriptions.api import Subscription
 
 from subsvc.api import Page
 from subsvc.db import in_list, utcnow

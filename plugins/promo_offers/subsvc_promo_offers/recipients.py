@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_users.models import User
+from subsvc_users.api import User
 
-from subsvc_promo_offers.common import fits_int32, fits_int64
+from subsvc.api import fits_int32, fits_int64
 from subsvc_promo_offers.segments import segment_user_ids
 
 USERS = User.__table__

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_segments.recipients import iter_recipients, reachable_conditions, resolve
+from subsvc_segments.api import iter_recipients, reachable_conditions, resolve
 
 __all__ = ["reachable_conditions", "segment_user_ids"]
 

@@ -11,8 +11,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_subscriptions import service as subscriptions
-from subsvc_subscriptions.models import Subscription
+from subsvc_subscriptions import api as subscriptions
+from subsvc_subscriptions.api import Subscription
 
 from subsvc.events import EventBus
 from subsvc_promo_offers.models import DiscountOffer, PromoOfferTemplate, ServerAccessGrant

@@ -8,8 +8,9 @@ from sqlalchemy import select
 from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from subsvc.api import fits_int32
 from subsvc.db import utcnow
-from subsvc_promo_offers.common import dialect_insert, fits_int32
+from subsvc_promo_offers.common import dialect_insert
 from subsvc_promo_offers.models import PromoOfferTemplate
 from subsvc_promo_offers.schemas import PromoOfferTemplateUpdateRequest
 

@@ -28,19 +28,18 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_billing.service import adjust_balance
-from subsvc_promo_groups.service import find_group
-from subsvc_subscriptions import service as subscriptions
-from subsvc_subscriptions.settings import SubscriptionSettings
-from subsvc_users.models import User
-from subsvc_users.schemas import UserUpdateRequest
-from subsvc_users.service import UserRuleError, update_user
+from subsvc_billing.api import adjust_balance
+from subsvc_promo_groups.api import find_group
+from subsvc_subscriptions import api as subscriptions
+from subsvc_subscriptions.api import SubscriptionSettings
+from subsvc_users.api import User, UserRuleError, UserUpdateRequest, update_user
 
+from subsvc.api import INT32_MAX
 from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc_promocodes import discounts, service
 from subsvc_promocodes.models import PromoCode, PromoCodeType, PromoCodeUse
-from subsvc_promocodes.schemas import INT32_MAX, PromoCodeActivated, rubles
+from subsvc_promocodes.schemas import PromoCodeActivated, rubles
 
 ACTIVATED = "promocode.activated"
 CODES = PromoCode.__table__

@@ -14,10 +14,8 @@ from sqlalchemy import update
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_promo_groups.service import ensure_default_group, find_group
-from subsvc_users.models import User
-from subsvc_users.schemas import UserUpdateRequest
-from subsvc_users.service import update_user
+from subsvc_promo_groups.api import ensure_default_group, find_group
+from subsvc_users.api import User, UserUpdateRequest, update_user
 
 from subsvc.db import utcnow
 from subsvc_promocodes.models import PromoCode, PromoCodeDiscount, PromoCodeUse

@@ -13,11 +13,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, Field, StringConstraints
 
-from subsvc.api import Page
+from subsvc.api import INT32_MAX, INT64_MAX, Page
 from subsvc_promocodes.models import CODE_LENGTH, UNLIMITED_USES, PromoCodeType
-
-INT32_MAX = 2**31 - 1
-INT64_MAX = 2**63 - 1
 
 
 def as_utc(value: datetime | None) -> datetime | None:

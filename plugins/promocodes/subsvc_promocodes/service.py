@@ -15,15 +15,15 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_promo_groups.service import find_group
-from subsvc_users.models import User
+from subsvc_promo_groups.api import find_group
+from subsvc_users.api import User
 
+from subsvc.api import INT32_MAX
 from subsvc.db import utcnow
 from subsvc_promocodes import rules
 from subsvc_promocodes.models import UNLIMITED_USES, PromoCode, PromoCodeType, PromoCodeUse
 from subsvc_promocodes.rules import Draft, PromoCodeRuleError
 from subsvc_promocodes.schemas import (
-    INT32_MAX,
     PromoCodeCreateRequest,
     PromoCodeDetailResponse,
     PromoCodeRecentUse,

@@ -17,11 +17,11 @@ from typing import Any
 from sqlalchemy import ColumnElement, func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_users.models import User
+from subsvc_users.api import User
 
+from subsvc.api import fits_int32
 from subsvc_rbac.models import AuditLogEntry
 from subsvc_rbac.schemas import AuditLogEntryResponse
-from subsvc_rbac.service import fits
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_COLUMNS = (
@@ -55,7 +55,7 @@ class AuditFilter:
         """The WHERE conditions, or ``None`` when no row can match."""
         conditions: list[ColumnElement[bool]] = []
         if self.user_id is not None:
-            if not fits(self.user_id):
+            if not fits_int32(self.user_id):
                 return None
             conditions.append(col(AuditLogEntry.user_id) == self.user_id)
         if self.action:

@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_users.models import User
+from subsvc_users.api import User
 
 from subsvc.auth.admins import normalise_email
 from subsvc.db import Database, utcnow

@@ -18,8 +18,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_users.models import User
+from subsvc_users.api import User
 
+from subsvc.api import fits_int32
 from subsvc.auth.principal import Principal
 from subsvc.db import utcnow
 from subsvc_rbac.grants import MANAGEMENT_CEILING, effective_assignment, management_level, read_standing
@@ -35,7 +36,6 @@ from subsvc_rbac.schemas import (
     UserRoleResponse,
 )
 
-INT32_MAX = 2**31 - 1
 ROLE_NOT_FOUND = "Role not found"
 ROLE_NAME_TAKEN = "Role with this name already exists"
 ASSIGNMENT_NOT_FOUND = "Role assignment not found"
@@ -87,11 +87,6 @@ async def actor_of(session: AsyncSession, principal: Principal) -> Actor:
     return Actor(principal.id, management_level(principal.is_admin, standing), permissions)
 
 
-def fits(identifier: int) -> bool:
-    """Can the id be in an integer column at all? (Larger ones are simply not found.)"""
-    return -INT32_MAX - 1 <= identifier <= INT32_MAX
-
-
 def _insert(session: AsyncSession, table: Any) -> Any:
     dialect = session.get_bind().dialect.name
     return (postgresql if dialect == "postgresql" else sqlite).insert(table)
@@ -116,7 +111,7 @@ def check_grantable(registry: Mapping[str, Sequence[str]], actor: Actor, permiss
 
 
 async def find_role(session: AsyncSession, role_id: int) -> AdminRole | None:
-    return await session.get(AdminRole, role_id) if fits(role_id) else None
+    return await session.get(AdminRole, role_id) if fits_int32(role_id) else None
 
 
 async def get_role(session: AsyncSession, role_id: int, message: str = ROLE_NOT_FOUND) -> AdminRole:
@@ -319,7 +314,7 @@ async def assign_role(session: AsyncSession, actor: Actor, data: RoleAssignReque
         missing = not_held(actor.permissions, role.permissions)
         if missing:
             raise Forbidden(f"You cannot grant permissions you do not hold: {', '.join(missing)}")
-    if not fits(data.user_id) or await session.get(User, data.user_id) is None:
+    if not fits_int32(data.user_id) or await session.get(User, data.user_id) is None:
         raise NotFound(TARGET_USER_NOT_FOUND)
     now = utcnow()
     if data.expires_at is not None and data.expires_at <= now:
@@ -347,7 +342,7 @@ async def assign_role(session: AsyncSession, actor: Actor, data: RoleAssignReque
 
 async def revoke_assignment(session: AsyncSession, actor: Actor, assignment_id: int) -> None:
     """Deactivate an assignment (``revocation_source = 'ui'``); revoking twice is no error."""
-    assignment = await session.get(UserRole, assignment_id) if fits(assignment_id) else None
+    assignment = await session.get(UserRole, assignment_id) if fits_int32(assignment_id) else None
     if assignment is None:
         raise NotFound(ASSIGNMENT_NOT_FOUND)
     role = await get_role(session, assignment.role_id)
@@ -452,7 +447,7 @@ async def list_policies(
     """Highest priority first, then oldest first."""
     query = select(AccessPolicy).order_by(col(AccessPolicy.priority).desc(), col(AccessPolicy.id))
     if role_id is not None:
-        if not fits(role_id):
+        if not fits_int32(role_id):
             return []
         query = query.where(col(AccessPolicy.role_id) == role_id)
     if not include_inactive:
@@ -473,7 +468,7 @@ async def create_policy(session: AsyncSession, actor: Actor, data: PolicyCreateR
 
 
 async def get_policy(session: AsyncSession, policy_id: int) -> AccessPolicy:
-    policy = await session.get(AccessPolicy, policy_id) if fits(policy_id) else None
+    policy = await session.get(AccessPolicy, policy_id) if fits_int32(policy_id) else None
     if policy is None:
         raise NotFound(POLICY_NOT_FOUND)
     return policy

@@ -16,11 +16,10 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import ColumnElement, Integer, bindparam, exists, false, true
-from subsvc_subscriptions.models import Subscription
-from subsvc_subscriptions.schemas import SubscriptionStatus
-from subsvc_subscriptions.service import LIVE
-from subsvc_users.models import User
+from subsvc_subscriptions.api import LIVE, Subscription, SubscriptionStatus
+from subsvc_users.api import User
 
+from subsvc.api import INT32_MAX
 from subsvc.db import UTCDateTime
 
 USERS = User.__table__
@@ -148,7 +147,6 @@ TARIFF = Definition(
     has_subscription(*LIVE_SUBSCRIPTION, SUBSCRIPTIONS.c.tariff_id == TARIFF_ID),
     description="a live subscription on the tariff",
 )
-INT32_MAX = 2**31 - 1
 
 
 def normalize(target: str | None) -> str | None:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
+from subsvc.api import HTTPError
 from subsvc.hookspecs import hookimpl
 from subsvc_servers import service
 from subsvc_servers.counts import CountKeeper
+from subsvc_servers.panel import sync_with_panel
 from subsvc_servers.settings import ServersSettings
 
 SUBSCRIPTION_CHANGED = "subscription.changed"
@@ -35,3 +38,16 @@ def promo_group_deleting(
 ) -> Awaitable[None]:
     """The servers a deleted group could buy go to the default group (they stay restricted)."""
     return service.move_promo_group(session, group_id, fallback_group_id)
+
+
+@hookimpl(optionalhook=True)
+async def panel_sync_servers(app: Starlette) -> dict[str, Any]:
+    """A sync from the panel brings the servers in step with the panel's squads."""
+    try:
+        async with app.state.db.session() as session:
+            result = await sync_with_panel(app, session)
+            await session.commit()
+    except HTTPError as exc:
+        return {"success": False, "error": str(exc.detail)}
+    return {"success": True, "created": result.created, "updated": result.updated,
+            "removed": result.removed, "total": result.total}  # fmt: skip

@@ -19,9 +19,8 @@ from sqlalchemy import ColumnElement, Select
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_subscriptions.models import Subscription
-from subsvc_subscriptions.schemas import SubscriptionStatus
-from subsvc_users.models import User
+from subsvc_subscriptions.api import Subscription, SubscriptionStatus
+from subsvc_users.api import User
 
 from subsvc.db import utcnow
 from subsvc_servers.models import Server

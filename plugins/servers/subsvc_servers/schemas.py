@@ -8,9 +8,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, computed_field
 from pydantic.alias_generators import to_camel
-from subsvc_users.schemas import PromoGroupSummary
+from subsvc_users.api import PromoGroupSummary
 
-INT32_MAX = 2**31 - 1
+from subsvc.api import INT32_MAX
 
 SquadUuid = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=255)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=255)]

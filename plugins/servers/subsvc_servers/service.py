@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, delete, func, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_promo_groups.models import PromoGroup
+from subsvc_promo_groups.api import PromoGroup
 
 from subsvc.db import utcnow
 from subsvc_servers import queries

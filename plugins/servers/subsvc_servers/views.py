@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
-from subsvc_promo_groups.models import PromoGroup
-from subsvc_subscriptions.service import actual_status
-from subsvc_users.schemas import PromoGroupSummary
+from subsvc_promo_groups.api import PromoGroup
+from subsvc_subscriptions.api import actual_status
+from subsvc_users.api import PromoGroupSummary
 
 from subsvc.db import utcnow
 from subsvc_servers.models import Server

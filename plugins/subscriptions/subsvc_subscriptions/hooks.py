@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_users.hookspecs import RecordColumns
+from subsvc_users.api import RecordColumns
 
 from subsvc.hookspecs import hookimpl
 from subsvc_subscriptions import service

@@ -54,3 +54,23 @@ async def cabinet_account_merging(
         .execution_options(synchronize_session=False)
     )
     return {"moved_subscription_ids": moved, "disabled_subscription_ids": disabled}
+
+
+@hookimpl(optionalhook=True)
+async def cabinet_merge_preview_subscription(
+    app: Starlette, session: AsyncSession, user_id: int
+) -> dict[str, Any] | None:
+    """The user's primary subscription as the account-merge preview shows it."""
+    current = await service.primary_of(session, user_id)
+    if current is None:
+        return None
+    return {
+        "status": service.actual_status(current.status, current.end_date, utcnow()),
+        "is_trial": current.is_trial,
+        "end_date": current.end_date,
+        "traffic_limit_gb": current.traffic_limit_gb,
+        "traffic_used_gb": current.traffic_used_gb,
+        "device_limit": current.device_limit,
+        "tariff_name": None,
+        "autopay_enabled": current.autopay_enabled,
+    }

@@ -8,9 +8,7 @@ from typing import Annotated
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_users.models import User
-from subsvc_users.records import get_user, user_record
-from subsvc_users.schemas import UserResponse
+from subsvc_users.api import User, UserResponse, get_user, user_record
 
 from subsvc.api import BigInt, HTTPError, Limit, Offset, Query, Router
 from subsvc.api.endpoint import Handler

@@ -22,9 +22,9 @@ from sqlalchemy import ColumnElement, FromClause, Text, case, delete, func, true
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_users.models import User
-from subsvc_users.schemas import SubscriptionSummary
+from subsvc_users.api import SubscriptionSummary, User
 
+from subsvc.api import fits_int32
 from subsvc.db import DriverSelect, UTCDateTime, in_list, is_short, utcnow
 from subsvc.events import EventBus
 from subsvc_subscriptions.models import PANEL_SYNC_PENDING, SHORT_ID_LENGTH, Subscription, TrafficPurchase
@@ -95,11 +95,6 @@ def response(subscription: Subscription, now: datetime | None = None) -> Subscri
 def summary(subscription: Subscription, now: datetime) -> SubscriptionSummary:
     """The subscription as the user record shows it."""
     return SubscriptionSummary.model_validate(_summary_values(subscription.model_dump(), now))
-
-
-def fits_int32(value: int) -> bool:
-    """Ids are 32-bit integers: a larger number names nothing (and must not reach the driver)."""
-    return value in INT32
 
 
 async def get(

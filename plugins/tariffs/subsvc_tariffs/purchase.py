@@ -18,13 +18,12 @@ from typing import Any
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_promo_groups.models import PromoGroup
-from subsvc_promo_groups.service import find_group
-from subsvc_users.models import User
+from subsvc_promo_groups.api import PromoGroup, find_group
+from subsvc_users.api import User
 
+from subsvc.api import INT32_MAX
 from subsvc_tariffs import service
 from subsvc_tariffs.models import Tariff
-from subsvc_tariffs.schemas import INT32_MAX
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ from pydantic import (
     model_validator,
 )
 
-INT32_MAX = 2**31 - 1
+from subsvc.api import INT32_MAX
+
 MAX_PERIOD_DAYS = 36_500
 TRAFFIC_RESET_MODES = ("DAY", "WEEK", "MONTH", "MONTH_ROLLING", "NO_RESET")
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"

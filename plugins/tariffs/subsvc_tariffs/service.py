@@ -25,19 +25,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_promo_groups.models import PromoGroup
-from subsvc_servers.models import Server
-from subsvc_subscriptions.models import Subscription
+from subsvc_promo_groups.api import PromoGroup
+from subsvc_servers.api import Server
+from subsvc_subscriptions.api import Subscription
 
+from subsvc.api import INT32_MAX
 from subsvc.db import utcnow
 from subsvc_tariffs.models import Tariff, TariffPromoGroup
-from subsvc_tariffs.schemas import (
-    INT32_MAX,
-    PeriodPrice,
-    ServerTrafficLimit,
-    TariffCreateRequest,
-    TariffUpdateRequest,
-)
+from subsvc_tariffs.schemas import PeriodPrice, ServerTrafficLimit, TariffCreateRequest, TariffUpdateRequest
 
 LIVE_STATUSES = ("active", "trial")
 # pg_advisory_xact_lock key of "which tariff is the trial tariff may change"

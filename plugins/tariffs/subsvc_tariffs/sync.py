@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_subscriptions.models import Subscription
+from subsvc_subscriptions.api import Subscription
 
 from subsvc.db import utcnow
 from subsvc.panel import PanelError, SquadAssignmentPanel

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_promo_groups.models import PromoGroup
-from subsvc_servers.models import Server
+from subsvc_promo_groups.api import PromoGroup
+from subsvc_servers.api import Server
 
 from subsvc_tariffs import service
 from subsvc_tariffs.models import Tariff

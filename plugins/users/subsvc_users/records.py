@@ -32,13 +32,13 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from starlette.requests import Request
-from subsvc_promo_groups.models import PromoGroup
+from subsvc_promo_groups.api import PromoGroup
 
-from subsvc.api import HTTPError
+from subsvc.api import HTTPError, fits_int32, fits_int64
 from subsvc.db import DriverSelect, in_list, is_short
 from subsvc_users.hookspecs import RecordColumns
 from subsvc_users.models import User
-from subsvc_users.schemas import INT32_MAX, INT64_MAX, PromoGroupSummary, UserResponse
+from subsvc_users.schemas import PromoGroupSummary, UserResponse
 
 USERS = User.__table__
 GROUPS = PromoGroup.__table__
@@ -90,9 +90,9 @@ def _path_match(user_id: int) -> tuple[list[ColumnElement[bool]], ColumnElement[
     """The conditions a path id matches (a messenger id, an internal id where it fits 32 bits)
     and the order that puts the messenger match first."""
     conditions: list[ColumnElement[bool]] = []
-    if -INT64_MAX - 1 <= user_id <= INT64_MAX:
+    if fits_int64(user_id):
         conditions.append(USERS.c.messenger_id == user_id)
-    if -INT32_MAX - 1 <= user_id <= INT32_MAX:
+    if fits_int32(user_id):
         conditions.append(USERS.c.id == user_id)
     return conditions, case((USERS.c.messenger_id == user_id, 0), else_=1)
 
@@ -117,10 +117,9 @@ class PathId:
 
     def parameters(self) -> dict[str, int | None] | None:
         """The parameters of :func:`path_id_subquery`; ``None`` when no user can have the id."""
-        if not -INT64_MAX - 1 <= self.value <= INT64_MAX:
+        if not fits_int64(self.value):
             return None
-        fits_int32 = -INT32_MAX - 1 <= self.value <= INT32_MAX
-        return {"path_id": self.value, "path_id32": self.value if fits_int32 else None}
+        return {"path_id": self.value, "path_id32": self.value if fits_int32(self.value) else None}
 
 
 @functools.cache
@@ -140,7 +139,7 @@ def path_id_subquery() -> ScalarSelect[int]:
 
 async def find_user_by_messenger_id(session: AsyncSession, messenger_id: int) -> User | None:
     """The user with this messenger id (no fallback to internal ids)."""
-    if not -INT64_MAX - 1 <= messenger_id <= INT64_MAX:
+    if not fits_int64(messenger_id):
         return None
     return (await session.exec(select(User).where(col(User.messenger_id) == messenger_id))).first()
 

@@ -11,7 +11,7 @@ from typing import Annotated
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import BigInt, HTTPError, Limit, Offset, Query, Router
+from subsvc.api import INT32_MAX, BigInt, HTTPError, Limit, Offset, Query, Router
 from subsvc_users import service
 from subsvc_users.counts import count_cache
 from subsvc_users.records import (
@@ -22,7 +22,6 @@ from subsvc_users.records import (
     user_record,
 )
 from subsvc_users.schemas import (
-    INT32_MAX,
     UserCreateRequest,
     UserListResponse,
     UserResponse,

@@ -9,7 +9,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, computed_field
 
-from subsvc.api import Page
+from subsvc.api import INT32_MAX, INT64_MAX, Page
 
 
 class UserStatus(StrEnum):
@@ -19,9 +19,6 @@ class UserStatus(StrEnum):
     BLOCKED = "blocked"
     DELETED = "deleted"
 
-
-INT32_MAX = 2**31 - 1
-INT64_MAX = 2**63 - 1
 
 MessengerId = Annotated[int, Field(ge=1, le=INT64_MAX)]
 RowId = Annotated[int, Field(ge=1, le=INT32_MAX)]

@@ -22,19 +22,14 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
 from starlette.applications import Starlette
-from subsvc_promo_groups.service import ensure_default_group, find_group
+from subsvc_promo_groups.api import ensure_default_group, find_group
 
+from subsvc.api import INT32_MAX, INT64_MAX
 from subsvc.db import DriverSelect, utcnow
 from subsvc_users.counts import CountCache, count_cache
 from subsvc_users.models import USER_STATUSES, User
 from subsvc_users.records import USERS, Columns, record_select
-from subsvc_users.schemas import (
-    INT32_MAX,
-    INT64_MAX,
-    UserCreatedPayload,
-    UserCreateRequest,
-    UserUpdateRequest,
-)
+from subsvc_users.schemas import UserCreatedPayload, UserCreateRequest, UserUpdateRequest
 
 REFERRAL_PREFIX = "ref"
 REFERRAL_ALPHABET = string.ascii_letters + string.digits

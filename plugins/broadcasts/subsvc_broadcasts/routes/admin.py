@@ -7,7 +7,7 @@ from typing import Annotated
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_users.models import User
+from subsvc_users.api import User
 
 from subsvc.api import HTTPError, Query, Router
 from subsvc.auth.principal import Principal

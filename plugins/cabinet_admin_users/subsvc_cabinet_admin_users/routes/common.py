@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_users.models import User
+from subsvc_users.api import User
 
 from subsvc.api import HTTPError, Router
 from subsvc_cabinet_admin_users.lookup import find_user

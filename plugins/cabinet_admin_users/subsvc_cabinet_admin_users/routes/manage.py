@@ -8,9 +8,8 @@ from typing import Annotated
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_billing import service as billing
-from subsvc_users.models import User
-from subsvc_users.schemas import UserStatus
+from subsvc_billing import api as billing
+from subsvc_users.api import User, UserStatus
 
 from subsvc.api import HTTPError, Query
 from subsvc.auth.principal import Principal

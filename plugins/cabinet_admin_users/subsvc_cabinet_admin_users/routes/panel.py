@@ -11,8 +11,8 @@ from datetime import timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_subscriptions.models import PANEL_SYNC_SYNCED
-from subsvc_users.models import User
+from subsvc_subscriptions.api import PANEL_SYNC_SYNCED
+from subsvc_users.api import User
 
 from subsvc.api import HTTPError
 from subsvc.db import utcnow

@@ -7,10 +7,8 @@ from typing import Annotated, Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_promo_groups.service import find_group
-from subsvc_users.models import User
-from subsvc_users.records import find_user_by_messenger_id
-from subsvc_users.schemas import UserStatus
+from subsvc_promo_groups.api import find_group
+from subsvc_users.api import User, UserStatus, find_user_by_messenger_id
 
 from subsvc.api import BigInt, HTTPError, Limit, Offset, Query
 from subsvc_cabinet_admin_users import detail, listing, stats

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_users.models import User
+from subsvc_users.api import User
 
 from subsvc.api import Router
 from subsvc.api.errors import HTTPError

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_cabinet_auth.schemas import MessageResponse
+from subsvc_cabinet_auth.api import MessageResponse
 
 from subsvc.api import HTTPError
 from subsvc.auth.principal import Principal

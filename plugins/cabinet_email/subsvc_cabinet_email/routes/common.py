@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_users.models import User
+from subsvc_users.api import User
 
 from subsvc.api import HTTPError, Router
 from subsvc.auth.principal import Principal

@@ -6,9 +6,8 @@ from datetime import timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_cabinet_auth.schemas import AuthResponse, MessageResponse
-from subsvc_cabinet_auth.sessions import issue_session, revoke_all
-from subsvc_users.models import User
+from subsvc_cabinet_auth.api import AuthResponse, MessageResponse, issue_session, revoke_all
+from subsvc_users.api import User
 
 from subsvc.api import HTTPError
 from subsvc.ratelimit import RATE_LIMITED

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_users.models import User
+from subsvc_users.api import User
 
 from subsvc.auth.principal import Principal
 from subsvc_cabinet_oauth import errors

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_users.models import User
+from subsvc_users.api import User
 
 from subsvc.api import Router
 from subsvc.auth.principal import Principal

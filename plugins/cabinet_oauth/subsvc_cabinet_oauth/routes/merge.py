@@ -11,8 +11,7 @@ from typing import Annotated
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_cabinet_auth.schemas import CabinetUserResponse
-from subsvc_cabinet_auth.sessions import issue_session
+from subsvc_cabinet_auth.api import CabinetUserResponse, issue_session
 
 from subsvc.api import Path, Router
 from subsvc.ratelimit import RATE_LIMITED, rate_limit

@@ -7,8 +7,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from starlette.responses import RedirectResponse
-from subsvc_cabinet_auth.schemas import AuthResponse
-from subsvc_cabinet_auth.sessions import issue_session
+from subsvc_cabinet_auth.api import AuthResponse, issue_session
 
 from subsvc.api import Router
 from subsvc.ratelimit import RATE_LIMITED, rate_limit

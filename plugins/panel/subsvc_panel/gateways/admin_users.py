@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from subsvc_subscriptions.models import Subscription
-from subsvc_users.models import User
+from subsvc_subscriptions.api import Subscription
+from subsvc_users.api import User
 
 from subsvc.panel import NodeUsage, PanelDevice, PanelError, PanelUser, PushOptions, PushResult
 from subsvc_panel import accounts

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from starlette.applications import Starlette
-from subsvc_users.models import User
+from subsvc_users.api import User
 
 from subsvc.panel import ExternalSquad
 from subsvc_panel import accounts

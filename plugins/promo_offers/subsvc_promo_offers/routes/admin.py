@@ -6,11 +6,10 @@ from __future__ import annotations
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import HTTPError, Limit, Offset, Page, Router
+from subsvc.api import HTTPError, Limit, Offset, Page, Router, fits_int32
 from subsvc.auth.principal import Principal
 from subsvc_promo_offers import offers, recipients
 from subsvc_promo_offers.broadcast import broadcast_offer
-from subsvc_promo_offers.common import fits_int32
 from subsvc_promo_offers.logs import LogFilter, list_logs
 from subsvc_promo_offers.models import OfferBroadcast
 from subsvc_promo_offers.routes.common import (

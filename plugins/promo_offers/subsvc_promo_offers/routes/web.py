@@ -7,7 +7,7 @@ from typing import Annotated
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_subscriptions import service as subscriptions
+from subsvc_subscriptions import api as subscriptions
 
 from subsvc.api import BigInt, HTTPError, Limit, Offset, Page, Query, Router
 from subsvc_promo_offers import offers, recipients

@@ -7,11 +7,10 @@ from contextlib import contextmanager
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from subsvc.api import HTTPError
+from subsvc.api import INT32_MAX, HTTPError
 from subsvc.panel import RESPONSES as PANEL_RESPONSES
 from subsvc_servers import service
 from subsvc_servers.models import Server
-from subsvc_servers.schemas import INT32_MAX
 
 READ = "servers:read"
 EDIT = "servers:edit"

@@ -1,0 +1,36 @@
+"""What other plugins may use of the billing plugin (the rest is private).
+
+Every balance change goes through :func:`adjust_balance` or :func:`change_balance` with
+:func:`record_transaction`, in the caller's transaction. :class:`Transaction` is the ORM
+model, for reading; ``DEPOSIT`` and ``WITHDRAWAL`` its types; :func:`rubles` formats kopeks.
+"""
+
+from __future__ import annotations
+
+from subsvc_billing.models import DEPOSIT, WITHDRAWAL, Transaction
+from subsvc_billing.schemas import rubles
+from subsvc_billing.service import (
+    PAYMENT_COMPLETED,
+    TRANSACTION_CREATED,
+    InsufficientBalance,
+    TransactionFilter,
+    adjust_balance,
+    change_balance,
+    list_transactions,
+    record_transaction,
+)
+
+__all__ = [
+    "DEPOSIT",
+    "PAYMENT_COMPLETED",
+    "TRANSACTION_CREATED",
+    "WITHDRAWAL",
+    "InsufficientBalance",
+    "Transaction",
+    "TransactionFilter",
+    "adjust_balance",
+    "change_balance",
+    "list_transactions",
+    "record_transaction",
+    "rubles",
+]

@@ -1,0 +1,64 @@
+"""What other plugins may use of the subscriptions plugin (the rest is private).
+
+- :class:`Subscription` and :class:`TrafficPurchase`, the ORM models: for reading and joining.
+  Only this plugin writes them, through the service functions below (which publish the
+  ``subscription.*`` events and keep the panel in step).
+- Reading: :func:`get`, :func:`primary_of`, :func:`actual_status`, :func:`record_extras`,
+  ``LIVE`` (the statuses that count as live).
+- Changing: :func:`create_or_replace` (with an :class:`Order`), :func:`extend`,
+  :func:`add_traffic`, :func:`add_squad`, :func:`remove_squad`, :func:`disable`,
+  :func:`publish_change`; a broken rule raises :class:`RuleViolation`.
+"""
+
+from __future__ import annotations
+
+from subsvc_subscriptions.models import PANEL_SYNC_SYNCED, Subscription, TrafficPurchase
+from subsvc_subscriptions.schemas import MAX_DEVICES, MAX_TRAFFIC_GB, ChangeKind, SubscriptionStatus
+from subsvc_subscriptions.service import (
+    END_OUT_OF_RANGE,
+    EVENT_CHANGED,
+    LIVE,
+    Order,
+    RuleViolation,
+    actual_status,
+    add_squad,
+    add_traffic,
+    create_or_replace,
+    disable,
+    extend,
+    get,
+    new_short_id,
+    primary_of,
+    publish_change,
+    record_extras,
+    remove_squad,
+)
+from subsvc_subscriptions.settings import SubscriptionSettings
+
+__all__ = [
+    "END_OUT_OF_RANGE",
+    "EVENT_CHANGED",
+    "LIVE",
+    "MAX_DEVICES",
+    "MAX_TRAFFIC_GB",
+    "PANEL_SYNC_SYNCED",
+    "ChangeKind",
+    "Order",
+    "RuleViolation",
+    "Subscription",
+    "SubscriptionSettings",
+    "SubscriptionStatus",
+    "TrafficPurchase",
+    "actual_status",
+    "add_squad",
+    "add_traffic",
+    "create_or_replace",
+    "disable",
+    "extend",
+    "get",
+    "new_short_id",
+    "primary_of",
+    "publish_change",
+    "record_extras",
+    "remove_squad",
+]
