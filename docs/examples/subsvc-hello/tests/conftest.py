@@ -1,0 +1,6 @@
+import pytest
+
+
+@pytest.fixture
+def subsvc_plugins() -> list[str]:
+    return ["hello"]
