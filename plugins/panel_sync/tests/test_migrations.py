@@ -1,4 +1,5 @@
-"""The `panel_sync` branch: it upgrades, matches the models, and downgrades cleanly (own SQLite file)."""
+"""The `panel_sync` branch's indexes, the sync state that outlives its subscription, and the
+data migration of 0002; the round trip every branch passes is tests/test_plugin_migrations.py."""
 
 from __future__ import annotations
 
@@ -7,41 +8,17 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from subsvc.db import migrate
-from subsvc.testing import schema_differences
-from subsvc.testing_migrations import MigratedDatabase
-
-TABLES = {"panel_sync_states", "panel_sync_runs", "panel_sync_control"}
+from subsvc.testing_migrations import MigratedDatabase, migrated_database
 
 
-def test_upgrade_matches_models_and_downgrade_removes_the_branch(tmp_path: Path):
-    path = tmp_path / "migrations.db"
-    async_url, sync_url = f"sqlite+aiosqlite:///{path}", f"sqlite:///{path}"
-    dirs = MigratedDatabase(
-        tmp_path, "panel_sync"
-    ).dirs  # its branch and those it requires; models registered
-
-    migrate.upgrade(async_url, dirs)
-    assert "panel_sync_0002" in migrate.heads(async_url, dirs)
-    engine = sa.create_engine(sync_url)
-    try:
-        with engine.connect() as connection:
-            inspector = sa.inspect(connection)
-            assert set(inspector.get_table_names()) >= TABLES
-            indexes = {ix["name"]: ix["column_names"] for ix in inspector.get_indexes("panel_sync_states")}
-            assert indexes == {
-                "ix_panel_sync_states_due": ["status", "next_attempt_at"],
-                "ix_panel_sync_states_user_id": ["user_id"],
-            }
-            # a sync state outlives its subscription (a removal's change still reaches the panel)
-            assert inspector.get_foreign_keys("panel_sync_states") == []
-            assert schema_differences(connection, TABLES) == []
-
-        migrate.downgrade(async_url, dirs, "panel_sync@base")
-        with engine.connect() as connection:
-            assert not TABLES & set(sa.inspect(connection).get_table_names())
-            assert "subscriptions" in sa.inspect(connection).get_table_names()
-    finally:
-        engine.dispose()
+def test_the_states_have_their_indexes_and_no_foreign_key(tmp_path: Path):
+    with migrated_database(tmp_path, "panel_sync") as db:
+        assert db.indexes("panel_sync_states") == {
+            "ix_panel_sync_states_due": ["status", "next_attempt_at"],
+            "ix_panel_sync_states_user_id": ["user_id"],
+        }
+        # a sync state outlives its subscription (a removal's change still reaches the panel)
+        assert db.foreign_keys("panel_sync_states") == []
 
 
 def test_0002_keeps_the_states_and_gives_them_their_short_id(tmp_path: Path):
