@@ -6,7 +6,7 @@ from subsvc_broadcasts.models import MODELS
 from subsvc_broadcasts.routes import admin, web
 from subsvc_broadcasts.schemas import BroadcastProgress
 from subsvc_broadcasts.sender import JOBS
-from subsvc_broadcasts.service import PROGRESS_EVENT
+from subsvc_broadcasts.service import PROGRESS_EVENT, BroadcastRefused
 from subsvc_broadcasts.settings import BroadcastsSettings
 
 plugin = Plugin(
@@ -21,5 +21,6 @@ plugin = Plugin(
     settings=BroadcastsSettings,
     events={PROGRESS_EVENT: BroadcastProgress},
     jobs=JOBS,
+    errors={BroadcastRefused: lambda refused: (refused.status, refused.detail)},
     hooks=[hooks, merging],
 )

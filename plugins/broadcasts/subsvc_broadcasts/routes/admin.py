@@ -14,7 +14,7 @@ from subsvc.auth.principal import Principal
 from subsvc_broadcasts import buttons, filters, service
 from subsvc_broadcasts.models import Broadcast
 from subsvc_broadcasts.routes import common
-from subsvc_broadcasts.routes.common import READ, SEND, answers
+from subsvc_broadcasts.routes.common import READ, SEND
 from subsvc_broadcasts.schemas import (
     BroadcastButton,
     BroadcastButtonsResponse,
@@ -81,8 +81,7 @@ async def preview_broadcast(
     request: Request, session: AsyncSession, payload: BroadcastPreviewRequest
 ) -> BroadcastPreviewResponse:
     """Preview broadcast recipients count."""
-    with answers():
-        await service.check_target(request.app, session, payload.target)
+    await service.check_target(request.app, session, payload.target)
     return BroadcastPreviewResponse(
         target=payload.target, count=await filters.count_target(request.app, payload.target)
     )

@@ -1,31 +1,21 @@
-"""What both areas share: permissions, the services' refusals as HTTP errors, and the
-create, history and stop endpoints (their declarations and their handlers' work)."""
+"""What both areas share: permissions and the create, history and stop endpoints (their
+declarations and their handlers' work). The services' refusals (:class:`BroadcastRefused`)
+are answered as the plugin declares them (``plugin.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import HTTPError, Router
+from subsvc.api import Router
 from subsvc.api.endpoint import Handler
 from subsvc_broadcasts import service
 from subsvc_broadcasts.schemas import BroadcastCreateRequest, BroadcastListResponse, BroadcastResponse
-from subsvc_broadcasts.service import BroadcastRefused
 
 READ, CREATE, SEND = "broadcasts:read", "broadcasts:create", "broadcasts:send"
 Declare = Callable[[Handler], Handler]
-
-
-@contextmanager
-def answers() -> Iterator[None]:
-    """A :class:`BroadcastRefused` becomes its HTTP error."""
-    try:
-        yield
-    except BroadcastRefused as refused:
-        raise HTTPError(refused.status, refused.detail) from None
 
 
 async def create(
@@ -44,8 +34,7 @@ async def create(
         admin_id=admin_id,
         admin_name=admin_name,
     )
-    with answers():
-        broadcast = await service.create(request.app, session, new)
+    broadcast = await service.create(request.app, session, new)
     return service.response(broadcast)
 
 
@@ -57,8 +46,7 @@ async def history_page(session: AsyncSession, limit: int, offset: int) -> Broadc
 
 
 async def stop(request: Request, session: AsyncSession, broadcast_id: int) -> BroadcastResponse:
-    with answers():
-        return service.response(await service.stop(request.app, session, broadcast_id))
+    return service.response(await service.stop(request.app, session, broadcast_id))
 
 
 def create_endpoint(router: Router) -> Declare:
