@@ -15,6 +15,6 @@ plugin = Plugin(
     settings=PanelSyncSettings,
     events={PROGRESS_EVENT: SyncProgress},
     jobs=JOBS,
-    hookspecs=[hookspecs],
+    hookspecs=hookspecs,
     hooks=[hooks],
 )
