@@ -1,7 +1,10 @@
 """Plugin `menus`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
+from subsvc_menus.cabinet import CabinetMenuError
 from subsvc_menus.jobs import JOBS
+from subsvc_menus.layout import LayoutError
+from subsvc_menus.main_menu import MenuRuleError, NotFound
 from subsvc_menus.models import MODELS
 from subsvc_menus.routes import admin, layout, layout_buttons, main_menu, stats
 from subsvc_menus.routes.common import UPDATED, MenuUpdated
@@ -28,4 +31,10 @@ plugin = Plugin(
     settings=MenusSettings,
     events={UPDATED: MenuUpdated},
     jobs=JOBS,
+    errors={
+        LayoutError: lambda exc: (exc.status, exc.message),
+        NotFound: 404,
+        MenuRuleError: 400,
+        CabinetMenuError: 400,
+    },
 )

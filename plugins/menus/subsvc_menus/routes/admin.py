@@ -9,7 +9,7 @@ from starlette.requests import Request
 
 from subsvc.api import Router
 from subsvc_menus import cabinet, documents
-from subsvc_menus.routes.common import publish, refusals, settings
+from subsvc_menus.routes.common import publish, settings
 from subsvc_menus.schemas.cabinet import (
     ButtonStylesResponse,
     ButtonStylesUpdate,
@@ -44,8 +44,7 @@ async def update_button_styles(
     over 100 characters is a 400; an empty label removes it."""
     locales = settings(request).MENUS_LOCALES
     styles = await cabinet.take_styles(session, locales)
-    with refusals():
-        cabinet.apply_styles(styles, payload, locales)
+    cabinet.apply_styles(styles, payload, locales)
     await documents.save(session, documents.BUTTON_STYLES, cabinet.dump_styles(styles))
     publish(request, session, documents.BUTTON_STYLES, "update")
     return cabinet.styles_response(styles)
@@ -81,8 +80,7 @@ async def update_cabinet_menu_layout(
     custom ones have ids ``custom_*`` and an http(s):// or tg:// URL (https:// to open in the
     Mini App). Both parts are saved in one transaction."""
     locales = settings(request).MENUS_LOCALES
-    with refusals():
-        cabinet.check_rows(payload.rows, locales)
+    cabinet.check_rows(payload.rows, locales)
     styles = await cabinet.take_styles(session, locales)
     await documents.take(session, documents.CABINET_LAYOUT)
     layout = cabinet.split(payload.rows, styles)

@@ -1,20 +1,13 @@
-"""What every route module of the plugin shares: its settings, the editor of a change, the
-change event, and the service's refusals as HTTP answers."""
+"""What every route module of the plugin shares: its settings, the editor of a change and
+the change event. The service's refusals are answered as ``plugin.py`` declares them."""
 
 from __future__ import annotations
-
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from pydantic import BaseModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import HTTPError
 from subsvc.auth.principal import Principal
-from subsvc_menus.cabinet import CabinetMenuError
-from subsvc_menus.layout import LayoutError
-from subsvc_menus.main_menu import MenuRuleError, NotFound
 from subsvc_menus.settings import MenusSettings
 from subsvc_menus.store import Editor
 
@@ -42,16 +35,3 @@ def editor(request: Request, principal: Principal) -> Editor:
 def publish(request: Request, session: AsyncSession, document: str, action: str) -> None:
     """Tell subscribers (webhooks, the admin WebSocket, bot instances) once the change commits."""
     request.app.state.events.publish(session, UPDATED, MenuUpdated(document=document, action=action))
-
-
-@contextmanager
-def refusals() -> Iterator[None]:
-    """The service's refusals as 400/404/409 answers."""
-    try:
-        yield
-    except LayoutError as exc:
-        raise HTTPError(exc.status, exc.message) from None
-    except NotFound as exc:
-        raise HTTPError(404, str(exc)) from None
-    except (MenuRuleError, CabinetMenuError) as exc:
-        raise HTTPError(400, str(exc)) from None

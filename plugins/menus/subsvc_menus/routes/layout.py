@@ -14,7 +14,7 @@ from subsvc.auth.principal import Principal
 from subsvc.db import utcnow
 from subsvc_menus import catalogue, history, store
 from subsvc_menus import layout as rules
-from subsvc_menus.routes.common import editor, publish, refusals, settings
+from subsvc_menus.routes.common import editor, publish, settings
 from subsvc_menus.schemas.layout import (
     AvailableCallback,
     AvailableCallbacksResponse,
@@ -76,10 +76,9 @@ async def update_menu_layout(
             for button in layout.buttons.values():
                 button.dynamic_text = button.dynamic_text or rules.has_placeholders(button.text)
 
-    with refusals():
-        _, saved = await store.edit(
-            session, editor(request, principal), replace, action="update", summary="Layout replaced"
-        )
+    _, saved = await store.edit(
+        session, editor(request, principal), replace, action="update", summary="Layout replaced"
+    )
     publish(request, session, DOCUMENT, "update")
     return respond(request, saved)
 
@@ -176,8 +175,7 @@ async def import_menu_layout(
         counts.update(imported_rows=rows, imported_buttons=buttons, warnings=warnings)
 
     summary = f"Import ({payload.merge_mode})"
-    with refusals():
-        await store.edit(session, editor(request, principal), apply, action="import", summary=summary)
+    await store.edit(session, editor(request, principal), apply, action="import", summary=summary)
     publish(request, session, DOCUMENT, "import")
     return MenuLayoutImportResponse(success=True, **counts)
 
@@ -268,9 +266,8 @@ async def rollback_to_history(
         layout.version, layout.rows, layout.buttons = target.version, target.rows, target.buttons
 
     summary = f"Rollback to history #{history_id}"
-    with refusals():
-        _, saved = await store.edit(
-            session, editor(request, principal), restore, action="rollback", summary=summary
-        )
+    _, saved = await store.edit(
+        session, editor(request, principal), restore, action="rollback", summary=summary
+    )
     publish(request, session, DOCUMENT, "rollback")
     return respond(request, saved)

@@ -14,7 +14,7 @@ from subsvc.api import Router
 from subsvc.auth.principal import Principal
 from subsvc_menus import layout as rules
 from subsvc_menus import store
-from subsvc_menus.routes.common import editor, publish, refusals
+from subsvc_menus.routes.common import editor, publish
 from subsvc_menus.schemas.layout import (
     AddCustomButtonRequest,
     AddRowRequest,
@@ -45,10 +45,9 @@ async def _change(
     summary: str,
     mutate: Callable[[MenuLayout], T],
 ) -> T:
-    with refusals():
-        result, _ = await store.edit(
-            session, editor(request, principal), mutate, action="update", summary=summary
-        )
+    result, _ = await store.edit(
+        session, editor(request, principal), mutate, action="update", summary=summary
+    )
     publish(request, session, "bot_layout", action)
     return result
 

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from subsvc.api import Limit, Offset, Query, Router
 from subsvc.auth.principal import Principal
 from subsvc_menus import main_menu
-from subsvc_menus.routes.common import publish, refusals
+from subsvc_menus.routes.common import publish
 from subsvc_menus.schemas.main_menu import (
     MainMenuButtonCreateRequest,
     MainMenuButtonListResponse,
@@ -51,8 +51,7 @@ async def create_main_menu_button(
 ) -> MainMenuButtonResponse:
     """A new link (http(s):// or tg://) or Mini App (https://) button; without
     ``display_order`` it goes last. 400 for an action value its type cannot open."""
-    with refusals():
-        button = await main_menu.create_button(session, payload.model_dump())
+    button = await main_menu.create_button(session, payload.model_dump())
     publish(request, session, "main_menu_buttons", "create")
     return MainMenuButtonResponse.model_validate(button, from_attributes=True)
 
@@ -67,8 +66,7 @@ async def update_main_menu_button(
     request: Request, session: AsyncSession, button_id: int, payload: MainMenuButtonUpdateRequest
 ) -> MainMenuButtonResponse:
     """Change the fields given (null stays). 404 ``Main menu button not found``."""
-    with refusals():
-        button = await main_menu.update_button(session, button_id, payload.model_dump(exclude_unset=True))
+    button = await main_menu.update_button(session, button_id, payload.model_dump(exclude_unset=True))
     publish(request, session, "main_menu_buttons", "update")
     return MainMenuButtonResponse.model_validate(button, from_attributes=True)
 
@@ -78,8 +76,7 @@ async def update_main_menu_button(
 )
 async def delete_main_menu_button(request: Request, session: AsyncSession, button_id: int) -> None:
     """Delete a button. 404 ``Main menu button not found``."""
-    with refusals():
-        await main_menu.delete_button(session, button_id)
+    await main_menu.delete_button(session, button_id)
     publish(request, session, "main_menu_buttons", "delete")
 
 
@@ -109,8 +106,7 @@ async def create_user_message(
 ) -> UserMessageResponse:
     """A new message; its text must be HTML the messenger accepts (400 otherwise).
     ``created_by`` is the id of the API token that created it."""
-    with refusals():
-        message = await main_menu.create_message(session, payload.model_dump(), created_by=principal.id)
+    message = await main_menu.create_message(session, payload.model_dump(), created_by=principal.id)
     publish(request, session, "user_messages", "create")
     return UserMessageResponse.model_validate(message, from_attributes=True)
 
@@ -126,8 +122,7 @@ async def update_user_message(
 ) -> UserMessageResponse:
     """Change the fields given (null stays). 404 ``User message not found``; 400 for HTML the
     messenger does not accept."""
-    with refusals():
-        message = await main_menu.update_message(session, message_id, payload.model_dump(exclude_unset=True))
+    message = await main_menu.update_message(session, message_id, payload.model_dump(exclude_unset=True))
     publish(request, session, "user_messages", "update")
     return UserMessageResponse.model_validate(message, from_attributes=True)
 
@@ -142,8 +137,7 @@ async def toggle_user_message(
     request: Request, session: AsyncSession, message_id: int
 ) -> UserMessageResponse:
     """Switch a message on or off. 404 ``User message not found``."""
-    with refusals():
-        message = await main_menu.toggle_message(session, message_id)
+    message = await main_menu.toggle_message(session, message_id)
     publish(request, session, "user_messages", "toggle")
     return UserMessageResponse.model_validate(message, from_attributes=True)
 
@@ -153,6 +147,5 @@ async def toggle_user_message(
 )
 async def delete_user_message(request: Request, session: AsyncSession, message_id: int) -> None:
     """Delete a message. 404 ``User message not found``."""
-    with refusals():
-        await main_menu.delete_message(session, message_id)
+    await main_menu.delete_message(session, message_id)
     publish(request, session, "user_messages", "delete")
