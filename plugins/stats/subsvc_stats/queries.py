@@ -45,36 +45,38 @@ def today_bounds(now: datetime | None = None) -> tuple[datetime, datetime]:
     return start, start + timedelta(days=1)
 
 
-async def users_figures(session: AsyncSession) -> dict[str, int]:
-    row = (
-        await session.exec(
-            sa.select(
-                _count().label("total"),
-                _count(users.c.status == "active").label("active"),
-                _count(users.c.status == "blocked").label("blocked"),
-                _count(users.c.status == "deleted").label("deleted"),
-                _sum(users.c.balance_kopeks).label("balance_kopeks"),
-                _count(users.c.referred_by_id.is_not(None)).label("referred"),
-                _count(users.c.has_had_paid_subscription.is_(True)).label("ever_paid"),
-            ).select_from(users)
-        )
-    ).one()
+# Every figure of the users table by name; each query picks the ones it shows.
+USER_FIGURES: dict[str, Any] = {
+    "total": _count(),
+    "active": _count(users.c.status == "active"),
+    "blocked": _count(users.c.status == "blocked"),
+    "deleted": _count(users.c.status == "deleted"),
+    "balance_kopeks": _sum(users.c.balance_kopeks),
+    "referred": _count(users.c.referred_by_id.is_not(None)),
+    "ever_paid": _count(users.c.has_had_paid_subscription.is_(True)),
+}
+
+
+async def _figures(session: AsyncSession, statement: Any) -> dict[str, int]:
+    """The one row of an aggregate statement, by label, as whole numbers."""
+    row = (await session.exec(statement)).one()
     return {key: int(value) for key, value in row._mapping.items()}
+
+
+async def _user_figures(session: AsyncSession, *names: str) -> dict[str, int]:
+    """The named users figures in one pass over the table."""
+    return await _figures(
+        session, sa.select(*(USER_FIGURES[name].label(name) for name in names)).select_from(users)
+    )
+
+
+async def users_figures(session: AsyncSession) -> dict[str, int]:
+    return await _user_figures(session, *USER_FIGURES)
 
 
 async def users_overview(session: AsyncSession) -> dict[str, int]:
     """The overview's four user figures: one pass, no aggregate it does not show."""
-    row = (
-        await session.exec(
-            sa.select(
-                _count().label("total"),
-                _count(users.c.status == "active").label("active"),
-                _count(users.c.status == "blocked").label("blocked"),
-                _sum(users.c.balance_kopeks).label("balance_kopeks"),
-            ).select_from(users)
-        )
-    ).one()
-    return {key: int(value) for key, value in row._mapping.items()}
+    return await _user_figures(session, "total", "active", "blocked", "balance_kopeks")
 
 
 async def subscriptions_overview(session: AsyncSession) -> dict[str, int]:
@@ -92,28 +94,26 @@ async def subscriptions_overview(session: AsyncSession) -> dict[str, int]:
 
 
 async def subscriptions_figures(session: AsyncSession, now: datetime) -> dict[str, int]:
-    row = (
-        await session.exec(
-            sa.select(
-                _count().label("total"),
-                _count(subscriptions.c.status == "active").label("active"),
-                _count(subscriptions.c.status == "expired").label("expired"),
-                _count(subscriptions.c.status == "disabled").label("disabled"),
-                _count(subscriptions.c.is_trial.is_(True)).label("trial_total"),
-                _count(
-                    sa.and_(
-                        subscriptions.c.is_trial.is_(True),
-                        subscriptions.c.status == "active",
-                        subscriptions.c.end_date > now,
-                    )
-                ).label("trial_active"),
-                _count(
-                    sa.and_(subscriptions.c.is_trial.is_(False), subscriptions.c.status == "active")
-                ).label("paid_active"),
-            ).select_from(subscriptions)
-        )
-    ).one()
-    return {key: int(value) for key, value in row._mapping.items()}
+    return await _figures(
+        session,
+        sa.select(
+            _count().label("total"),
+            _count(subscriptions.c.status == "active").label("active"),
+            _count(subscriptions.c.status == "expired").label("expired"),
+            _count(subscriptions.c.status == "disabled").label("disabled"),
+            _count(subscriptions.c.is_trial.is_(True)).label("trial_total"),
+            _count(
+                sa.and_(
+                    subscriptions.c.is_trial.is_(True),
+                    subscriptions.c.status == "active",
+                    subscriptions.c.end_date > now,
+                )
+            ).label("trial_active"),
+            _count(sa.and_(subscriptions.c.is_trial.is_(False), subscriptions.c.status == "active")).label(
+                "paid_active"
+            ),
+        ).select_from(subscriptions),
+    )
 
 
 async def transactions_figures(session: AsyncSession, now: datetime) -> dict[str, int]:
@@ -125,18 +125,16 @@ async def transactions_figures(session: AsyncSession, now: datetime) -> dict[str
     )
     deposit = transactions.c.type == "deposit"
     amount = sa.func.abs(transactions.c.amount_kopeks)
-    row = (
-        await session.exec(
-            sa.select(
-                _sum(amount, sa.and_(deposit, gateway, today)).label("payments_today_kopeks"),
-                _count(today).label("today_count"),
-                _sum(amount, sa.and_(deposit, today)).label("deposits_today_kopeks"),
-            )
-            .select_from(transactions)
-            .where(today)
+    return await _figures(
+        session,
+        sa.select(
+            _sum(amount, sa.and_(deposit, gateway, today)).label("payments_today_kopeks"),
+            _count(today).label("today_count"),
+            _sum(amount, sa.and_(deposit, today)).label("deposits_today_kopeks"),
         )
-    ).one()
-    return {key: int(value) for key, value in row._mapping.items()}
+        .select_from(transactions)
+        .where(today),
+    )
 
 
 async def transactions_by_type(session: AsyncSession) -> dict[str, dict[str, int]]:
