@@ -1,7 +1,7 @@
 """Plugin `panel`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_panel import hooks
+from subsvc_panel import hooks, local, service
 from subsvc_panel.routes import endpoints
 from subsvc_panel.settings import PanelSettings
 
@@ -15,4 +15,5 @@ plugin = Plugin(
     },
     settings=PanelSettings,
     hooks=[hooks],
+    errors={service.NotFound: 404, local.NotFound: 404, service.ActionRefused: 400, local.Refused: 400},
 )

@@ -18,7 +18,6 @@ from subsvc_panel.routes.common import (
     PANEL_FAILURES,
     READ,
     SQUAD_RESPONSES,
-    answers,
     panel,
 )
 from subsvc_panel.schemas import (
@@ -84,8 +83,7 @@ async def perform_node_action(
     request: Request, node_uuid: str, payload: NodeActionRequest
 ) -> NodeActionResponse:
     """Enable, disable or restart one node; `is_disabled` as the panel answers after it."""
-    with answers():
-        node = await service.node_action(panel(request), node_uuid, payload.action)
+    node = await service.node_action(panel(request), node_uuid, payload.action)
     return NodeActionResponse(
         success=True, message=service.NODE_ACTION_DONE[payload.action], is_disabled=node.is_disabled
     )
@@ -112,8 +110,7 @@ async def list_squads(request: Request, session: AsyncSession) -> SquadsListResp
     responses=SQUAD_RESPONSES,
 )
 async def get_squad_details(request: Request, session: AsyncSession, squad_uuid: str) -> SquadDetailResponse:
-    with answers():
-        return await local.squad_detail(session, panel(request), squad_uuid)
+    return await local.squad_detail(session, panel(request), squad_uuid)
 
 
 @router.delete(
@@ -124,8 +121,7 @@ async def get_squad_details(request: Request, session: AsyncSession, squad_uuid:
     responses=SQUAD_RESPONSES,
 )
 async def delete_squad(request: Request, squad_uuid: str) -> SquadOperationResponse:
-    with answers():
-        await service.delete_squad(panel(request), squad_uuid)
+    await service.delete_squad(panel(request), squad_uuid)
     return SquadOperationResponse(success=True, message="Squad deleted")
 
 

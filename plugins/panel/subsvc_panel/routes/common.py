@@ -1,16 +1,14 @@
-"""What the areas share: permissions, the client of the request's app, errors as answers."""
+"""What the areas share: permissions, the client of the request's app, the documented answers.
+The rules' refusals are answered as ``plugin.py`` declares them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import cast
 
 from starlette.requests import Request
 
-from subsvc.api import HTTPError
 from subsvc.panel import NOT_CONFIGURED
-from subsvc_panel import local, service
+from subsvc_panel import service
 from subsvc_panel.client import PanelClient
 
 READ = "panel:read"
@@ -26,14 +24,3 @@ SQUAD_ACTION_RESPONSES = {400: "Name is required for rename", **SQUAD_RESPONSES}
 def panel(request: Request) -> PanelClient:
     """The app's panel client."""
     return cast(PanelClient, request.app.state.panel)
-
-
-@contextmanager
-def answers() -> Iterator[None]:
-    """The rules' refusals as answers: unknown things 404, incomplete requests 400."""
-    try:
-        yield
-    except (service.NotFound, local.NotFound) as exc:
-        raise HTTPError(404, str(exc)) from None
-    except (service.ActionRefused, local.Refused) as exc:
-        raise HTTPError(400, str(exc)) from None

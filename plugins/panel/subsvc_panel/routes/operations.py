@@ -30,7 +30,6 @@ from subsvc_panel.routes.common import (
     READ,
     SQUAD_ACTION_RESPONSES,
     SQUAD_RESPONSES,
-    answers,
     panel,
 )
 from subsvc_panel.schemas import (
@@ -143,8 +142,7 @@ def _declare_nodes(area: PanelArea) -> None:
 
     @area.get("/nodes/{node_uuid}", response_model=NodeInfo, permission=READ, responses=NODE_RESPONSES)
     async def get_node_details(request: Request, node_uuid: str) -> NodeInfo:
-        with answers():
-            return await service.node(panel(request), node_uuid)
+        return await service.node(panel(request), node_uuid)
 
     @area.get(
         "/nodes/{node_uuid}/statistics",
@@ -153,8 +151,7 @@ def _declare_nodes(area: PanelArea) -> None:
         responses=NODE_RESPONSES,
     )
     async def get_node_statistics(request: Request, node_uuid: str) -> NodeStatisticsResponse:
-        with answers():
-            return await service.node_statistics(panel(request), node_uuid)
+        return await service.node_statistics(panel(request), node_uuid)
 
     @area.get(
         "/nodes/{node_uuid}/usage",
@@ -167,8 +164,7 @@ def _declare_nodes(area: PanelArea) -> None:
         request: Request, node_uuid: str, start: datetime | None = None, end: datetime | None = None
     ) -> NodeUsageResponse:
         """The node's traffic per user and day between `start` and `end` (default: the last week)."""
-        with answers():
-            return NodeUsageResponse(items=await service.node_usage(panel(request), node_uuid, start, end))
+        return NodeUsageResponse(items=await service.node_usage(panel(request), node_uuid, start, end))
 
 
 def _declare_squads(area: PanelArea) -> None:
@@ -190,10 +186,7 @@ def _declare_squads(area: PanelArea) -> None:
         responses=SQUAD_RESPONSES,
     )
     async def update_squad(request: Request, squad_uuid: str, payload: area.squad_update) -> BaseModel:
-        with answers():
-            found = await service.update_squad(
-                panel(request), squad_uuid, payload.name, payload.inbound_uuids
-            )
+        found = await service.update_squad(panel(request), squad_uuid, payload.name, payload.inbound_uuids)
         return area.answer(area.operation_answer, "Squad updated", data=found)
 
     @area.post(
@@ -206,10 +199,9 @@ def _declare_squads(area: PanelArea) -> None:
     async def squad_action(request: Request, squad_uuid: str, payload: SquadActionRequest) -> BaseModel:
         """add_all_users, remove_all_users, delete, rename (with `name`), update_inbounds (with
         `inbound_uuids`)."""
-        with answers():
-            done = await service.squad_action(
-                panel(request), squad_uuid, payload.action, payload.name, payload.inbound_uuids
-            )
+        done = await service.squad_action(
+            panel(request), squad_uuid, payload.action, payload.name, payload.inbound_uuids
+        )
         return area.answer(area.operation_answer, done)
 
 
@@ -224,10 +216,9 @@ def _declare_migration(area: PanelArea) -> None:
     async def migrate(request: Request, session: AsyncSession, payload: MigrationRequest) -> BaseModel:
         """Move every subscription from the source squad to the target squad; the panel
         accounts follow through the synchronisation."""
-        with answers():
-            stats = await local.migrate(
-                session, request.app.state.events, panel(request), payload.source_uuid, payload.target_uuid
-            )
+        stats = await local.migrate(
+            session, request.app.state.events, panel(request), payload.source_uuid, payload.target_uuid
+        )
         return area.answer(area.migration_answer, f"Migrated {stats.updated} subscriptions", data=stats)
 
     @area.get(
@@ -240,5 +231,4 @@ def _declare_migration(area: PanelArea) -> None:
     async def migration_preview(
         request: Request, session: AsyncSession, squad_uuid: str
     ) -> MigrationPreviewResponse:
-        with answers():
-            return await local.migration_preview(session, panel(request), squad_uuid)
+        return await local.migration_preview(session, panel(request), squad_uuid)

@@ -17,7 +17,6 @@ from subsvc_panel.routes.common import (
     PANEL_FAILURES,
     READ,
     SQUAD_RESPONSES,
-    answers,
     panel,
 )
 from subsvc_panel.schemas import (
@@ -64,8 +63,7 @@ operations.declare(WEB)
 )
 async def manage_node(request: Request, node_uuid: str, payload: NodeActionRequest) -> WebNodeActionResponse:
     """Enable, disable or restart one node."""
-    with answers():
-        await service.node_action(panel(request), node_uuid, payload.action)
+    await service.node_action(panel(request), node_uuid, payload.action)
     return WebNodeActionResponse(success=True, detail=service.NODE_ACTION_DONE[payload.action])
 
 
@@ -89,8 +87,7 @@ async def list_squads(request: Request) -> WebSquadListResponse:
     responses=SQUAD_RESPONSES,
 )
 async def get_squad_details(request: Request, squad_uuid: str) -> WebSquad:
-    with answers():
-        return WebSquad(**await service.squad(panel(request), squad_uuid))
+    return WebSquad(**await service.squad(panel(request), squad_uuid))
 
 
 @router.get(
@@ -115,5 +112,4 @@ async def get_user_traffic(
     request: Request, session: AsyncSession, messenger_id: BigInt
 ) -> UserTrafficResponse:
     """The panel's traffic figures of the user with this messenger id."""
-    with answers():
-        return await local.user_traffic(session, panel(request), messenger_id)
+    return await local.user_traffic(session, panel(request), messenger_id)
