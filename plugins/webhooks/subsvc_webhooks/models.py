@@ -14,6 +14,18 @@ PENDING = "pending"
 SUCCESS = "success"
 FAILED = "failed"
 ANY_EVENT = "*"
+# The columns an attempt is inserted with (the first from an event, each retry from the last).
+ATTEMPT_COLUMNS = (
+    "webhook_id",
+    "event_id",
+    "delivery_key",
+    "event_type",
+    "payload",
+    "status",
+    "attempt_number",
+    "created_at",
+    "next_retry_at",
+)
 
 
 class Webhook(SQLModel, table=True):

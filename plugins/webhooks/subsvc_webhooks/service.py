@@ -12,7 +12,15 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.db import UTCDateTime, utcnow
-from subsvc_webhooks.models import ANY_EVENT, FAILED, PENDING, SUCCESS, Webhook, WebhookDelivery
+from subsvc_webhooks.models import (
+    ANY_EVENT,
+    ATTEMPT_COLUMNS,
+    FAILED,
+    PENDING,
+    SUCCESS,
+    Webhook,
+    WebhookDelivery,
+)
 
 DELIVER_JOB = "webhooks.deliver"
 WEBHOOK_NOT_FOUND = "Webhook not found"
@@ -53,18 +61,7 @@ def deliveries_from(events: FromClause) -> Insert:
         .where(webhooks.c.is_active.is_(True))
         .order_by(events.c.id, webhooks.c.id)
     )
-    columns = [
-        "webhook_id",
-        "event_id",
-        "delivery_key",
-        "event_type",
-        "payload",
-        "status",
-        "attempt_number",
-        "created_at",
-        "next_retry_at",
-    ]
-    return sa.insert(deliveries).from_select(columns, selected)
+    return sa.insert(deliveries).from_select(list(ATTEMPT_COLUMNS), selected)
 
 
 def delivery_parameters() -> dict[str, Any]:

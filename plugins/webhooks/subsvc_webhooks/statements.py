@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy import bindparam
 
 from subsvc.db import in_list
-from subsvc_webhooks.models import PENDING, Webhook, WebhookDelivery
+from subsvc_webhooks.models import ATTEMPT_COLUMNS, PENDING, Webhook, WebhookDelivery
 
 _deliveries: sa.Table = WebhookDelivery.__table__  # type: ignore[attr-defined]
 _webhooks: sa.Table = Webhook.__table__  # type: ignore[attr-defined]
@@ -67,20 +67,7 @@ def statements(dialect: str) -> dict[str, Any]:
         bindparam("created_at", type_=d.c.created_at.type),
         bindparam("retry_at", type_=d.c.next_retry_at.type),
     ).where(w.c.id == bindparam("webhook_id"))
-    retry = sa.insert(d).from_select(
-        [
-            "webhook_id",
-            "event_id",
-            "delivery_key",
-            "event_type",
-            "payload",
-            "status",
-            "attempt_number",
-            "created_at",
-            "next_retry_at",
-        ],
-        retry_rows,
-    )
+    retry = sa.insert(d).from_select(list(ATTEMPT_COLUMNS), retry_rows)
     counters = {
         "success_count": w.c.success_count + bindparam("successes"),
         "failure_count": w.c.failure_count + bindparam("failures"),
