@@ -5,6 +5,7 @@ from subsvc_webhooks import hooks
 from subsvc_webhooks.delivery import DELIVER
 from subsvc_webhooks.models import Webhook, WebhookDelivery
 from subsvc_webhooks.routes import router
+from subsvc_webhooks.service import WEBHOOK_NOT_FOUND, WebhookNotFound
 from subsvc_webhooks.settings import WebhookSettings
 
 plugin = Plugin(
@@ -17,5 +18,6 @@ plugin = Plugin(
     },
     settings=WebhookSettings,
     jobs=[DELIVER],
+    errors={WebhookNotFound: (404, WEBHOOK_NOT_FOUND)},
     hooks=[hooks],
 )

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import HTTPError, Query, RequestValidationError, Router
+from subsvc.api import Query, RequestValidationError, Router
 from subsvc.api.pagination import Limit, Offset, Page
 from subsvc_webhooks import service
 from subsvc_webhooks.delivery import blocks_private_targets
@@ -24,7 +24,7 @@ from subsvc_webhooks.schemas import (
 router = Router(area="web", tag="webhooks")
 READ = "webhooks:read"
 MANAGE = "webhooks:manage"
-NOT_FOUND = {404: service.WEBHOOK_NOT_FOUND}
+NOT_FOUND = {404: service.WEBHOOK_NOT_FOUND}  # answered for service.WebhookNotFound (plugin.py)
 
 
 def to_response(webhook: Webhook) -> WebhookResponse:
@@ -138,10 +138,7 @@ async def webhook_stats(session: AsyncSession) -> WebhookStatsResponse:
 )
 async def get_webhook(session: AsyncSession, webhook_id: int) -> WebhookResponse:
     """One webhook (the secret is never returned; `has_secret` says whether one is set)."""
-    try:
-        return to_response(await service.get_webhook(session, webhook_id))
-    except service.WebhookNotFound:
-        raise HTTPError(404, service.WEBHOOK_NOT_FOUND) from None
+    return to_response(await service.get_webhook(session, webhook_id))
 
 
 @router.patch(
@@ -160,14 +157,11 @@ async def update_webhook(
     Deactivating pauses the webhook's pending deliveries; activating it again (which also
     clears a deactivation for failing) sends them.
     """
-    try:
-        await service.get_webhook(session, webhook_id)  # 404 before any other check
-        await _check(request, url=payload.url)
-        webhook, reactivated = await service.update_webhook(
-            session, webhook_id, payload.model_dump(exclude_none=True)
-        )
-    except service.WebhookNotFound:
-        raise HTTPError(404, service.WEBHOOK_NOT_FOUND) from None
+    await service.get_webhook(session, webhook_id)  # 404 before any other check
+    await _check(request, url=payload.url)
+    webhook, reactivated = await service.update_webhook(
+        session, webhook_id, payload.model_dump(exclude_none=True)
+    )
     if reactivated:
         request.app.state.jobs.enqueue_after_commit(session, service.DELIVER_JOB)
     return to_response(webhook)
@@ -182,10 +176,7 @@ async def update_webhook(
 )
 async def delete_webhook(session: AsyncSession, webhook_id: int) -> None:
     """Delete the webhook and its deliveries (pending ones are not sent)."""
-    try:
-        await service.delete_webhook(session, webhook_id)
-    except service.WebhookNotFound:
-        raise HTTPError(404, service.WEBHOOK_NOT_FOUND) from None
+    await service.delete_webhook(session, webhook_id)
 
 
 @router.get(
@@ -203,9 +194,6 @@ async def list_deliveries(
     status: Annotated[str | None, Query(description="`pending`, `success` or `failed`.")] = None,
 ) -> Page[WebhookDeliveryResponse]:
     """The webhook's delivery attempts, newest first; each retry is an attempt of its own."""
-    try:
-        total, rows = await service.list_deliveries(session, webhook_id, status, limit, offset)
-    except service.WebhookNotFound:
-        raise HTTPError(404, service.WEBHOOK_NOT_FOUND) from None
+    total, rows = await service.list_deliveries(session, webhook_id, status, limit, offset)
     items = [WebhookDeliveryResponse.model_validate(row) for row in rows]
     return Page[WebhookDeliveryResponse](items=items, total=total, limit=limit, offset=offset)
