@@ -2,6 +2,7 @@
 
 from subsvc.manifest import Plugin
 from subsvc_pinned_messages import merging
+from subsvc_pinned_messages.messages import PinnedMessageError
 from subsvc_pinned_messages.models import MODELS
 from subsvc_pinned_messages.routes import admin, web
 from subsvc_pinned_messages.routes.common import PERMISSIONS
@@ -23,4 +24,5 @@ plugin = Plugin(
     events={FINISHED_EVENT: PinnedMessageRunFinished},
     jobs=JOBS,
     hooks=[merging],
+    errors={PinnedMessageError: lambda refused: (refused.status, refused.detail)},
 )

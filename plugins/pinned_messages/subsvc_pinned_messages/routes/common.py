@@ -1,10 +1,9 @@
 """One implementation of every operation, for both API areas (the Web API and the cabinet
-admin's twin routes differ only in how they are reached and who created a message)."""
+admin's twin routes differ only in how they are reached and who created a message). The
+rules' refusals (:class:`~subsvc_pinned_messages.messages.PinnedMessageError`) are answered
+as ``plugin.py`` declares them."""
 
 from __future__ import annotations
-
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from sqlalchemy import func
 from sqlmodel import col
@@ -14,7 +13,6 @@ from starlette.requests import Request
 
 from subsvc.api import HTTPError, Page
 from subsvc_pinned_messages import messages, runs
-from subsvc_pinned_messages.messages import PinnedMessageError
 from subsvc_pinned_messages.models import BROADCAST, UNPIN, PinnedMessage, PinnedMessageRun
 from subsvc_pinned_messages.schemas import (
     PinnedMessageBroadcastResponse,
@@ -34,15 +32,6 @@ NOT_CONFIGURED = "The messenger bot is not configured (BOT_TOKEN): nothing can b
 NOT_FOUND_RESPONSES = {404: messages.NOT_FOUND}
 CONTENT_RESPONSES = {400: "Content the messenger refuses (the problem is named), or nothing to send"}
 SEND_RESPONSES = {503: "A broadcast asked for but no bot token is configured"}
-
-
-@contextmanager
-def answers() -> Iterator[None]:
-    """The rules' refusals as HTTP errors."""
-    try:
-        yield
-    except PinnedMessageError as refused:
-        raise HTTPError(refused.status, refused.detail) from None
 
 
 def _response(message: PinnedMessage) -> PinnedMessageResponse:
@@ -69,8 +58,7 @@ async def get_active(session: AsyncSession) -> PinnedMessageResponse | None:
 
 
 async def get_message(session: AsyncSession, message_id: int) -> PinnedMessageResponse:
-    with answers():
-        return _response(await messages.get_or_404(session, message_id))
+    return _response(await messages.get_or_404(session, message_id))
 
 
 async def _broadcast(
@@ -95,8 +83,7 @@ async def create_message(
 ) -> PinnedMessageBroadcastResponse:
     if broadcast:
         _require_messenger(request)
-    with answers():
-        message = await messages.create(session, payload, created_by)
+    message = await messages.create(session, payload, created_by)
     if broadcast:
         return await _broadcast(request, session, message, message.created_by)
     return PinnedMessageBroadcastResponse(message=_response(message))
@@ -105,16 +92,14 @@ async def create_message(
 async def update_message(
     session: AsyncSession, message_id: int, payload: PinnedMessageUpdateRequest
 ) -> PinnedMessageResponse:
-    with answers():
-        message = await messages.get_or_404(session, message_id)
-        return _response(await messages.update_message(session, message, payload))
+    message = await messages.get_or_404(session, message_id)
+    return _response(await messages.update_message(session, message, payload))
 
 
 async def update_settings(
     session: AsyncSession, message_id: int, payload: PinnedMessageSettingsRequest
 ) -> PinnedMessageResponse:
-    with answers():
-        message = await messages.get_or_404(session, message_id)
+    message = await messages.get_or_404(session, message_id)
     return _response(messages.apply_settings(message, payload))
 
 
@@ -123,8 +108,7 @@ async def activate(
 ) -> PinnedMessageBroadcastResponse:
     if broadcast:
         _require_messenger(request)
-    with answers():
-        message = await messages.activate(session, message_id)
+    message = await messages.activate(session, message_id)
     if broadcast:
         return await _broadcast(request, session, message, await messages.existing_user(session, created_by))
     return PinnedMessageBroadcastResponse(message=_response(message))
@@ -133,8 +117,7 @@ async def activate(
 async def broadcast(
     request: Request, session: AsyncSession, message_id: int, created_by: int | None
 ) -> PinnedMessageBroadcastResponse:
-    with answers():
-        message = await messages.get_or_404(session, message_id)
+    message = await messages.get_or_404(session, message_id)
     _require_messenger(request)
     return await _broadcast(request, session, message, await messages.existing_user(session, created_by))
 
@@ -163,8 +146,7 @@ async def unpin(
 
 
 async def delete_message(request: Request, session: AsyncSession, message_id: int) -> None:
-    with answers():
-        message = await messages.get_or_404(session, message_id)
+    message = await messages.get_or_404(session, message_id)
     await runs.delete_message(request.app, session, message)
 
 
