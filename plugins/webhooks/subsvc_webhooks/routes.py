@@ -28,24 +28,8 @@ NOT_FOUND = {404: service.WEBHOOK_NOT_FOUND}  # answered for service.WebhookNotF
 
 
 def to_response(webhook: Webhook) -> WebhookResponse:
-    assert webhook.id is not None
-    return WebhookResponse(
-        id=webhook.id,
-        name=webhook.name,
-        url=webhook.url,
-        event_type=webhook.event_type,
-        is_active=webhook.is_active,
-        description=webhook.description,
-        created_at=webhook.created_at,
-        updated_at=webhook.updated_at,
-        last_triggered_at=webhook.last_triggered_at,
-        failure_count=webhook.failure_count,
-        success_count=webhook.success_count,
-        has_secret=bool(webhook.secret),
-        failing_since=webhook.failing_since,
-        deactivated_at=webhook.deactivated_at,
-        deactivation_reason=webhook.deactivation_reason,
-    )
+    """The webhook as answered: its fields, and whether it has a secret (never the secret)."""
+    return WebhookResponse.model_validate({**webhook.model_dump(), "has_secret": bool(webhook.secret)})
 
 
 def _invalid(field: str, value: Any, message: str) -> dict[str, Any]:
@@ -118,15 +102,7 @@ async def create_webhook(
 @router.get("/webhooks/stats", response_model=WebhookStatsResponse, summary="Webhook Stats", permission=READ)
 async def webhook_stats(session: AsyncSession) -> WebhookStatsResponse:
     """Webhook totals and delivery attempts made (pending deliveries are not counted)."""
-    totals = await service.stats(session)
-    return WebhookStatsResponse(
-        total_webhooks=totals.total_webhooks,
-        active_webhooks=totals.active_webhooks,
-        total_deliveries=totals.total_deliveries,
-        successful_deliveries=totals.successful_deliveries,
-        failed_deliveries=totals.failed_deliveries,
-        success_rate=totals.success_rate,
-    )
+    return WebhookStatsResponse.model_validate(await service.stats(session), from_attributes=True)
 
 
 @router.get(
