@@ -1,8 +1,9 @@
 """Data layer: the async engine and per-request sessions, column types, migrations, storable
-values and batches written apart when refused."""
+values, new records and batches written apart when refused."""
 
 from subsvc.db.database import Database, is_database_unavailable
 from subsvc.db.queries import DriverSelect, DriverWrite, in_list, is_short
+from subsvc.db.records import add_new
 from subsvc.db.storable import (
     Refused,
     error_unstored,
@@ -21,6 +22,7 @@ __all__ = [
     "DriverWrite",
     "Refused",
     "UTCDateTime",
+    "add_new",
     "error_unstored",
     "in_list",
     "is_database_unavailable",

@@ -19,7 +19,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from subsvc.db import utcnow
+from subsvc.db import add_new, utcnow
 from subsvc_pages.models import FaqPage, FaqSetting, PrivacyPolicy, PublicOffer, ServiceRule
 
 DEFAULT_LANGUAGE = "ru"
@@ -134,19 +134,8 @@ async def publish_rules(
 ) -> ServiceRule:
     """Make a new active version of a language's rules; earlier versions stay as history."""
     await clear_rules(session, language)
-    now = utcnow()
-    rule = ServiceRule(
-        language=language,
-        title=title,
-        content=content,
-        order=order,
-        is_active=True,
-        created_at=now,
-        updated_at=now,
-    )
-    session.add(rule)
-    await session.flush()
-    return rule
+    rule = ServiceRule(language=language, title=title, content=content, order=order, is_active=True)
+    return await add_new(session, rule)
 
 
 async def rules_history(session: AsyncSession, language: str, limit: int) -> tuple[int, list[ServiceRule]]:
@@ -311,19 +300,10 @@ async def create_faq_page(
     if display_order is None:
         query = select(func.max(FaqPage.display_order)).where(col(FaqPage.language) == language)
         display_order = ((await session.exec(query)).one() or 0) + 1
-    now = utcnow()
     page = FaqPage(
-        language=language,
-        title=title,
-        content=content,
-        display_order=display_order,
-        is_active=is_active,
-        created_at=now,
-        updated_at=now,
+        language=language, title=title, content=content, display_order=display_order, is_active=is_active
     )
-    session.add(page)
-    await session.flush()
-    return page
+    return await add_new(session, page)
 
 
 async def update_faq_page(session: AsyncSession, page: FaqPage, changes: dict[str, Any]) -> FaqPage:

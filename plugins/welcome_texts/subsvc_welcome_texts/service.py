@@ -9,7 +9,7 @@ from sqlalchemy import func, update
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from subsvc.db import utcnow
+from subsvc.db import add_new, utcnow
 from subsvc_welcome_texts.models import WelcomeText
 from subsvc_welcome_texts.schemas import WelcomeTextCreateRequest, WelcomeTextUpdateRequest
 
@@ -44,18 +44,13 @@ async def create_text(
     """A new text; an active one replaces the text active until now."""
     if payload.is_active:
         await _deactivate_others(session, None)
-    now = utcnow()
     record = WelcomeText(
         text_content=payload.text,
         is_active=payload.is_active,
         is_enabled=payload.is_enabled,
         created_by=created_by,
-        created_at=now,
-        updated_at=now,
     )
-    session.add(record)
-    await session.flush()
-    return record
+    return await add_new(session, record)
 
 
 async def get_text(session: AsyncSession, text_id: int) -> WelcomeText | None:
