@@ -239,6 +239,12 @@ def _faq_list(requested: str, listing: service.FaqListing) -> FaqPageListRespons
     )
 
 
+def _faq_status(requested: str, status: service.FaqStatus) -> FaqStatusResponse:
+    return FaqStatusResponse(
+        requested_language=requested, language=status.language, is_enabled=status.is_enabled
+    )
+
+
 @router.get("/pages/faq", response_model=FaqPageListResponse, summary="List Faq Pages", permission=READ)
 async def list_faq_pages(
     session: AsyncSession, language: Language = "ru", include_inactive: bool = True, fallback: bool = True
@@ -278,9 +284,7 @@ async def get_faq_status(
     """Whether the FAQ is shown for a language (enabled unless switched off)."""
     requested = service.normalize_language(language)
     status = await service.faq_status(session, requested, fallback)
-    return FaqStatusResponse(
-        requested_language=requested, language=status.language, is_enabled=status.is_enabled
-    )
+    return _faq_status(requested, status)
 
 
 @router.put(
@@ -303,9 +307,7 @@ async def update_faq_status(
         raise HTTPError(400, IS_ENABLED_REQUIRED)
     requested = service.normalize_language(language)
     status = await service.set_faq_enabled(session, requested, is_enabled)
-    return FaqStatusResponse(
-        requested_language=requested, language=status.language, is_enabled=status.is_enabled
-    )
+    return _faq_status(requested, status)
 
 
 @router.post(
