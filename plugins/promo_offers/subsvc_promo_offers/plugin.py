@@ -4,10 +4,12 @@ from subsvc.manifest import Plugin
 from subsvc_promo_offers import hooks, merging
 from subsvc_promo_offers.claims import CLAIMED_EVENT
 from subsvc_promo_offers.models import MODELS
+from subsvc_promo_offers.recipients import RecipientError
 from subsvc_promo_offers.routes import admin, cabinet, web
 from subsvc_promo_offers.schemas import OfferClaimed
 from subsvc_promo_offers.sender import JOBS
 from subsvc_promo_offers.settings import PromoOffersSettings
+from subsvc_promo_offers.templates import TemplateRuleError
 
 plugin = Plugin(
     models=MODELS,
@@ -23,4 +25,5 @@ plugin = Plugin(
     events={CLAIMED_EVENT: OfferClaimed},
     jobs=JOBS,
     hooks=[hooks, merging],
+    errors={RecipientError: lambda refused: (refused.status, refused.detail), TemplateRuleError: 400},
 )

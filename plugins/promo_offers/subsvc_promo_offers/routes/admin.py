@@ -18,7 +18,6 @@ from subsvc_promo_offers.routes.common import (
     PositiveId,
     TemplateArea,
     Text,
-    answers,
     check_terms,
     declare_templates,
 )
@@ -92,8 +91,7 @@ async def broadcast(
     created_by = None
     if principal.kind == "user" and await recipients.user_exists(session, principal.id):
         created_by = principal.id
-    with answers():
-        return await broadcast_offer(request.app, session, payload, created_by)
+    return await broadcast_offer(request.app, session, payload, created_by)
 
 
 @router.get(

@@ -1,11 +1,9 @@
-"""What the plugin's endpoints share: permissions, query parameters, checks of the offer terms,
-the services' refusals as HTTP errors, and the template endpoints both areas (Web API and
-Cabinet Admin) serve."""
+"""What the plugin's endpoints share: permissions, query parameters, checks of the offer terms
+and the template endpoints both areas (Web API and Cabinet Admin) serve. The services'
+refusals are answered as ``plugin.py`` declares them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, cast
 
@@ -16,14 +14,12 @@ from subsvc.api import HTTPError, Query, Router
 from subsvc.api.endpoint import Handler
 from subsvc_promo_offers import templates
 from subsvc_promo_offers.models import PromoOfferTemplate
-from subsvc_promo_offers.recipients import RecipientError
 from subsvc_promo_offers.schemas import (
     PromoOfferTemplateListResponse,
     PromoOfferTemplateResponse,
     PromoOfferTemplateUpdateRequest,
 )
 from subsvc_promo_offers.settings import PromoOffersSettings
-from subsvc_promo_offers.templates import TemplateRuleError
 
 PositiveId = Annotated[int | None, Query(ge=1)]
 Text = Annotated[str | None, Query(min_length=1)]
@@ -44,17 +40,6 @@ def check_terms(notification_type: str, effect_type: str) -> None:
         raise HTTPError(400, "notification_type must not be empty")
     if not effect_type.strip():
         raise HTTPError(400, "effect_type must not be empty")
-
-
-@contextmanager
-def answers() -> Iterator[None]:
-    """The services' refusals as HTTP errors."""
-    try:
-        yield
-    except RecipientError as refused:
-        raise HTTPError(refused.status, refused.detail) from None
-    except TemplateRuleError as refused:
-        raise HTTPError(400, str(refused)) from None
 
 
 @dataclass(frozen=True)
@@ -87,8 +72,7 @@ def declare_templates(router: Router, area: TemplateArea) -> None:
     ) -> PromoOfferTemplateResponse:
         """Change the given fields (absent or null: unchanged)."""
         template = await _template(session, template_id, area.not_found)
-        with answers():
-            await templates.update_template(session, template, payload)
+        await templates.update_template(session, template, payload)
         return _template_response(template)
 
     router.get(

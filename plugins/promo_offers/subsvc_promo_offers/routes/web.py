@@ -19,7 +19,6 @@ from subsvc_promo_offers.routes.common import (
     PositiveId,
     TemplateArea,
     Text,
-    answers,
     check_terms,
     declare_templates,
 )
@@ -93,10 +92,9 @@ async def create_promo_offer(session: AsyncSession, payload: PromoOfferCreateReq
     """Offer to one user. The user's open offer of the same notification type is refreshed
     (new terms, expiry now + `valid_hours`) instead of a second one being made."""
     check_terms(payload.notification_type, payload.effect_type)
-    with answers():
-        user_id = await recipients.named_user(
-            session, recipients.WEB_TEXTS, user_id=payload.user_id, messenger_id=payload.messenger_id
-        )
+    user_id = await recipients.named_user(
+        session, recipients.WEB_TEXTS, user_id=payload.user_id, messenger_id=payload.messenger_id
+    )
     if user_id is None:
         raise HTTPError(400, USER_REQUIRED)
     await _check_subscription(session, payload.subscription_id, user_id)
@@ -125,15 +123,14 @@ async def broadcast_promo_offers(
     """Offer to the members of the `target` segment and/or one user (one offer per user and
     notification type, refreshed when open). No messages are sent from here."""
     check_terms(payload.notification_type, payload.effect_type)
-    with answers():
-        user_ids = await recipients.resolve(
-            request.app,
-            session,
-            recipients.WEB_TEXTS,
-            target=payload.target,
-            user_id=payload.user_id,
-            messenger_id=payload.messenger_id,
-        )
+    user_ids = await recipients.resolve(
+        request.app,
+        session,
+        recipients.WEB_TEXTS,
+        target=payload.target,
+        user_id=payload.user_id,
+        messenger_id=payload.messenger_id,
+    )
     if payload.subscription_id is not None:
         if len(user_ids) > 1:
             raise HTTPError(400, SUBSCRIPTION_SINGLE_USER)
