@@ -21,6 +21,7 @@ and is then deleted.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections import Counter
 from collections.abc import Sequence
@@ -142,13 +143,8 @@ async def record(
     not be stored); an outcome still refused is logged and left claimed, due again when its
     lease ends.
     """
-
-    async def write(items: list[Pushed | Disabled]) -> None:
-        pushed = [item for item in items if isinstance(item, Pushed)]
-        await _record(db, settings, pushed, attempts, [item for item in items if isinstance(item, Disabled)])
-
     await write_batch(
-        write,
+        functools.partial(_record, db, settings, attempts),
         [*outcomes, *removals],
         stand_in=_without_uuid,
         describe=_describe,
@@ -170,12 +166,11 @@ def _without_uuid(item: Pushed | Disabled, reason: str) -> Pushed | None:
 
 
 async def _record(
-    db: Database,
-    settings: PanelSyncSettings,
-    outcomes: Sequence[Pushed],
-    attempts: dict[int, int] | None = None,
-    removals: Sequence[Disabled] = (),
+    db: Database, settings: PanelSyncSettings, attempts: dict[int, int] | None, items: list[Pushed | Disabled]
 ) -> None:
+    """:func:`record` of a batch of pushes and removals, in one transaction."""
+    outcomes = [item for item in items if isinstance(item, Pushed)]
+    removals = [item for item in items if isinstance(item, Disabled)]
     now = utcnow()
     queries = statements(db.dialect)
     done = [o for o in outcomes if o.error is None]
