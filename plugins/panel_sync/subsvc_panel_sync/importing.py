@@ -76,6 +76,12 @@ def _differs(row: Any, values: dict[str, Any]) -> bool:
     return False
 
 
+async def _lookup(session: Any, dialect: str, statement: Any, key: Any, ids: list[Any]) -> dict[Any, int]:
+    """``key -> id`` of the rows of ``statement`` whose ``key`` is one of ``ids``."""
+    found = await run_sql(session, statement.where(in_list(key, "ids", dialect)), params={"ids": ids})
+    return dict(found.all())
+
+
 async def _import_page(run: Run, page: list[dict[str, Any]], mode: str) -> None:
     dialect = run.db.dialect
     users = [u for u in page if isinstance(u.get("uuid"), str)]
@@ -85,34 +91,18 @@ async def _import_page(run: Run, page: list[dict[str, Any]], mode: str) -> None:
     s, st, us = SUBSCRIPTIONS, STATES, USERS
     now = utcnow()
     async with run.db.session() as session:
-        linked = dict(
-            (
-                await run_sql(
-                    session,
-                    sa.select(st.c.panel_uuid, st.c.subscription_id)
-                    .join(s, sa.and_(s.c.id == st.c.subscription_id, same_subscription()))
-                    .where(in_list(st.c.panel_uuid, "ids", dialect)),
-                    params={"ids": uuids},
-                )
-            ).all()
+        linked = await _lookup(
+            session,
+            dialect,
+            sa.select(st.c.panel_uuid, st.c.subscription_id).join(
+                s, sa.and_(s.c.id == st.c.subscription_id, same_subscription())
+            ),
+            st.c.panel_uuid,
+            uuids,
         )
-        by_short = dict(
-            (
-                await run_sql(
-                    session,
-                    sa.select(s.c.short_id, s.c.id).where(in_list(s.c.short_id, "ids", dialect)),
-                    params={"ids": short_ids},
-                )
-            ).all()
-        )
-        known_users = dict(
-            (
-                await run_sql(
-                    session,
-                    sa.select(us.c.messenger_id, us.c.id).where(in_list(us.c.messenger_id, "ids", dialect)),
-                    params={"ids": messenger_ids},
-                )
-            ).all()
+        by_short = await _lookup(session, dialect, sa.select(s.c.short_id, s.c.id), s.c.short_id, short_ids)
+        known_users = await _lookup(
+            session, dialect, sa.select(us.c.messenger_id, us.c.id), us.c.messenger_id, messenger_ids
         )
         free: dict[int, int] = {}  # user id -> newest subscription without a panel user
         if known_users:
