@@ -13,9 +13,9 @@ a panel user already shows them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from subsvc.panel import GIB
 
@@ -23,6 +23,13 @@ ACTIVE = "ACTIVE"
 DISABLED = "DISABLED"
 DISABLED_STATUSES = frozenset({"disabled", "pending"})
 USERNAME_PREFIX = "user_"
+T = TypeVar("T")
+
+
+def from_row(kind: type[T], row: Any, **given: Any) -> T:
+    """The dataclass ``kind`` from the row's columns of its fields' names, but for ``given``."""
+    values = row._mapping
+    return kind(**{f.name: values[f.name] for f in fields(kind) if f.name not in given}, **given)
 
 
 @dataclass(frozen=True)
@@ -45,19 +52,8 @@ class Wanted:
     @classmethod
     def of(cls, row: Any) -> Wanted:
         values = row._mapping
-        return cls(
-            subscription_id=values["subscription_id"],
-            user_id=values["user_id"],
-            version=values["version"] or 0,
-            panel_uuid=values["panel_uuid"],
-            status=values["status"],
-            end_date=values["end_date"],
-            traffic_limit_gb=values["traffic_limit_gb"],
-            device_limit=values["device_limit"],
-            connected_squads=list(values["connected_squads"] or []),
-            short_id=values["short_id"],
-            messenger_id=values["messenger_id"],
-            email=values["email"],
+        return from_row(
+            cls, row, version=values["version"] or 0, connected_squads=list(values["connected_squads"] or [])
         )
 
     @property

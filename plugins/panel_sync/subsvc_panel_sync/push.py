@@ -19,7 +19,7 @@ from typing import Any, Literal
 from subsvc_panel.api import PanelClient, PanelError, PanelNotFound, PanelUnavailable
 
 from subsvc.db import storable
-from subsvc_panel_sync.mapping import ACTIVE, DISABLED, Wanted, username_of
+from subsvc_panel_sync.mapping import ACTIVE, DISABLED, Wanted, from_row, username_of
 
 Action = Literal["created", "updated", "disabled", "unchanged", "failed"]
 ERROR_CHARS = 500
@@ -149,17 +149,7 @@ class Removed:
 
     @classmethod
     def of(cls, row: Any) -> Removed:
-        values = row._mapping
-        return cls(
-            subscription_id=values["subscription_id"],
-            user_id=values["user_id"],
-            version=values["version"],
-            panel_uuid=values["panel_uuid"],
-            short_id=values["short_id"],
-            user_found=values["user_found"] is not None,
-            messenger_id=values["messenger_id"],
-            email=values["email"],
-        )
+        return from_row(cls, row, user_found=row._mapping["user_found"] is not None)
 
     @property
     def username(self) -> str | None:
