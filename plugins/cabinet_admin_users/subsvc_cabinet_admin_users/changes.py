@@ -168,7 +168,4 @@ async def remove_subscriptions(
     first disabled, which publishes the ``subscription.changed`` the panel integration acts on."""
     if deactivate:
         await disable_subscriptions(app, session, rows)
-    for subscription in rows:
-        await session.delete(subscription)
-    await session.flush()
-    return len(rows)
+    return await subscriptions.remove(session, rows)

@@ -1,10 +1,10 @@
 """``POST /cabinet/admin/users/{id}/subscription``: one action on the user's subscription.
 
-Creating, extending and adding traffic are the subscriptions plugin's rules. The other
-actions (shorten, set the end date, set traffic or devices, autopay, cancel, activate,
-remove a traffic purchase) have no rule there yet, so they are written here, and mark the
-subscription for the panel and publish ``subscription.changed`` through the same helper the
-subscriptions service uses.
+Every change is the subscriptions plugin's (only it writes subscriptions): its rules create,
+extend and add traffic, its administrators' changes shorten, set the end date, traffic or
+devices, switch autopay, cancel, activate and remove a traffic purchase; each marks the
+subscription for the panel and publishes ``subscription.changed`` (autopay excepted). This
+module reads the request, picks the action and words the answer.
 """
 
 from __future__ import annotations
@@ -12,27 +12,17 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import TypeVar
 
-from sqlalchemy import delete
-from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_subscriptions import api as subscriptions
-from subsvc_subscriptions.api import (
-    ChangeKind,
-    Subscription,
-    SubscriptionSettings,
-    SubscriptionStatus,
-    TrafficPurchase,
-)
+from subsvc_subscriptions.api import Subscription, SubscriptionSettings
 from subsvc_users.api import User
 
-from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc_cabinet_admin_users import changes
-from subsvc_cabinet_admin_users.lookup import current_subscription, fits_row_id
+from subsvc_cabinet_admin_users.lookup import current_subscription
 from subsvc_cabinet_admin_users.schemas import UpdateSubscriptionRequest
 
 DEFAULT_CREATE_DAYS = 30
@@ -73,12 +63,6 @@ class Context:
     def settings(self) -> SubscriptionSettings:
         settings: SubscriptionSettings = self.app.state.settings_of["subscriptions"]
         return settings
-
-
-def _changed(context: Context, subscription: Subscription, kind: ChangeKind) -> None:
-    """Mark for the panel and publish ``subscription.changed`` (the service's own helper)."""
-    subscription.updated_at = utcnow()
-    subscriptions.publish_change(context.session, context.events, subscription, kind)
 
 
 @contextmanager
@@ -127,21 +111,14 @@ async def _extend(context: Context, subscription: Subscription) -> Outcome:
 
 async def _shorten(context: Context, subscription: Subscription) -> Outcome:
     days = _required(context.request.days, "days")
-    try:
-        subscription.end_date = subscription.end_date - timedelta(days=days)
-    except OverflowError:
-        raise ActionRefused(subscriptions.END_OUT_OF_RANGE) from None
-    if subscription.end_date <= utcnow():
-        subscription.status = SubscriptionStatus.EXPIRED
-    _changed(context, subscription, "extended")
+    with _rules_refusals():
+        await subscriptions.shorten(context.session, context.events, subscription, days)
     return Outcome(subscription, f"Subscription shortened by {days} days")
 
 
 async def _set_end_date(context: Context, subscription: Subscription) -> Outcome:
     end = _required(context.request.end_date, "end_date")
-    subscription.end_date = end
-    subscription.status = SubscriptionStatus.ACTIVE if end > utcnow() else SubscriptionStatus.EXPIRED
-    _changed(context, subscription, "extended")
+    await subscriptions.set_end_date(context.session, context.events, subscription, end)
     return Outcome(subscription, f"Subscription end date set to {end.isoformat()}")
 
 
@@ -154,34 +131,29 @@ async def _set_traffic(context: Context, subscription: Subscription) -> Outcome:
     request = context.request
     if request.traffic_limit_gb is None and request.traffic_used_gb is None:
         raise ActionRefused("traffic_limit_gb or traffic_used_gb parameter is required")
-    if request.traffic_limit_gb is not None:
-        subscription.traffic_limit_gb = request.traffic_limit_gb
-    if request.traffic_used_gb is not None:
-        subscription.traffic_used_gb = request.traffic_used_gb
-    _changed(context, subscription, "traffic")
+    await subscriptions.set_traffic(
+        context.session,
+        context.events,
+        subscription,
+        limit_gb=request.traffic_limit_gb,
+        used_gb=request.traffic_used_gb,
+    )
     return Outcome(subscription, "Traffic settings updated")
 
 
 async def _toggle_autopay(context: Context, subscription: Subscription) -> Outcome:
     enabled = _required(context.request.autopay_enabled, "autopay_enabled")
-    subscription.autopay_enabled = enabled
-    subscription.updated_at = utcnow()  # nothing the panel shows: no panel change
+    await subscriptions.set_autopay(context.session, subscription, enabled)
     return Outcome(subscription, f"Autopay {'enabled' if enabled else 'disabled'}")
 
 
 async def _cancel(context: Context, subscription: Subscription) -> Outcome:
-    subscription.status = SubscriptionStatus.EXPIRED
-    subscription.end_date = utcnow()
-    _changed(context, subscription, "disabled")
+    await subscriptions.cancel(context.session, context.events, subscription)
     return Outcome(subscription, "Subscription cancelled")
 
 
 async def _activate(context: Context, subscription: Subscription) -> Outcome:
-    now = utcnow()
-    subscription.status = SubscriptionStatus.ACTIVE
-    if subscription.end_date <= now:
-        subscription.end_date = now + timedelta(days=ACTIVATE_DAYS)
-    _changed(context, subscription, "extended")
+    await subscriptions.activate(context.session, context.events, subscription, ACTIVATE_DAYS)
     return Outcome(subscription, "Subscription activated")
 
 
@@ -195,26 +167,18 @@ async def _add_traffic(context: Context, subscription: Subscription) -> Outcome:
 
 async def _remove_traffic(context: Context, subscription: Subscription) -> Outcome:
     purchase_id = _required(context.request.traffic_purchase_id, "traffic_purchase_id")
-    purchase = None
-    if fits_row_id(purchase_id):
-        query = select(TrafficPurchase).where(
-            col(TrafficPurchase.id) == purchase_id, col(TrafficPurchase.subscription_id) == subscription.id
+    try:
+        removed = await subscriptions.remove_traffic_purchase(
+            context.session, context.events, subscription, purchase_id
         )
-        purchase = (await context.session.exec(query)).first()
-    if purchase is None:
-        raise ActionNotFound(PURCHASE_NOT_FOUND)
-    removed = purchase.traffic_gb
-    subscription.traffic_limit_gb = max(0, subscription.traffic_limit_gb - removed)
-    subscription.purchased_traffic_gb = max(0, subscription.purchased_traffic_gb - removed)
-    await context.session.exec(delete(TrafficPurchase).where(col(TrafficPurchase.id) == purchase_id))
-    _changed(context, subscription, "traffic")
+    except subscriptions.TrafficPurchaseNotFound:
+        raise ActionNotFound(PURCHASE_NOT_FOUND) from None
     return Outcome(subscription, f"Removed {removed} GB traffic package")
 
 
 async def _set_device_limit(context: Context, subscription: Subscription) -> Outcome:
     limit = _required(context.request.device_limit, "device_limit")
-    subscription.device_limit = limit
-    _changed(context, subscription, "devices")
+    await subscriptions.set_device_limit(context.session, context.events, subscription, limit)
     return Outcome(subscription, f"Device limit set to {limit}")
 
 

@@ -1,5 +1,6 @@
 """The rules between our rows and the VPN panel's account of a user: finding the account,
-what differs, and applying the panel's state to the user's subscription (no HTTP here)."""
+what differs, and what of the panel's state the user's subscription takes (the subscriptions
+plugin writes it); no HTTP here."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_subscriptions import api as subscriptions
-from subsvc_subscriptions.api import PANEL_SYNC_SYNCED, Subscription, SubscriptionStatus
+from subsvc_subscriptions.api import PanelState, Subscription, SubscriptionStatus
 from subsvc_users.api import User
 
 from subsvc.db import utcnow
@@ -101,38 +102,34 @@ def _status_from(account: PanelUser, now: datetime) -> str:
     return SubscriptionStatus.DISABLED
 
 
-def _set(changes: dict[str, Any], subscription: Subscription, name: str, value: Any) -> None:
-    old = getattr(subscription, name)
-    if old != value:
-        shown = old.isoformat() if isinstance(old, datetime) else old
-        changes[name] = {"old": shown, "new": value.isoformat() if isinstance(value, datetime) else value}
-        setattr(subscription, name, value)
+def panel_state(
+    subscription: Subscription, account: PanelUser, options: SyncFromPanelRequest, now: datetime
+) -> PanelState:
+    """What of the panel account the subscription takes, as the request's flags choose."""
+    values: dict[str, Any] = {}
+    if options.update_subscription:
+        if account.expire_at is not None:
+            values["end_date"] = as_utc(account.expire_at)
+        values["status"] = _status_from(account, now)
+        values["traffic_limit_gb"] = int(gigabytes(account.traffic_limit_bytes))
+        if account.device_limit > 0:
+            values["device_limit"] = account.device_limit
+        if account.active_squads:
+            values["connected_squads"] = list(account.active_squads)
+        if account.subscription_url:
+            values["subscription_url"] = account.subscription_url
+    if options.update_traffic:
+        used = gigabytes(account.used_traffic_bytes)
+        if abs(subscription.traffic_used_gb - used) > 0.01:
+            values["traffic_used_gb"] = used
+    return PanelState(**values)
 
 
 def apply_account(
     subscription: Subscription, account: PanelUser, options: SyncFromPanelRequest, now: datetime
 ) -> dict[str, Any]:
-    """Write the panel's state into the subscription; returns ``{field: {old, new}}``."""
-    changes: dict[str, Any] = {}
-    if options.update_subscription:
-        if account.expire_at is not None:
-            _set(changes, subscription, "end_date", as_utc(account.expire_at))
-        _set(changes, subscription, "status", _status_from(account, now))
-        _set(changes, subscription, "traffic_limit_gb", int(gigabytes(account.traffic_limit_bytes)))
-        if account.device_limit > 0:
-            _set(changes, subscription, "device_limit", account.device_limit)
-        if account.active_squads:
-            _set(changes, subscription, "connected_squads", list(account.active_squads))
-        if account.subscription_url:
-            _set(changes, subscription, "subscription_url", account.subscription_url)
-    if options.update_traffic:
-        used = gigabytes(account.used_traffic_bytes)
-        if abs(subscription.traffic_used_gb - used) > 0.01:
-            _set(changes, subscription, "traffic_used_gb", used)
-    if changes:
-        subscription.updated_at = now
-    subscription.panel_sync_state = PANEL_SYNC_SYNCED
-    return changes
+    """Have the subscription take the panel's state (marked synced); ``{field: {old, new}}``."""
+    return subscriptions.take_panel_state(subscription, panel_state(subscription, account, options, now), now)
 
 
 async def create_from_account(

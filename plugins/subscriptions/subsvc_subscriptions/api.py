@@ -8,10 +8,30 @@
 - Changing: :func:`create_or_replace` (with an :class:`Order`), :func:`extend`,
   :func:`add_traffic`, :func:`add_squad`, :func:`remove_squad`, :func:`disable`,
   :func:`publish_change`; a broken rule raises :class:`RuleViolation`.
+- An administrator's direct changes (:mod:`subsvc_subscriptions.admin_changes`):
+  :func:`shorten`, :func:`set_end_date`, :func:`set_traffic`, :func:`set_device_limit`,
+  :func:`set_autopay`, :func:`cancel`, :func:`activate`, :func:`remove_traffic_purchase`
+  (:class:`TrafficPurchaseNotFound`), :func:`remove` (rows for good), and the VPN panel's
+  state: :func:`take_panel_state` (a :class:`PanelState`), :func:`mark_synced`.
 """
 
 from __future__ import annotations
 
+from subsvc_subscriptions.admin_changes import (
+    PanelState,
+    TrafficPurchaseNotFound,
+    activate,
+    cancel,
+    mark_synced,
+    remove,
+    remove_traffic_purchase,
+    set_autopay,
+    set_device_limit,
+    set_end_date,
+    set_traffic,
+    shorten,
+    take_panel_state,
+)
 from subsvc_subscriptions.models import PANEL_SYNC_SYNCED, Subscription, TrafficPurchase
 from subsvc_subscriptions.schemas import MAX_DEVICES, MAX_TRAFFIC_GB, ChangeKind, SubscriptionStatus
 from subsvc_subscriptions.service import (
@@ -44,21 +64,34 @@ __all__ = [
     "PANEL_SYNC_SYNCED",
     "ChangeKind",
     "Order",
+    "PanelState",
     "RuleViolation",
     "Subscription",
     "SubscriptionSettings",
     "SubscriptionStatus",
     "TrafficPurchase",
+    "TrafficPurchaseNotFound",
+    "activate",
     "actual_status",
     "add_squad",
     "add_traffic",
+    "cancel",
     "create_or_replace",
     "disable",
     "extend",
     "get",
+    "mark_synced",
     "new_short_id",
     "primary_of",
     "publish_change",
     "record_extras",
+    "remove",
     "remove_squad",
+    "remove_traffic_purchase",
+    "set_autopay",
+    "set_device_limit",
+    "set_end_date",
+    "set_traffic",
+    "shorten",
+    "take_panel_state",
 ]

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_subscriptions.api import PANEL_SYNC_SYNCED
+from subsvc_subscriptions import api as subscriptions
 from subsvc_users.api import User
 
 from subsvc.api import HTTPError
@@ -314,7 +314,7 @@ async def sync_user_to_panel(
     with failures_as_502():
         result = await gateway.push(user, subscription, link.panel_uuid if link else None, options)
     if result.panel_uuid:
-        subscription.panel_sync_state = PANEL_SYNC_SYNCED
+        subscriptions.mark_synced(subscription)
     await sync.record_link(session, user.id, result.panel_uuid)
     message = f"User {result.action} in panel" if result.action != "no_changes" else "No changes needed"
     return SyncToPanelResponse(
