@@ -1,10 +1,12 @@
 """Plugin `promocodes`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_promocodes import hooks, hookspecs, merging
+from subsvc_promocodes import hooks, hookspecs, merging, service
 from subsvc_promocodes.activation import ACTIVATED
 from subsvc_promocodes.models import PromoCode, PromoCodeDiscount, PromoCodeUse
 from subsvc_promocodes.routes import endpoints
+from subsvc_promocodes.routes.common import NOT_FOUND
+from subsvc_promocodes.rules import PromoCodeRuleError
 from subsvc_promocodes.schemas import PromoCodeActivated
 from subsvc_promocodes.settings import PromocodesSettings
 
@@ -21,4 +23,5 @@ plugin = Plugin(
     events={ACTIVATED: PromoCodeActivated},
     hookspecs=hookspecs,
     hooks=[hooks, merging],
+    errors={service.PromoCodeNotFound: (404, NOT_FOUND), PromoCodeRuleError: 400},
 )
