@@ -5,6 +5,7 @@ from subsvc_rbac import hooks, merging
 from subsvc_rbac.models import AccessPolicy, AdminRole, AuditLogEntry, UserRole
 from subsvc_rbac.registry import OWN_PERMISSIONS
 from subsvc_rbac.routes import audit, policies, roles
+from subsvc_rbac.service import RbacError
 from subsvc_rbac.settings import RbacSettings
 
 plugin = Plugin(
@@ -18,4 +19,5 @@ plugin = Plugin(
     },
     settings=RbacSettings,
     hooks=[hooks, merging],
+    errors={RbacError: lambda refused: (refused.status, refused.detail)},
 )

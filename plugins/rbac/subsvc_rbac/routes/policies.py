@@ -9,7 +9,7 @@ from subsvc.api import Router
 from subsvc.auth.principal import Principal
 from subsvc_rbac import service
 from subsvc_rbac.gate import rbac_of
-from subsvc_rbac.routes import PREFIX, answers
+from subsvc_rbac.routes import PREFIX
 from subsvc_rbac.schemas import (
     PolicyCreateRequest,
     PolicyDeletedResponse,
@@ -49,9 +49,8 @@ async def create_policy(
     `conditions`: `time_range` `{start, end}` (UTC `HH:MM`, overnight allowed), `ip_whitelist`
     (addresses or CIDR networks; the policy applies to calls from outside the list),
     `max_actions_per_hour` (accepted, not enforced)."""
-    with answers():
-        actor = await service.actor_of(session, principal)
-        policy = await service.create_policy(session, actor, payload)
+    actor = await service.actor_of(session, principal)
+    policy = await service.create_policy(session, actor, payload)
     rbac_of(request.app).grants.invalidate_on_commit(session)
     (answer,) = await service.policy_responses(session, [policy])
     return answer
@@ -72,10 +71,9 @@ async def update_policy(
     payload: PolicyUpdateRequest,
 ) -> PolicyResponse:
     """Change the fields sent; `role_id: null` makes the policy apply to every role."""
-    with answers():
-        actor = await service.actor_of(session, principal)
-        changes = payload.model_dump(exclude_unset=True)
-        policy = await service.update_policy(session, actor, policy_id, changes)
+    actor = await service.actor_of(session, principal)
+    changes = payload.model_dump(exclude_unset=True)
+    policy = await service.update_policy(session, actor, policy_id, changes)
     rbac_of(request.app).grants.invalidate_on_commit(session)
     (answer,) = await service.policy_responses(session, [policy])
     return answer
@@ -92,8 +90,7 @@ async def delete_policy(
     request: Request, session: AsyncSession, principal: Principal, policy_id: int
 ) -> PolicyDeletedResponse:
     """Delete a policy."""
-    with answers():
-        actor = await service.actor_of(session, principal)
-        await service.delete_policy(session, actor, policy_id)
+    actor = await service.actor_of(session, principal)
+    await service.delete_policy(session, actor, policy_id)
     rbac_of(request.app).grants.invalidate_on_commit(session)
     return PolicyDeletedResponse(policy_id=policy_id)

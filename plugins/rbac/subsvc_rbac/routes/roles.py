@@ -11,7 +11,7 @@ from subsvc.api import Query, Router
 from subsvc.auth.principal import Principal
 from subsvc_rbac import service
 from subsvc_rbac.gate import rbac_of
-from subsvc_rbac.routes import PREFIX, answers
+from subsvc_rbac.routes import PREFIX
 from subsvc_rbac.schemas import (
     AdminWithRolesResponse,
     AssignmentRevokedResponse,
@@ -82,9 +82,8 @@ async def create_role(
 ) -> RoleResponse:
     """Create a custom role (`is_system` false, active) below your own level, granting only
     permissions you hold."""
-    with answers():
-        actor = await service.actor_of(session, principal)
-        role = await service.create_role(session, _registry(request), actor, payload)
+    actor = await service.actor_of(session, principal)
+    role = await service.create_role(session, _registry(request), actor, payload)
     (answer,) = await service.role_responses(session, [role])
     return answer
 
@@ -105,10 +104,9 @@ async def update_role(
     request: Request, session: AsyncSession, principal: Principal, role_id: int, payload: RoleUpdateRequest
 ) -> RoleResponse:
     """Change the fields sent. A system role keeps its level and stays active."""
-    with answers():
-        actor = await service.actor_of(session, principal)
-        changes = payload.model_dump(exclude_unset=True)
-        role = await service.update_role(session, _registry(request), actor, role_id, changes)
+    actor = await service.actor_of(session, principal)
+    changes = payload.model_dump(exclude_unset=True)
+    role = await service.update_role(session, _registry(request), actor, role_id, changes)
     rbac_of(request.app).grants.invalidate_on_commit(session)
     (answer,) = await service.role_responses(session, [role])
     return answer
@@ -125,9 +123,8 @@ async def delete_role(
     request: Request, session: AsyncSession, principal: Principal, role_id: int
 ) -> RoleDeletedResponse:
     """Delete a custom role below your level, with its assignments and policies."""
-    with answers():
-        actor = await service.actor_of(session, principal)
-        await service.delete_role(session, actor, role_id)
+    actor = await service.actor_of(session, principal)
+    await service.delete_role(session, actor, role_id)
     rbac_of(request.app).grants.invalidate_on_commit(session)
     return RoleDeletedResponse(role_id=role_id)
 
@@ -143,8 +140,7 @@ async def list_role_users(
     session: AsyncSession, role_id: int, limit: ListLimit = 1000, offset: ListOffset = 0
 ) -> list[UserRoleResponse]:
     """The role's active assignments, newest first (an expired one shows its `expires_at`)."""
-    with answers():
-        return await service.role_users(session, role_id, limit, offset)
+    return await service.role_users(session, role_id, limit, offset)
 
 
 @router.post(
@@ -164,9 +160,8 @@ async def assign_role(
 ) -> UserRoleResponse:
     """Give a user (internal id) a role below your level whose permissions you hold; an
     earlier assignment of the pair, even revoked, is reactivated."""
-    with answers():
-        actor = await service.actor_of(session, principal)
-        answer = await service.assign_role(session, actor, payload)
+    actor = await service.actor_of(session, principal)
+    answer = await service.assign_role(session, actor, payload)
     rbac_of(request.app).grants.invalidate_on_commit(session)
     return answer
 
@@ -182,8 +177,7 @@ async def revoke_role(
     request: Request, session: AsyncSession, principal: Principal, assignment_id: int
 ) -> AssignmentRevokedResponse:
     """Deactivate an assignment (kept, with `revocation_source` `ui`)."""
-    with answers():
-        actor = await service.actor_of(session, principal)
-        await service.revoke_assignment(session, actor, assignment_id)
+    actor = await service.actor_of(session, principal)
+    await service.revoke_assignment(session, actor, assignment_id)
     rbac_of(request.app).grants.invalidate_on_commit(session)
     return AssignmentRevokedResponse(assignment_id=assignment_id)
