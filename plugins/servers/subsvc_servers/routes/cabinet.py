@@ -18,7 +18,6 @@ from subsvc_servers.routes.common import (
     RESPONSES_ONE,
     RESPONSES_SYNC,
     get_server,
-    rule_errors,
 )
 from subsvc_servers.schemas import (
     CabinetServerListResponse,
@@ -99,8 +98,7 @@ async def update_existing_server(
     limit, a `promo_group_ids` list replaces its promo groups (empty: every group)."""
     server = await get_server(session, server_id, for_update=True)
     changes = payload.model_dump(exclude={"promo_group_ids"}, exclude_none=True)
-    with rule_errors():
-        await service.update_server(session, server, changes, payload.promo_group_ids)
+    await service.update_server(session, server, changes, payload.promo_group_ids)
     return await _detail(request, session, server)
 
 

@@ -1,9 +1,7 @@
-"""What both areas share: permissions, the server lookup that answers 404, the error texts."""
+"""What both areas share: permissions, the server lookup that answers 404, the error texts.
+The rules' refusals are answered as ``plugin.py`` declares them."""
 
 from __future__ import annotations
-
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -28,18 +26,3 @@ async def get_server(session: AsyncSession, server_id: int, *, for_update: bool 
         return await service.get_server(session, server_id, for_update=for_update)
     except service.ServerNotFound:
         raise HTTPError(404, NOT_FOUND) from None
-
-
-@contextmanager
-def rule_errors() -> Iterator[None]:
-    """The rules' refusals as answers: unknown promo groups 400, a taken squad or a server
-    in use 409."""
-    try:
-        yield
-    except service.UnknownPromoGroups as exc:
-        missing = ", ".join(str(group_id) for group_id in exc.args[0])
-        raise HTTPError(400, f"Promo groups not found: {missing}") from None
-    except service.SquadTaken as exc:
-        raise HTTPError(409, f"Server with squad UUID {exc.args[0]} already exists") from None
-    except service.ServerInUse as exc:
-        raise HTTPError(409, str(exc)) from None

@@ -17,7 +17,6 @@ from subsvc_servers.routes.common import (
     RESPONSES_ONE,
     RESPONSES_SYNC,
     get_server,
-    rule_errors,
 )
 from subsvc_servers.schemas import (
     ServerConnectedUsersResponse,
@@ -71,8 +70,7 @@ async def list_servers(
 async def create_server(session: AsyncSession, payload: ServerCreateRequest) -> ServerResponse:
     """Add a server for a panel squad; the squad UUID must be new (409 otherwise)."""
     fields = payload.model_dump(exclude={"promo_group_ids"})
-    with rule_errors():
-        server = await service.create_server(session, fields, payload.promo_group_ids)
+    server = await service.create_server(session, fields, payload.promo_group_ids)
     return await _record(session, server)
 
 
@@ -150,8 +148,7 @@ async def update_server_endpoint(
     server = await get_server(session, server_id, for_update=True)
     sent = payload.model_dump(include=payload.model_fields_set - {"promo_group_ids"})
     changes = {name: value for name, value in sent.items() if value is not None or name in NULLABLE}
-    with rule_errors():
-        await service.update_server(session, server, changes, payload.promo_group_ids)
+    await service.update_server(session, server, changes, payload.promo_group_ids)
     return await _record(session, server)
 
 
@@ -167,8 +164,7 @@ async def delete_server_endpoint(
 ) -> ServerDeleteResponse:
     """Delete the server; 409 while live subscriptions connect to its squad or a tariff offers it."""
     server = await get_server(session, server_id, for_update=True)
-    with rule_errors():
-        await service.delete_server(request.app, session, server)
+    await service.delete_server(request.app, session, server)
     return ServerDeleteResponse(success=True, message="Server deleted")
 
 
