@@ -18,7 +18,8 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 
-from subsvc.api import Endpoint, HTTPError, Router
+from subsvc.api import HTTPError, Router
+from subsvc.default_plugins import serving
 from subsvc.events import prune_outbox
 from subsvc.hookspecs import hookimpl
 from subsvc.jobs import Job
@@ -89,14 +90,9 @@ async def get_event_type(request: Request, event_type: str) -> Response:
     return Response(_ONE.dump_json(found), media_type="application/json")
 
 
-@hookimpl
-def register_routes() -> Sequence[Endpoint]:
-    return router.endpoints
-
-
-@hookimpl
-def register_openapi_tags() -> Sequence[dict[str, str]]:
-    return [{"name": "events", "description": "The catalogue of event types and their payload schemas."}]
+register_routes, register_openapi_tags = serving(
+    router, "The catalogue of event types and their payload schemas."
+)
 
 
 PRUNE_EVERY_SECONDS = 3600

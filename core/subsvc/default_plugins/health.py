@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from starlette.requests import Request
 
-from subsvc.api import Endpoint, HTTPError, Router
+from subsvc.api import HTTPError, Router
 from subsvc.db import is_database_unavailable
-from subsvc.hookspecs import hookimpl
+from subsvc.default_plugins import serving
 
 router = Router(area="web", tag="health")
 
@@ -87,11 +86,4 @@ async def pool_metrics(request: Request) -> dict[str, Any]:
     return {"dialect": db.dialect, **db.pool_status()}
 
 
-@hookimpl
-def register_routes() -> Sequence[Endpoint]:
-    return router.endpoints
-
-
-@hookimpl
-def register_openapi_tags() -> Sequence[dict[str, str]]:
-    return [{"name": "health", "description": "Liveness and database health."}]
+register_routes, register_openapi_tags = serving(router, "Liveness and database health.")

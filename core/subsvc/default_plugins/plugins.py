@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from pydantic import BaseModel, TypeAdapter
 from starlette.requests import Request
 from starlette.responses import Response
 
-from subsvc.api import Endpoint, Router
-from subsvc.hookspecs import hookimpl
+from subsvc.api import Router
+from subsvc.default_plugins import serving
 
 router = Router(area="web", tag="plugins")
 
@@ -47,11 +45,4 @@ async def list_plugins(request: Request) -> Response:
     return Response(body, media_type="application/json")
 
 
-@hookimpl
-def register_routes() -> Sequence[Endpoint]:
-    return router.endpoints
-
-
-@hookimpl
-def register_openapi_tags() -> Sequence[dict[str, str]]:
-    return [{"name": "plugins", "description": "The plugins this server runs."}]
+register_routes, register_openapi_tags = serving(router, "The plugins this server runs.")

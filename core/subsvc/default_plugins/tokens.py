@@ -9,9 +9,9 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection
 
-from subsvc.api import Endpoint
 from subsvc.auth.principal import Principal
 from subsvc.db import is_database_unavailable
+from subsvc.default_plugins import serving
 from subsvc.hookspecs import hookimpl
 from subsvc.tokens import service
 from subsvc.tokens.models import ApiToken
@@ -25,14 +25,7 @@ def register_models() -> Sequence[type[Any]]:
     return [ApiToken]
 
 
-@hookimpl
-def register_routes() -> Sequence[Endpoint]:
-    return router.endpoints
-
-
-@hookimpl
-def register_openapi_tags() -> Sequence[dict[str, str]]:
-    return [{"name": "auth", "description": "API tokens of the Web API (`X-API-Key`)."}]
+register_routes, register_openapi_tags = serving(router, "API tokens of the Web API (`X-API-Key`).")
 
 
 @hookimpl
