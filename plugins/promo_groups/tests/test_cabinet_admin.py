@@ -1,6 +1,6 @@
 """`/cabinet/admin/promo-groups` (tag "Admin Promo Groups"): the cabinet administrators'
-promo group operations — access (401, 403, permissions), the same rules and answers as the
-Web API, and the database state they leave."""
+promo group operations — their permissions, the same rules and answers as the Web API, and
+the database state they leave (401 and 403 at the gate: tests/test_plugin_permissions.py)."""
 
 from __future__ import annotations
 
@@ -24,10 +24,6 @@ OPERATIONS: list[tuple[str, str, Any, str]] = [
 ]
 
 
-def _ids(op: tuple[str, str, Any, str]) -> str:
-    return f"{op[0]} {op[1] or '/'}"
-
-
 def _normalise(path: str) -> str:
     return re.sub(r"\{[^}]+\}", "{}", path)
 
@@ -42,24 +38,6 @@ def test_the_tag_has_its_five_operations_each_with_its_permission(app):
     assert {e.area for e in declared.values()} == {"cabinet-admin"}
     assert declared[("POST", BASE)].status_code == 201
     assert declared[("DELETE", BASE + "/{}")].status_code == 204
-
-
-@pytest.mark.parametrize("op", OPERATIONS, ids=_ids)
-async def test_without_a_token_is_401(anon_client, op):
-    method, path, body, _ = op
-    response = await anon_client.request(method, BASE + path.replace("{id}", "1"), json=body)
-    assert response.status_code == 401
-    assert response.json() == {"detail": "Authentication required"}
-
-
-@pytest.mark.parametrize("op", OPERATIONS, ids=_ids)
-async def test_an_ordinary_user_is_403_and_nothing_changes(member, make_group, rows, op):
-    group = await make_group(name="Base")
-    method, path, body, _ = op
-    response = await member.request(method, BASE + path.replace("{id}", str(group["id"])), json=body)
-    assert response.status_code == 403
-    assert response.json() == {"detail": "Insufficient permissions"}
-    assert [g.name for g in await rows(PromoGroup)] == ["Base"]
 
 
 async def test_create_read_change_delete(admin, rows):

@@ -1,6 +1,6 @@
-"""Every operation of the tag: 401 without a JWT, 403 without the permission, 404 for an
-unknown tariff, 422 for a path id that is not a number; each is declared with the
-reference's permission, and with the rbac plugin a role's permissions decide."""
+"""Every operation of the tag, declared with the reference's permission; 404 for an unknown
+tariff, 422 for a path id that is not a number; with the rbac plugin a role's permissions
+decide. (401 without a JWT and 403 without the permission: tests/test_plugin_permissions.py.)"""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from subsvc_rbac.testing import role_holder
-from subsvc_tariffs.models import Tariff
 from subsvc_users.schemas import UserCreateRequest
 from subsvc_users.service import create_user
 
@@ -41,38 +40,16 @@ def _normalise(path: str) -> str:
     return re.sub(r"\{[^}]+\}", "{}", path)
 
 
-def test_every_operation_of_the_tag_is_listed(app):
-    ours = {(e.method, _normalise(e.path)) for e in app.state.endpoints if e.tag == "Cabinet Admin Tariffs"}
-    assert ours == {(method, _normalise(BASE + path)) for method, path, _, _ in OPERATIONS}
+def test_every_operation_of_the_tag_is_listed_with_its_permission(app):
+    ours = {
+        (e.method, _normalise(e.path)): e.permission
+        for e in app.state.endpoints
+        if e.tag == "Cabinet Admin Tariffs"
+    }
+    assert ours == {
+        (method, _normalise(BASE + path)): permission for method, path, _, permission in OPERATIONS
+    }
     assert len(OPERATIONS) == 12
-
-
-@pytest.mark.parametrize("op", OPERATIONS, ids=_ids)
-def test_each_operation_checks_its_permission(app, op):
-    method, path, _, permission = op
-    (endpoint,) = [
-        e for e in app.state.endpoints if e.method == method and _normalise(e.path) == _normalise(BASE + path)
-    ]
-    assert endpoint.permission == permission
-
-
-@pytest.mark.parametrize("op", OPERATIONS, ids=_ids)
-async def test_without_a_token_is_401(anon_client, op):
-    method, path, body, _ = op
-    response = await anon_client.request(method, BASE + path.replace("{id}", "1"), json=body)
-    assert response.status_code == 401
-    assert response.json() == {"detail": "Authentication required"}
-
-
-@pytest.mark.parametrize("op", OPERATIONS, ids=_ids)
-async def test_without_the_permission_is_403_and_changes_nothing(member, make_tariff, rows, op):
-    tariff = await make_tariff(name="Kept")
-    method, path, body, _ = op
-    response = await member.request(method, BASE + path.replace("{id}", str(tariff["id"])), json=body)
-    assert response.status_code == 403
-    assert response.json() == {"detail": "Insufficient permissions"}
-    (row,) = await rows(Tariff)
-    assert (row.name, row.is_active, row.is_trial_available) == ("Kept", True, False)
 
 
 @pytest.mark.parametrize("op", [op for op in WITH_ID if op[1] != "/{id}/sync-squads"], ids=_ids)
