@@ -1,16 +1,15 @@
 """`/cabinet/admin/tariffs` (tag Cabinet Admin Tariffs): the tariff catalogue for
-administrators. Permissions ``tariffs:read/create/edit/delete`` (behaviours §5, §10)."""
+administrators. Permissions ``tariffs:read/create/edit/delete`` (behaviours §5, §10). The
+service's refusals are answered as ``plugin.py`` declares them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import HTTPError, Query, Router
+from subsvc.api import Query, Router
 from subsvc.panel import RESPONSES as PANEL_RESPONSES
 from subsvc.panel import failures_as_502
 from subsvc_tariffs import service, sync, views
@@ -42,21 +41,6 @@ CREATED, UPDATED, DELETED = "tariff.created", "tariff.updated", "tariff.deleted"
 PANEL = dict(PANEL_RESPONSES)
 REFUSED = {400: "Unknown servers, promo groups or tariffs, or limits that contradict each other (named)"}
 IN_USE = {409: "Tariff is used by subscriptions; deactivate it instead of deleting it"}
-
-
-@contextmanager
-def _rules() -> Iterator[None]:
-    """The service's refusals as HTTP answers."""
-    try:
-        yield
-    except service.TariffNotFound:
-        raise HTTPError(404, NOT_FOUND) from None
-    except service.TariffRuleError as exc:
-        raise HTTPError(400, str(exc)) from None
-    except service.TariffInUse as exc:
-        raise HTTPError(
-            409, f"Tariff is used by {exc.count} subscription(s); deactivate it instead of deleting it"
-        ) from None
 
 
 def _publish(request: Request, session: AsyncSession, kind: str, tariff: Tariff, changes: list[str]) -> None:
@@ -123,16 +107,14 @@ async def get_available_external_squads(request: Request) -> list[ExternalSquadI
 async def update_tariff_order(session: AsyncSession, payload: TariffSortOrderRequest) -> MessageResponse:
     """Update the display order of tariffs: the listed ones first, in the given order; the
     others keep their order after them. 400 for an unknown id."""
-    with _rules():
-        await service.reorder(session, payload.tariff_ids)
+    await service.reorder(session, payload.tariff_ids)
     return MessageResponse(message="Tariff order updated successfully")
 
 
 @router.get("/{tariff_id}", response_model=TariffDetailResponse, summary="Get Tariff", permission=READ)
 async def get_tariff(session: AsyncSession, tariff_id: int) -> TariffDetailResponse:
     """Get detailed tariff info: every server and promo group, marked when the tariff has it."""
-    with _rules():
-        tariff = await service.get_tariff(session, tariff_id)
+    tariff = await service.get_tariff(session, tariff_id)
     return await views.detail(session, tariff)
 
 
@@ -144,8 +126,7 @@ async def create_new_tariff(
 ) -> TariffDetailResponse:
     """Create a new tariff (last in the display order). 400 for unknown servers or promo
     groups and for limits that contradict each other."""
-    with _rules():
-        tariff = await service.create_tariff(session, payload)
+    tariff = await service.create_tariff(session, payload)
     _publish(request, session, CREATED, tariff, [])
     return await views.detail(session, tariff)
 
@@ -162,8 +143,7 @@ async def update_existing_tariff(
 ) -> TariffDetailResponse:
     """Update an existing tariff: absent or null fields stay, except the nullable ones, which
     an explicit null clears. Squad changes reach live subscriptions through ``sync-squads``."""
-    with _rules():
-        tariff, changes = await service.update_tariff(session, tariff_id, payload)
+    tariff, changes = await service.update_tariff(session, tariff_id, payload)
     if changes:
         _publish(request, session, UPDATED, tariff, changes)
     return await views.detail(session, tariff)
@@ -180,8 +160,7 @@ async def delete_existing_tariff(
     request: Request, session: AsyncSession, tariff_id: int
 ) -> TariffDeletedResponse:
     """Delete a tariff. 409 while any subscription uses it (deactivate it instead)."""
-    with _rules():
-        tariff = await service.delete_tariff(session, tariff_id)
+    tariff = await service.delete_tariff(session, tariff_id)
     _publish(request, session, DELETED, tariff, [])
     return TariffDeletedResponse(message="Tariff deleted successfully", affected_subscriptions=0)
 
@@ -191,8 +170,7 @@ async def delete_existing_tariff(
 )
 async def toggle_tariff(request: Request, session: AsyncSession, tariff_id: int) -> TariffToggleResponse:
     """Toggle tariff active status."""
-    with _rules():
-        tariff = await service.toggle_active(session, tariff_id)
+    tariff = await service.toggle_active(session, tariff_id)
     _publish(request, session, UPDATED, tariff, ["is_active"])
     state = "activated" if tariff.is_active else "deactivated"
     return TariffToggleResponse(id=tariff_id, is_active=tariff.is_active, message=f"Tariff {state}")
@@ -206,8 +184,7 @@ async def toggle_trial_tariff(request: Request, session: AsyncSession, tariff_id
 
     When enabling trial on a tariff, removes trial flag from all other tariffs
     (only one tariff can be the trial tariff at a time)."""
-    with _rules():
-        tariff = await service.toggle_trial(session, tariff_id)
+    tariff = await service.toggle_trial(session, tariff_id)
     _publish(request, session, UPDATED, tariff, ["is_trial_available"])
     state = "set as trial" if tariff.is_trial_available else "removed from trial"
     return TariffTrialResponse(
@@ -221,8 +198,7 @@ async def toggle_trial_tariff(request: Request, session: AsyncSession, tariff_id
 async def get_tariff_stats(request: Request, session: AsyncSession, tariff_id: int) -> TariffStatsResponse:
     """Get tariff statistics: subscriptions (all; active = reads as active now; trial = any
     status), and the revenue the payment plugins report for it (hook ``tariff_revenue_kopeks``)."""
-    with _rules():
-        tariff = await service.get_tariff(session, tariff_id)
+    tariff = await service.get_tariff(session, tariff_id)
     found = await service.counts(session, tariff_id)
     revenue = await service.revenue_kopeks(request.app, session, tariff_id)
     return TariffStatsResponse(
@@ -249,8 +225,7 @@ async def sync_tariff_squads(request: Request, session: AsyncSession, tariff_id:
     Gives each one the tariff's squads and external squad in the panel (subscriptions without
     a panel account are skipped) and, when the panel accepted, in our table. 503 while no
     panel plugin is installed."""
-    with _rules():
-        tariff = await service.get_tariff(session, tariff_id)
+    tariff = await service.get_tariff(session, tariff_id)
     panel = await GATEWAY.require(request.app)
     settings = _settings(request)
     outcome = await sync.sync_squads(
