@@ -198,10 +198,17 @@ class Recorded:
         )
 
 
-def _publish(session: AsyncSession, events: EventBus, recorded: Recorded, payload: TransactionEvent) -> None:
-    """``transaction.created`` (and ``payment.completed`` for a deposit) in the session's
-    transaction."""
-    if recorded.type == DEPOSIT:
+def _publish(
+    session: AsyncSession,
+    events: EventBus,
+    recorded: Recorded,
+    payload: TransactionEvent,
+    *,
+    payment: bool = True,
+) -> None:
+    """``transaction.created`` (and ``payment.completed`` for a deposit that is a ``payment``)
+    in the session's transaction."""
+    if payment and recorded.type == DEPOSIT:
         events.publish(session, PAYMENT_COMPLETED, payload)
     events.publish(session, TRANSACTION_CREATED, payload)
 
@@ -230,12 +237,21 @@ async def record_transaction(
 
 
 async def _insert_transaction(
-    session: AsyncSession, events: EventBus, recorded: Recorded, user_id: int, balance: int
+    session: AsyncSession,
+    events: EventBus,
+    recorded: Recorded,
+    user_id: int,
+    balance: int,
+    *,
+    payment: bool = True,
 ) -> int:
+    """Insert the transaction and publish it (a transfer's deposit is no ``payment``)."""
     now = utcnow()
     params = recorded.row(user_id, balance, now)
     transaction_id: int = (await session.exec(_transaction_insert(), params=params)).scalar_one()  # type: ignore[call-overload]
-    _publish(session, events, recorded, recorded.event(transaction_id, user_id, balance, now))
+    _publish(
+        session, events, recorded, recorded.event(transaction_id, user_id, balance, now), payment=payment
+    )
     return transaction_id
 
 
@@ -444,27 +460,12 @@ async def transfer_balance(
     if amount <= 0:
         return 0
     _, left = await change_balance(session, from_user_id, -amount)
-    await _record_transfer(
-        session,
-        events,
-        Recorded(WITHDRAWAL, amount, description, TRANSFER_METHOD, out_key),
-        from_user_id,
-        left,
-    )
+    out = Recorded(WITHDRAWAL, amount, description, TRANSFER_METHOD, out_key)
+    await _insert_transaction(session, events, out, from_user_id, left, payment=False)
     parameters = _change_parameters(to_user_id, amount, utcnow())
     row = (await session.exec(_balance_update(False, False), params=parameters)).first()  # type: ignore[call-overload]
     if row is None:
         raise InsufficientBalance
-    await _record_transfer(
-        session, events, Recorded(DEPOSIT, amount, description, TRANSFER_METHOD, in_key), to_user_id, row[1]
-    )
+    deposit = Recorded(DEPOSIT, amount, description, TRANSFER_METHOD, in_key)
+    await _insert_transaction(session, events, deposit, to_user_id, row[1], payment=False)
     return amount
-
-
-async def _record_transfer(
-    session: AsyncSession, events: EventBus, recorded: Recorded, user_id: int, balance: int
-) -> None:
-    now = utcnow()
-    params = recorded.row(user_id, balance, now)
-    transaction_id: int = (await session.exec(_transaction_insert(), params=params)).scalar_one()  # type: ignore[call-overload]
-    events.publish(session, TRANSACTION_CREATED, recorded.event(transaction_id, user_id, balance, now))
