@@ -19,7 +19,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from starlette.requests import Request
-from subsvc_users.api import User
+from subsvc_users.api import User, record_cabinet_login
 
 from subsvc.api.errors import HTTPError
 from subsvc.auth.admins import is_admin
@@ -109,8 +109,7 @@ async def issue_session(
             expires_at=now + codec.refresh_lifetime,
         )
     )
-    user.cabinet_last_login = now
-    session.add(user)
+    record_cabinet_login(session, user, now)
     await session.flush()
     return AuthResponse(
         access_token=access,

@@ -1,5 +1,6 @@
 """The rules of e-mail identities (no HTTP here): who owns an address, which addresses may be
-taken, and what verifying, resetting and changing do to the user row.
+taken, and what verifying, resetting and changing do to the user row (written through the
+users plugin's rules: ``create_cabinet_user``, ``verify_email``, ``set_password_hash``).
 
 Addresses are stored normalised (:func:`subsvc.auth.admins.normalise_email`: NFKC, trimmed,
 lower case) and compared in that form, so matching is case-insensitive and the unique
@@ -12,10 +13,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_users.api import User, UserCreateRequest, create_user
+from subsvc_users.api import User, UserCreateRequest, create_cabinet_user, set_password_hash, verify_email
 
 from subsvc.auth.admins import is_admin, normalise_email
-from subsvc.db import utcnow
 from subsvc_cabinet_email.models import EmailToken
 from subsvc_cabinet_email.settings import CabinetEmailSettings
 
@@ -76,17 +76,8 @@ async def _referrer_id(session: AsyncSession, code: str | None) -> int | None:
     return (await session.exec(query)).first()
 
 
-def mark_verified(user: User, email: str, source: str) -> None:
-    user.email = email
-    user.email_verified = True
-    user.email_verified_at = utcnow()
-    user.email_verification_source = source
-    user.updated_at = utcnow()
-
-
 async def save(session: AsyncSession, user: User) -> None:
     """Write the user's changes; the unique address taken meanwhile is 400, not a 500."""
-    session.add(user)
     try:
         await session.flush()
     except IntegrityError as exc:
@@ -106,7 +97,7 @@ async def create_account(
     referral_code: str | None,
     source: str,
 ) -> User:
-    """A new e-mail account (through the users plugin's ``create_user``), its address
+    """A new e-mail account (the users plugin's ``create_cabinet_user``), its address
     verified by ``source``. An unknown or inactive referral code is ignored."""
     if await user_by_email(session, email) is not None:
         raise EmailRuleError(400, ALREADY_REGISTERED)
@@ -115,26 +106,30 @@ async def create_account(
         language=language or "ru",
         referred_by_id=await _referrer_id(session, referral_code),
     )
-    user = await create_user(app, session, data)
-    user.auth_type = EMAIL_AUTH
-    user.password_hash = password_hash
-    mark_verified(user, email, source)
+    user = await create_cabinet_user(app, session, data, auth_type=EMAIL_AUTH, password_hash=password_hash)
+    verify_email(session, user, email, source)
     await save(session, user)
     return user
+
+
+async def link_verified_address(
+    session: AsyncSession, user: User, email: str, source: str, *, password_hash: str | None = None
+) -> None:
+    """Give ``user`` the address ``email``, verified by ``source``, and the password that came
+    with it (if any); written at once (the address taken meanwhile is 400)."""
+    if password_hash is not None:
+        set_password_hash(session, user, password_hash)
+    verify_email(session, user, email, source)
+    await save(session, user)
 
 
 async def apply_verification(session: AsyncSession, user: User, row: EmailToken, source: str) -> None:
     """Give ``user`` the address ``row`` proved (and the password it carried, if any)."""
     if await owner_other_than(session, row.email, user.id) is not None:
         raise EmailRuleError(400, ALREADY_REGISTERED)
-    if row.password_hash is not None:
-        user.password_hash = row.password_hash
-    mark_verified(user, row.email, source)
-    await save(session, user)
+    await link_verified_address(session, user, row.email, source, password_hash=row.password_hash)
 
 
 async def set_password(session: AsyncSession, user: User, password_hash: str) -> None:
-    user.password_hash = password_hash
-    user.updated_at = utcnow()
-    session.add(user)
+    set_password_hash(session, user, password_hash)
     await session.flush()

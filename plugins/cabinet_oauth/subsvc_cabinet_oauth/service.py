@@ -5,18 +5,29 @@ Login with a provider account: its identity row names the user; else a *verified
 e-mail that a local user has verified links the account to that user (an unverified local
 e-mail is refused with ``email_unverified_local``); else a new user is made. Linking adds an
 identity to the logged-in user; when the identity already belongs to another user the answer
-is a merge token (see :mod:`.merge`).
+is a merge token (see :mod:`.merge`). The user row is written through the users plugin's rules
+(``create_cabinet_user``, ``update_user``, ``verify_email``, ``link_messenger_id``, ``touch``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_users.api import User, UserCreateRequest, UserStatus, create_user
+from subsvc_users.api import (
+    User,
+    UserCreateRequest,
+    UserStatus,
+    UserUpdateRequest,
+    create_cabinet_user,
+    link_messenger_id,
+    touch,
+    update_user,
+    verify_email,
+)
 
 from subsvc.auth.admins import normalise_email
 from subsvc.db import utcnow
@@ -76,11 +87,10 @@ async def user_by_email(session: AsyncSession, email: str) -> User | None:
 # --- logging in ------------------------------------------------------------------------------------
 
 
-def _check_active(user: User) -> None:
+async def _check_active(app: Starlette, session: AsyncSession, user: User) -> None:
     """Deleted users come back (as at the other logins); blocked ones are refused."""
     if user.status == UserStatus.DELETED:
-        user.status = UserStatus.ACTIVE
-        user.updated_at = utcnow()
+        await update_user(app, session, user, UserUpdateRequest(status=UserStatus.ACTIVE.value))
     elif user.status != UserStatus.ACTIVE:
         raise FlowError(403, errors.USER_INACTIVE)
 
@@ -125,20 +135,18 @@ async def _new_user(
         last_name=_clip(profile.last_name),
         referred_by_id=await _referrer_id(session, referral_code),
     )
-    user = await create_user(app, session, data)
-    user.auth_type = profile.provider
+    email = None
     if profile.email and await user_by_email(session, profile.email) is None:
-        user.email = normalise_email(profile.email)[:TEXT_MAX]
-        if profile.email_verified:
-            _mark_verified(user, profile.provider)
-    session.add(user)
-    return user
+        email = normalise_email(profile.email)[:TEXT_MAX]
+    verified_by = _source(profile.provider) if email and profile.email_verified else None
+    return await create_cabinet_user(
+        app, session, data, auth_type=profile.provider, email=email, email_verified_by=verified_by
+    )
 
 
-def _mark_verified(user: User, provider: str) -> None:
-    user.email_verified = True
-    user.email_verified_at = utcnow()
-    user.email_verification_source = f"oauth_{provider}"
+def _source(provider: str) -> str:
+    """The verification source of an address a provider vouches for."""
+    return f"oauth_{provider}"
 
 
 async def login(
@@ -151,7 +159,7 @@ async def login(
     if identity is not None:
         user = await session.get(User, identity.user_id)
         assert user is not None  # the foreign key cascades
-        _check_active(user)
+        await _check_active(app, session, user)
         _refresh(identity, profile)
         await session.flush()
         return user
@@ -161,7 +169,7 @@ async def login(
             assert local.id is not None
             if not local.email_verified:
                 raise errors.email_unverified_local()
-            _check_active(local)
+            await _check_active(app, session, local)
             if profile.provider in await identities_of(session, local.id):
                 raise FlowError(409, errors.email_owner_has_provider(SPECS[profile.provider].display_name))
             session.add(_identity(local.id, profile))
@@ -212,16 +220,16 @@ async def link(session: AsyncSession, user: User, profile: Profile, *, merge_ttl
         return LinkOutcome("merge_required", token)
     email_is_free = not user.email and profile.email and profile.email_verified
     if email_is_free and await user_by_email(session, profile.email or "") is None:
-        user.email = normalise_email(profile.email or "")[:TEXT_MAX]
-        _mark_verified(user, profile.provider)
-        user.updated_at = utcnow()
-        session.add(user)
+        verify_email(
+            session, user, normalise_email(profile.email or "")[:TEXT_MAX], _source(profile.provider)
+        )
     session.add(_identity(user.id, profile))
     await session.flush()
     return LinkOutcome("linked")
 
 
 async def link_messenger(
+    app: Starlette,
     session: AsyncSession,
     user: User,
     messenger_id: int,
@@ -249,12 +257,8 @@ async def link_messenger(
             ttl_seconds=merge_ttl_seconds,
         )
         return LinkOutcome("merge_required", token)
-    user.messenger_id = messenger_id
-    user.username = user.username or _clip(username)
-    user.first_name = user.first_name or _clip(first_name)
-    user.last_name = user.last_name or _clip(last_name)
-    user.updated_at = utcnow()
-    session.add(user)
+    names = {"username": _clip(username), "first_name": _clip(first_name), "last_name": _clip(last_name)}
+    link_messenger_id(app, session, user, messenger_id, **names)
     await session.flush()
     return LinkOutcome("linked")
 
@@ -266,9 +270,7 @@ async def unlink(session: AsyncSession, user: User, provider: str) -> None:
     write lock on SQLite), so two concurrent unlinks of one user run one after the other
     and cannot together remove every method."""
     assert user.id is not None
-    await session.exec(
-        update(User).where(col(User.id) == user.id).values(updated_at=utcnow())  # type: ignore[call-overload]
-    )
+    await touch(session, user.id)
     await session.refresh(user)
     methods = await auth_methods(session, user)
     if provider not in methods:

@@ -13,9 +13,10 @@ USER_STATUSES = ("active", "blocked", "deleted")
 
 
 class User(SQLModel, table=True):
-    """A customer of the bot. ``balance_kopeks`` never goes below zero (a CHECK constraint
-    backs the conditional updates that change it). On PostgreSQL the searched text columns
-    (username, first_name, last_name, referral_code) have trigram indexes (migration only)."""
+    """A customer of the bot. ``balance_kopeks`` is the billing plugin's (its conditional
+    updates change it; an account merge adds what billing left) and never goes below zero (a
+    CHECK constraint backs those updates). On PostgreSQL the searched text columns (username,
+    first_name, last_name, referral_code) have trigram indexes (migration only)."""
 
     __tablename__ = "users"
     __table_args__ = (
@@ -49,7 +50,7 @@ class User(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     last_activity: datetime | None = Field(default=None, sa_type=UTCDateTime)
-    # identity for the cabinet (written by the cabinet login plugins)
+    # identity for the cabinet (the cabinet login plugins', written through subsvc_users.accounts)
     auth_type: str = Field(default="messenger", max_length=20)
     email_verified: bool = False
     email_verified_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

@@ -86,8 +86,7 @@ async def request_email_change(
         config = settings(request)
         if not user.email_verified:
             if not config.CABINET_EMAIL_VERIFICATION_ENABLED:
-                accounts.mark_verified(user, email, accounts.VERIFIED_WITHOUT_MAIL)
-                await accounts.save(session, user)
+                await accounts.link_verified_address(session, user, email, accounts.VERIFIED_WITHOUT_MAIL)
                 return EmailChangeResponse(message="Email changed", new_email=email, expires_in_minutes=0)
             require_links(request)
             await mail_verification_link(

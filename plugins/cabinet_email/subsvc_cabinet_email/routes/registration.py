@@ -85,9 +85,9 @@ async def register_email(
             require_links(request)
         password_hash = await passwords(request).hash(payload.password)
         if not enabled:
-            user.password_hash = password_hash
-            accounts.mark_verified(user, email, accounts.VERIFIED_WITHOUT_MAIL)
-            await accounts.save(session, user)
+            await accounts.link_verified_address(
+                session, user, email, accounts.VERIFIED_WITHOUT_MAIL, password_hash=password_hash
+            )
             return EmailLinkResponse(message="Email linked successfully", email=email)
         await mail_verification_link(
             request,

@@ -218,6 +218,7 @@ async def link_messenger(
     ttl = flows.oauth_settings(request.app).OAUTH_MERGE_TOKEN_TTL_SECONDS
     try:
         outcome = await service.link_messenger(
+            request.app,
             session,
             user,
             identity.messenger_id,
