@@ -120,7 +120,7 @@ def create_app(
     state: Any = app.state
     state.settings = settings
     state.settings_of = settings_of
-    state.settings_by_class = {type(value): value for value in settings_of.values()}
+    state.settings_names = {type(value): name for name, value in settings_of.items()}
     state.plugins = manager
     state.endpoints = endpoints
     state.openapi_tags = tags

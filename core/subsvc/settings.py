@@ -256,11 +256,12 @@ class PluginSettings(BaseSettings):
 
     @classmethod
     def of(cls, app: Starlette) -> Self:
-        """This class's instance in ``app`` (read at start), typed."""
-        found = app.state.settings_by_class.get(cls)
-        if found is None:
+        """This class's instance in ``app`` (read at start, ``app.state.settings_of`` by
+        plugin name), typed."""
+        name = app.state.settings_names.get(cls)
+        if name is None:
             raise LookupError(f"{cls.__name__} is not the settings class of an enabled plugin")
-        return found  # type: ignore[no-any-return]
+        return app.state.settings_of[name]  # type: ignore[no-any-return]
 
 
 def load_settings(cls: type[BaseSettings] = Settings, **overrides: Any) -> BaseSettings:

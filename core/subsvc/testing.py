@@ -7,7 +7,8 @@ Fixtures:
 - ``redis_url``: a Redis for the tests that need one (a database number per xdist worker).
 - ``subsvc_plugins``: the plugins to run; ``None`` = every installed plugin. Override it
   in a ``conftest.py`` to test a plugin alone or with a test plugin module.
-- ``subsvc_settings_overrides``: a dict of settings for the app; override per module.
+- ``subsvc_settings_overrides``: a dict of settings for the app; override per module;
+  ``change_settings(XSettings, NAME=value)`` changes a plugin's settings for one test.
 - ``subsvc_settings``, ``app`` (migrated, started, and emptied of rows afterwards),
 - ``client`` (an ``httpx2.AsyncClient`` with the API key), ``anon_client`` (no credentials),
 - ``rows`` (a table's rows by filter), ``api_key``, ``user_token`` and ``admin_token``
@@ -49,7 +50,7 @@ from subsvc.app import create_app
 from subsvc.db import Database
 from subsvc.db import migrate as migrations
 from subsvc.events import OutboxEvent
-from subsvc.settings import Settings
+from subsvc.settings import PluginSettings, Settings
 from subsvc.testing_db import ensure_database
 from subsvc.testing_messenger import fake_bot_api  # noqa: F401 - the fixture, for every test
 
@@ -288,6 +289,18 @@ async def running(application: Starlette) -> AsyncIterator[Starlette]:
     finally:
         await empty_tables(application.state.db)
         await application.state.db.dispose()
+
+
+@pytest.fixture
+def change_settings(app: Starlette, monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
+    """``change_settings(CabinetSettings, HIDE_SUBSCRIPTION_LINK=True)``: a plugin's settings
+    of the running app changed for this test (restored after it)."""
+
+    def change(cls: type[PluginSettings], **values: Any) -> None:
+        name = app.state.settings_names[cls]
+        monkeypatch.setitem(app.state.settings_of, name, cls.of(app).model_copy(update=values))
+
+    return change
 
 
 @pytest.fixture

@@ -178,14 +178,8 @@ async def test_a_trial_and_a_limited_subscription(client, db, make_user, cabinet
     )  # fmt: skip
 
 
-async def test_hide_link_and_reset_mode_come_from_settings(app, client, make_user, cabinet, monkeypatch):
-    monkeypatch.setitem(
-        app.state.settings_by_class,
-        CabinetSettings,
-        CabinetSettings.of(app).model_copy(
-            update={"HIDE_SUBSCRIPTION_LINK": True, "DEFAULT_TRAFFIC_RESET_STRATEGY": "WEEK"}
-        ),
-    )
+async def test_hide_link_and_reset_mode_come_from_settings(app, client, make_user, cabinet, change_settings):
+    change_settings(CabinetSettings, HIDE_SUBSCRIPTION_LINK=True, DEFAULT_TRAFFIC_RESET_STRATEGY="WEEK")
     user = await make_user()
     await subscribe(client, user["id"])
     async with cabinet(user["id"]) as http:

@@ -61,8 +61,7 @@ class Context:
 
     @property
     def settings(self) -> SubscriptionSettings:
-        settings: SubscriptionSettings = self.app.state.settings_of["subscriptions"]
-        return settings
+        return SubscriptionSettings.of(self.app)
 
 
 @contextmanager

@@ -11,7 +11,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_subscriptions import api as subscriptions
-from subsvc_subscriptions.api import PanelState, Subscription, SubscriptionStatus
+from subsvc_subscriptions.api import PanelState, Subscription, SubscriptionSettings, SubscriptionStatus
 from subsvc_users.api import User
 
 from subsvc.db import utcnow
@@ -146,5 +146,5 @@ async def create_from_account(
         replace_existing=True,
     )
     return await subscriptions.create_or_replace(
-        session, app.state.events, app.state.settings_of["subscriptions"], user, order
+        session, app.state.events, SubscriptionSettings.of(app), user, order
     )

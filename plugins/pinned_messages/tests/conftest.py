@@ -4,8 +4,9 @@ and a user's cabinet client, a Web API client pointed at the fake Bot API, and p
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import httpx2
@@ -47,17 +48,10 @@ def _no_periodic_upkeep(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def plugin_settings(app: Starlette) -> Iterator[Callable[..., None]]:
+def plugin_settings(change_settings: Callable[..., None]) -> Callable[..., None]:
     """``plugin_settings(PINNED_MESSAGES_SEND_BATCH=5)``: change the plugin's settings of the
     running app for one test."""
-    before = PinnedMessagesSettings.of(app)
-
-    def change(**values: Any) -> None:
-        current = PinnedMessagesSettings.of(app)
-        app.state.settings_by_class[PinnedMessagesSettings] = current.model_copy(update=values)
-
-    yield change
-    app.state.settings_by_class[PinnedMessagesSettings] = before
+    return functools.partial(change_settings, PinnedMessagesSettings)
 
 
 @pytest.fixture

@@ -213,7 +213,9 @@ async def test_a_recipient_carries_what_a_sender_needs(app, insert_user):
     )
 
 
-async def test_reachable_leaves_out_email_only_and_recently_blocked_users(app, insert_user, now: datetime):
+async def test_reachable_leaves_out_email_only_and_recently_blocked_users(
+    app, insert_user, now: datetime, change_settings
+):
     reachable = await insert_user()
     email_only = await insert_user(messenger_id=None, email="mail@example.org")
     blocked_now = await insert_user(messenger_blocked_at=now - DAY)
@@ -228,7 +230,7 @@ async def test_reachable_leaves_out_email_only_and_recently_blocked_users(app, i
     assert writable == {reachable.id, blocked_long_ago.id}
     assert await count_recipients(app, segment, reachable=True) == 2
 
-    app.state.settings_by_class[SegmentSettings] = SegmentSettings(SEGMENTS_BLOCKED_SKIP_DAYS=0)
+    change_settings(SegmentSettings, SEGMENTS_BLOCKED_SKIP_DAYS=0)
     assert {r.user_id for r in await recipients(app, segment, reachable=True)} == writable | {blocked_now.id}
     assert await count_recipients(app, segment, reachable=True) == 3
 

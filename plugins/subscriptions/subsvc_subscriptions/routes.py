@@ -28,7 +28,6 @@ from subsvc_subscriptions.schemas import (
 )
 from subsvc_subscriptions.settings import SubscriptionSettings
 
-PLUGIN_NAME = "subscriptions"
 NOT_FOUND = "Subscription not found"
 USER_NOT_FOUND = "User not found"
 NO_SUBSCRIPTION = "User has no subscription"
@@ -50,8 +49,7 @@ def _events(request: Request) -> EventBus:
 
 
 def _settings(request: Request) -> SubscriptionSettings:
-    settings: SubscriptionSettings = request.app.state.settings_of[PLUGIN_NAME]
-    return settings
+    return SubscriptionSettings.of(request.app)
 
 
 def _order(payload: UserSubscriptionCreateRequest) -> service.Order:
