@@ -10,7 +10,7 @@ from typing import Annotated
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import Query, Router
+from subsvc.api import Query, Router, operation
 from subsvc.panel import NOT_CONFIGURED
 from subsvc.panel import RESPONSES as PANEL_RESPONSES
 from subsvc_panel_sync import service
@@ -67,6 +67,20 @@ def _admin_starter(kind: str, summary: str) -> None:
     )
 
 
+@operation(
+    "GET",
+    "/status",
+    response_model=SyncStatusResponse,
+    summary="Get Sync Status",
+    responses={404: service.RUN_NOT_FOUND},
+)
+async def sync_status(  # served in both areas
+    session: AsyncSession, run_id: Annotated[int | None, Query(ge=1)] = None
+) -> SyncStatusResponse:
+    """A full sync's progress (the latest, or `run_id`) and the subscriptions by sync state."""
+    return await service.status(session, run_id)
+
+
 for _kind, _summary in KINDS.values():
     _web_starter(_kind, _summary)
     _admin_starter(_kind, _summary)
@@ -98,17 +112,7 @@ async def web_recommendations(request: Request, session: AsyncSession) -> PanelG
     return PanelGenericSyncResponse(success=True, detail=None, data=data)
 
 
-@web.get(
-    "/status",
-    response_model=SyncStatusResponse,
-    summary="Get Sync Status",
-    responses={404: service.RUN_NOT_FOUND},
-)
-async def web_status(
-    session: AsyncSession, run_id: Annotated[int | None, Query(ge=1)] = None
-) -> SyncStatusResponse:
-    """A full sync's progress (the latest, or `run_id`) and the subscriptions by sync state."""
-    return await service.status(session, run_id)
+web.mount(sync_status, name="web_status")
 
 
 @web.get(
@@ -147,18 +151,7 @@ async def admin_recommendations(request: Request, session: AsyncSession) -> Sync
     return SyncResponse(success=True, message="Sync recommendations", data=data)
 
 
-@admin.get(
-    "/status",
-    response_model=SyncStatusResponse,
-    summary="Get Sync Status",
-    permission=READ,
-    responses={404: service.RUN_NOT_FOUND},
-)
-async def admin_status(
-    session: AsyncSession, run_id: Annotated[int | None, Query(ge=1)] = None
-) -> SyncStatusResponse:
-    """A full sync's progress (the latest, or `run_id`) and the subscriptions by sync state."""
-    return await service.status(session, run_id)
+admin.mount(sync_status, name="admin_status", permission=READ)
 
 
 @admin.post("/servers", response_model=SyncResponse, summary="Sync Servers", permission=SYNC)
