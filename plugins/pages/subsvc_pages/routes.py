@@ -215,17 +215,9 @@ async def update_privacy_policy(
 
 
 def _faq_page(page: FaqPage) -> FaqPageResponse:
-    assert page.id is not None
-    return FaqPageResponse(
-        id=page.id,
-        language=page.language,
-        title=page.title,
-        content=page.content,
-        content_pages=service.split_content(page.content),
-        display_order=page.display_order,
-        is_active=page.is_active,
-        created_at=page.created_at,
-        updated_at=page.updated_at,
+    """The page as answered: its fields, and its content split into pages."""
+    return FaqPageResponse.model_validate(
+        {**page.model_dump(), "content_pages": service.split_content(page.content)}
     )
 
 
