@@ -17,7 +17,7 @@ from subsvc_promo_groups.api import PromoGroup, ensure_default_group, find_group
 from subsvc_subscriptions import api as subscriptions
 from subsvc_subscriptions.api import Subscription
 from subsvc_users import api as users
-from subsvc_users.api import User, UserStatus, UserUpdateRequest, count_cache
+from subsvc_users.api import User, UserStatus, UserUpdateRequest
 
 from subsvc.db import utcnow
 from subsvc.events import EventBus
@@ -140,13 +140,11 @@ async def delete_user(
         reason=reason,
         deleted_by=actor,
     )
-    await session.delete(user)
     try:
-        await session.flush()
+        await users.delete_user(app, session, user)
     except IntegrityError as exc:
         raise UserInUse(str(exc.orig)) from exc
     events(app).publish(session, USER_DELETED, payload)
-    count_cache(app).invalidate_on_commit(session)
 
 
 async def disable_subscriptions(

@@ -22,7 +22,7 @@ from sqlalchemy import ColumnElement, FromClause, Text, case, delete, func, true
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_users.api import SubscriptionSummary, User
+from subsvc_users.api import SubscriptionSummary, User, record_paid_subscription
 
 from subsvc.api import fits_int32
 from subsvc.db import DriverSelect, UTCDateTime, in_list, is_short, utcnow
@@ -359,9 +359,7 @@ async def create_or_replace(
     publish_change(session, events, subscription, change)
     if not order.is_trial:
         await _disable_other_trials(session, events, subscription, now)
-        if not user.has_had_paid_subscription:
-            user.has_had_paid_subscription = True
-            user.updated_at = now
+        record_paid_subscription(session, user, now)
     await session.flush()
     return subscription
 

@@ -1,8 +1,9 @@
 """What other plugins may use of the users plugin (the rest of ``subsvc_users`` is private).
 
 - :class:`User`, the ORM model: for reading and joining (``USERS`` is its table). Only this
-  plugin writes it: through :func:`create_user` and :func:`update_user`, and the narrow rules
-  below. Columns other plugins own conceptually (still in this table, written only as said):
+  plugin writes it: through :func:`create_user`, :func:`update_user`,
+  :func:`record_paid_subscription`, :func:`delete_user` and the narrow rules below. Columns
+  other plugins own conceptually (still in this table, written only as said):
 
   - ``auth_type``, ``email``, ``email_verified``, ``email_verified_at``,
     ``email_verification_source``, ``password_hash``: the cabinet sign-ups (cabinet_email,
@@ -56,7 +57,15 @@ from subsvc_users.schemas import (
     UserStatus,
     UserUpdateRequest,
 )
-from subsvc_users.service import UserRuleError, count_query, create_user, filters, update_user
+from subsvc_users.service import (
+    UserRuleError,
+    count_query,
+    create_user,
+    delete_user,
+    filters,
+    record_paid_subscription,
+    update_user,
+)
 
 __all__ = [
     "RECORD_COLUMNS",
@@ -76,6 +85,7 @@ __all__ = [
     "count_query",
     "create_cabinet_user",
     "create_user",
+    "delete_user",
     "filters",
     "find_user_by_messenger_id",
     "get_user",
@@ -83,6 +93,7 @@ __all__ = [
     "path_id_subquery",
     "record_cabinet_login",
     "record_columns",
+    "record_paid_subscription",
     "record_rows",
     "record_select",
     "records_from_rows",

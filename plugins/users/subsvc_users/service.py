@@ -13,6 +13,7 @@ import functools
 import secrets
 import string
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, bindparam, func, or_, update
@@ -296,4 +297,22 @@ async def move_members(app: Starlette, session: AsyncSession, group_id: int, fal
         .execution_options(synchronize_session=False)
     )
     await session.exec(statement)
+    count_cache(app).invalidate_on_commit(session)
+
+
+def record_paid_subscription(session: AsyncSession, user: User, at: datetime) -> None:
+    """The user has bought a subscription (first-purchase-only offers no longer apply); once
+    set, the flag stays."""
+    if not user.has_had_paid_subscription:
+        user.has_had_paid_subscription = True
+        user.updated_at = at
+        session.add(user)
+
+
+async def delete_user(app: Starlette, session: AsyncSession, user: User) -> None:
+    """Remove the user's row; the rows referring to it go by their foreign keys' rules.
+    :class:`~sqlalchemy.exc.IntegrityError` when a row with no such rule still refers to it
+    (the caller says what that means). The cached counts are dropped on commit."""
+    await session.delete(user)
+    await session.flush()
     count_cache(app).invalidate_on_commit(session)
