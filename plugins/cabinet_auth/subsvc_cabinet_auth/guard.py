@@ -25,6 +25,7 @@ from subsvc.api.errors import HTTPError
 from subsvc.auth.principal import Principal
 from subsvc.default_plugins import cabinet_jwt
 from subsvc_cabinet_auth.sessions import is_env_admin
+from subsvc_cabinet_auth.settings import CabinetAuthSettings
 
 STATE_KEY = "cabinet_user"
 USER_NOT_FOUND = "User not found"
@@ -34,7 +35,7 @@ ACCOUNT_DELETED = "Account was deactivated. Open the bot and press /start to res
 
 def deleted_detail(connection: HTTPConnection) -> dict[str, Any]:
     detail: dict[str, Any] = {"code": "account_deleted", "message": ACCOUNT_DELETED}
-    bot = connection.app.state.settings_of["cabinet_auth"].BOT_USERNAME
+    bot = CabinetAuthSettings.of(connection.app).BOT_USERNAME
     if bot:
         detail["bot_username"] = bot
     return detail

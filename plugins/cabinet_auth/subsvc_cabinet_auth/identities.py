@@ -47,8 +47,7 @@ class CredentialRefused(Exception):
 
 
 def _settings(app: Starlette) -> CabinetAuthSettings:
-    settings: CabinetAuthSettings = app.state.settings_of["cabinet_auth"]
-    return settings
+    return CabinetAuthSettings.of(app)
 
 
 def _bot_token(app: Starlette) -> str:

@@ -30,6 +30,7 @@ from subsvc.db import utcnow
 from subsvc.settings import Settings
 from subsvc_cabinet_auth.models import CabinetRefreshToken
 from subsvc_cabinet_auth.schemas import AuthResponse, CabinetUserResponse, TokenResponse
+from subsvc_cabinet_auth.settings import CabinetAuthSettings
 
 # e-mails verified by these sources may make their owner an administrator (ADMIN_EMAILS);
 # the others (e.g. some OAuth providers) do not prove ownership well enough
@@ -185,7 +186,7 @@ AUTO_LOGIN = "auto_login"
 def issue_auto_login_token(app: Starlette, user_id: int) -> str:
     """A one-time token that logs ``user_id`` in through ``POST /cabinet/auth/login/auto``."""
     codec: JWTCodec = app.state.jwt
-    hours = app.state.settings_of["cabinet_auth"].CABINET_AUTO_LOGIN_TOKEN_HOURS
+    hours = CabinetAuthSettings.of(app).CABINET_AUTO_LOGIN_TOKEN_HOURS
     now = utcnow()
     payload = {
         "sub": str(user_id),

@@ -51,7 +51,7 @@ def is_disposable(settings: CabinetEmailSettings, email: str) -> bool:
 def check_new_address(app: Starlette, email: str, *, admin_detail: str) -> None:
     """Refuse an address nobody may claim through the cabinet: a disposable one (400), or one
     of ``ADMIN_EMAILS`` (403: claiming it would make the claimer an administrator)."""
-    settings: CabinetEmailSettings = app.state.settings_of["cabinet_email"]
+    settings: CabinetEmailSettings = CabinetEmailSettings.of(app)
     if is_disposable(settings, email):
         raise EmailRuleError(400, DISPOSABLE)
     if is_admin(app.state.settings, email=email):

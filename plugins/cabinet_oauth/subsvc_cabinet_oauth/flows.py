@@ -4,7 +4,7 @@ back, trade the code for a token and read who the user is at the provider."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx2
@@ -21,7 +21,7 @@ CALLBACK_PATH = "/auth/oauth/callback"
 
 
 def oauth_settings(app: Starlette) -> CabinetOAuthSettings:
-    return cast(CabinetOAuthSettings, app.state.settings_of["cabinet_oauth"])
+    return CabinetOAuthSettings.of(app)
 
 
 def http_client(app: Starlette) -> httpx2.AsyncClient:

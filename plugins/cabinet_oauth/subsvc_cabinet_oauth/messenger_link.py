@@ -51,7 +51,7 @@ async def verified_identity(
     request: Request, session: AsyncSession, body: LinkMessengerRequest
 ) -> MessengerIdentity:
     """The messenger account the request proves; :class:`FlowError` when it proves none."""
-    settings: CabinetAuthSettings = request.app.state.settings_of["cabinet_auth"]
+    settings: CabinetAuthSettings = CabinetAuthSettings.of(request.app)
     if body.init_data is not None:
         try:
             fields = verify_init_data(

@@ -68,8 +68,7 @@ ADMIN_AUTO_LOGIN = "Administrator accounts cannot use auto-login. Please sign in
 
 
 def _settings(request: Request) -> CabinetAuthSettings:
-    settings: CabinetAuthSettings = request.app.state.settings_of["cabinet_auth"]
-    return settings
+    return CabinetAuthSettings.of(request.app)
 
 
 # --- messenger logins ----------------------------------------------------------------------

@@ -43,8 +43,7 @@ def new_router() -> Router:
 
 
 def settings(request: Request) -> CabinetEmailSettings:
-    found: CabinetEmailSettings = request.app.state.settings_of["cabinet_email"]
-    return found
+    return CabinetEmailSettings.of(request.app)
 
 
 def passwords(request: Request) -> Passwords:
