@@ -16,7 +16,6 @@ from subsvc_cabinet_email import accounts, delivery, tokens
 from subsvc_cabinet_email.models import CHANGE, VERIFY
 from subsvc_cabinet_email.routes.common import (
     CANNOT_LINK,
-    answered,
     current_user,
     greeting_name,
     limit,
@@ -72,59 +71,58 @@ async def request_email_change(
     with verification off it is replaced at once.
     """
     await limit(request, "email_change")
-    with answered():
-        user = await current_user(session, principal)
-        assert user.id is not None
-        if not user.email:
-            raise HTTPError(400, NO_EMAIL)
-        email = accounts.normalise(payload.new_email)
-        if email == user.email:
-            raise HTTPError(400, SAME_EMAIL)
-        accounts.check_new_address(request.app, email, admin_detail=CANNOT_LINK)
-        if await accounts.owner_other_than(session, email, user.id) is not None:
-            raise HTTPError(400, accounts.ALREADY_REGISTERED)
-        config = settings(request)
-        if not user.email_verified:
-            if not config.CABINET_EMAIL_VERIFICATION_ENABLED:
-                await accounts.link_verified_address(session, user, email, accounts.VERIFIED_WITHOUT_MAIL)
-                return EmailChangeResponse(message="Email changed", new_email=email, expires_in_minutes=0)
-            require_links(request)
-            await mail_verification_link(
-                request,
-                session,
-                email=email,
-                name=user.first_name,
-                mail_language=user.language,
-                user_id=user.id,
-            )
-            hours = config.CABINET_EMAIL_VERIFICATION_EXPIRE_HOURS
-            return EmailChangeResponse(
-                message="Verification email sent to the new address",
-                new_email=email,
-                expires_in_minutes=hours * 60,
-            )
-        require_smtp(request)
-        await limit_address(request, email)
-        minutes = config.CABINET_EMAIL_CHANGE_CODE_EXPIRE_MINUTES
-        code = tokens.new_code()
-        row = await tokens.issue(
+    user = await current_user(session, principal)
+    assert user.id is not None
+    if not user.email:
+        raise HTTPError(400, NO_EMAIL)
+    email = accounts.normalise(payload.new_email)
+    if email == user.email:
+        raise HTTPError(400, SAME_EMAIL)
+    accounts.check_new_address(request.app, email, admin_detail=CANNOT_LINK)
+    if await accounts.owner_other_than(session, email, user.id) is not None:
+        raise HTTPError(400, accounts.ALREADY_REGISTERED)
+    config = settings(request)
+    if not user.email_verified:
+        if not config.CABINET_EMAIL_VERIFICATION_ENABLED:
+            await accounts.link_verified_address(session, user, email, accounts.VERIFIED_WITHOUT_MAIL)
+            return EmailChangeResponse(message="Email changed", new_email=email, expires_in_minutes=0)
+        require_links(request)
+        await mail_verification_link(
+            request,
             session,
-            CHANGE,
-            tokens.hash_code(_secret(request), user.id, code),
             email=email,
-            lifetime=timedelta(minutes=minutes),
+            name=user.first_name,
+            mail_language=user.language,
             user_id=user.id,
         )
-        message = delivery.mailer(request.app).compose(
-            "email_change_code",
-            user.language,
-            email,
-            name=greeting_name(user.first_name, user.email),
-            code=code,
-            minutes=str(minutes),
+        hours = config.CABINET_EMAIL_VERIFICATION_EXPIRE_HOURS
+        return EmailChangeResponse(
+            message="Verification email sent to the new address",
+            new_email=email,
+            expires_in_minutes=hours * 60,
         )
-        assert row.id is not None
-        await delivery.commit_and_send(session, request.app, message, row.id)
+    require_smtp(request)
+    await limit_address(request, email)
+    minutes = config.CABINET_EMAIL_CHANGE_CODE_EXPIRE_MINUTES
+    code = tokens.new_code()
+    row = await tokens.issue(
+        session,
+        CHANGE,
+        tokens.hash_code(_secret(request), user.id, code),
+        email=email,
+        lifetime=timedelta(minutes=minutes),
+        user_id=user.id,
+    )
+    message = delivery.mailer(request.app).compose(
+        "email_change_code",
+        user.language,
+        email,
+        name=greeting_name(user.first_name, user.email),
+        code=code,
+        minutes=str(minutes),
+    )
+    assert row.id is not None
+    await delivery.commit_and_send(session, request.app, message, row.id)
     return EmailChangeResponse(
         message="Verification code sent to new email", new_email=email, expires_in_minutes=minutes
     )
@@ -145,28 +143,27 @@ async def verify_email_change(
     """Complete the pending change with the code mailed to the new address. After
     `CABINET_EMAIL_CHANGE_MAX_ATTEMPTS` wrong codes the change is dropped (429)."""
     await limit(request, "email_change_verify")
-    with answered():
-        user = await current_user(session, principal)
-        assert user.id is not None
-        row = await tokens.newest_for_user(session, CHANGE, user.id)
-        if row is None:
-            raise HTTPError(400, NO_PENDING)
-        if tokens.is_expired(row):
-            raise HTTPError(400, EXPIRED_CODE)
-        if not tokens.codes_match(row.token_hash, _secret(request), user.id, payload.code):
-            row.attempts += 1
-            if row.attempts >= settings(request).CABINET_EMAIL_CHANGE_MAX_ATTEMPTS:
-                await tokens.discard(session, CHANGE, user_id=user.id)
-                await session.commit()
-                raise HTTPError(429, TOO_MANY_ATTEMPTS)
-            session.add(row)
+    user = await current_user(session, principal)
+    assert user.id is not None
+    row = await tokens.newest_for_user(session, CHANGE, user.id)
+    if row is None:
+        raise HTTPError(400, NO_PENDING)
+    if tokens.is_expired(row):
+        raise HTTPError(400, EXPIRED_CODE)
+    if not tokens.codes_match(row.token_hash, _secret(request), user.id, payload.code):
+        row.attempts += 1
+        if row.attempts >= settings(request).CABINET_EMAIL_CHANGE_MAX_ATTEMPTS:
+            await tokens.discard(session, CHANGE, user_id=user.id)
             await session.commit()
-            raise HTTPError(400, INVALID_CODE)
-        if not await tokens.use(session, row):
-            raise HTTPError(400, NO_PENDING)
-        await accounts.apply_verification(session, user, row, accounts.VERIFIED_BY_MAIL)
-        await tokens.discard(session, VERIFY, user_id=user.id)  # links to an earlier address
-        return EmailChangeDone(message="Email changed successfully", new_email=row.email)
+            raise HTTPError(429, TOO_MANY_ATTEMPTS)
+        session.add(row)
+        await session.commit()
+        raise HTTPError(400, INVALID_CODE)
+    if not await tokens.use(session, row):
+        raise HTTPError(400, NO_PENDING)
+    await accounts.apply_verification(session, user, row, accounts.VERIFIED_BY_MAIL)
+    await tokens.discard(session, VERIFY, user_id=user.id)  # links to an earlier address
+    return EmailChangeDone(message="Email changed successfully", new_email=row.email)
 
 
 @router.post(

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -15,7 +13,6 @@ from subsvc.api import HTTPError, Router
 from subsvc.auth.principal import Principal
 from subsvc.ratelimit import TOO_MANY_REQUESTS, rate_limit, rate_limiter
 from subsvc_cabinet_email import delivery, tokens
-from subsvc_cabinet_email.accounts import EmailRuleError
 from subsvc_cabinet_email.models import VERIFY
 from subsvc_cabinet_email.passwords import Passwords
 from subsvc_cabinet_email.settings import CabinetEmailSettings
@@ -100,17 +97,6 @@ def greeting_name(user_first_name: str | None, email: str) -> str:
 
 def verification_lifetime(request: Request) -> timedelta:
     return timedelta(hours=settings(request).CABINET_EMAIL_VERIFICATION_EXPIRE_HOURS)
-
-
-@contextmanager
-def answered() -> Iterator[None]:
-    """Turn the rules' refusals and failed deliveries into their answers."""
-    try:
-        yield
-    except EmailRuleError as exc:
-        raise HTTPError(exc.status, exc.detail) from None
-    except delivery.DeliveryFailed as exc:
-        raise HTTPError(503, str(exc)) from None
 
 
 async def mail_verification_link(

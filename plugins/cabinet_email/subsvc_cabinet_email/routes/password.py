@@ -15,7 +15,6 @@ from subsvc_cabinet_email import accounts, delivery, tokens
 from subsvc_cabinet_email.models import RESET
 from subsvc_cabinet_email.routes.common import (
     address_allowed,
-    answered,
     greeting_name,
     limit,
     link,
@@ -142,17 +141,16 @@ async def reset_password(
     """Set a new password with a mailed reset link (once). Every session of the account is
     logged out, and the account's other reset links stop working."""
     await limit(request, "password_reset")
-    with answered():
-        row = await tokens.find(session, RESET, tokens.hash_link_token(payload.token))
-        if row is None:
-            raise HTTPError(400, INVALID_RESET)
-        if tokens.is_expired(row):
-            raise HTTPError(400, EXPIRED_RESET)
-        if not await tokens.use(session, row) or row.user_id is None:
-            raise HTTPError(400, INVALID_RESET)
-        user = await session.get(User, row.user_id, with_for_update=True)
-        if user is None or user.email != row.email:
-            raise HTTPError(400, INVALID_RESET)
-        await accounts.set_password(session, user, await passwords(request).hash(payload.password))
-        await revoke_all(session, row.user_id)
+    row = await tokens.find(session, RESET, tokens.hash_link_token(payload.token))
+    if row is None:
+        raise HTTPError(400, INVALID_RESET)
+    if tokens.is_expired(row):
+        raise HTTPError(400, EXPIRED_RESET)
+    if not await tokens.use(session, row) or row.user_id is None:
+        raise HTTPError(400, INVALID_RESET)
+    user = await session.get(User, row.user_id, with_for_update=True)
+    if user is None or user.email != row.email:
+        raise HTTPError(400, INVALID_RESET)
+    await accounts.set_password(session, user, await passwords(request).hash(payload.password))
+    await revoke_all(session, row.user_id)
     return MessageResponse(message="Password reset successfully")

@@ -15,7 +15,6 @@ from subsvc_cabinet_email import accounts, tokens
 from subsvc_cabinet_email.models import VERIFY, EmailToken
 from subsvc_cabinet_email.routes.common import (
     CANNOT_LINK,
-    answered,
     current_user,
     limit,
     mail_verification_link,
@@ -70,34 +69,33 @@ async def register_email(
     account is 409 (merging accounts is a separate flow).
     """
     await limit(request, "email_register")
-    with answered():
-        user = await current_user(session, principal)
-        if user.email and user.email_verified:
-            raise HTTPError(400, ALREADY_VERIFIED)
-        email = accounts.normalise(payload.email)
-        accounts.check_new_address(request.app, email, admin_detail=CANNOT_LINK)
-        if user.email == email:
-            raise HTTPError(400, ALREADY_LINKED)
-        if await accounts.owner_other_than(session, email, user.id) is not None:
-            raise HTTPError(409, OWNED_BY_ANOTHER)
-        enabled = settings(request).CABINET_EMAIL_VERIFICATION_ENABLED
-        if enabled:
-            require_links(request)
-        password_hash = await passwords(request).hash(payload.password)
-        if not enabled:
-            await accounts.link_verified_address(
-                session, user, email, accounts.VERIFIED_WITHOUT_MAIL, password_hash=password_hash
-            )
-            return EmailLinkResponse(message="Email linked successfully", email=email)
-        await mail_verification_link(
-            request,
-            session,
-            email=email,
-            name=user.first_name,
-            mail_language=user.language,
-            user_id=user.id,
-            password_hash=password_hash,
+    user = await current_user(session, principal)
+    if user.email and user.email_verified:
+        raise HTTPError(400, ALREADY_VERIFIED)
+    email = accounts.normalise(payload.email)
+    accounts.check_new_address(request.app, email, admin_detail=CANNOT_LINK)
+    if user.email == email:
+        raise HTTPError(400, ALREADY_LINKED)
+    if await accounts.owner_other_than(session, email, user.id) is not None:
+        raise HTTPError(409, OWNED_BY_ANOTHER)
+    enabled = settings(request).CABINET_EMAIL_VERIFICATION_ENABLED
+    if enabled:
+        require_links(request)
+    password_hash = await passwords(request).hash(payload.password)
+    if not enabled:
+        await accounts.link_verified_address(
+            session, user, email, accounts.VERIFIED_WITHOUT_MAIL, password_hash=password_hash
         )
+        return EmailLinkResponse(message="Email linked successfully", email=email)
+    await mail_verification_link(
+        request,
+        session,
+        email=email,
+        name=user.first_name,
+        mail_language=user.language,
+        user_id=user.id,
+        password_hash=password_hash,
+    )
     return EmailLinkResponse(message=SENT, email=email)
 
 
@@ -123,39 +121,38 @@ async def register_email_standalone(
     link. With verification off, the account is made at once and can log in.
     """
     await limit(request, "email_register")
-    with answered():
-        email = accounts.normalise(payload.email)
-        accounts.check_new_address(request.app, email, admin_detail=CANNOT_REGISTER)
-        if await accounts.user_by_email(session, email) is not None:
-            raise HTTPError(400, accounts.ALREADY_REGISTERED)
-        enabled = settings(request).CABINET_EMAIL_VERIFICATION_ENABLED
-        if enabled:
-            require_links(request)
-        password_hash = await passwords(request).hash(payload.password)
-        profile = {
-            "first_name": payload.first_name,
-            "language": payload.language,
-            "referral_code": payload.referral_code,
-        }
-        if not enabled:
-            await accounts.create_account(
-                request.app,
-                session,
-                email=email,
-                password_hash=password_hash,
-                source=accounts.VERIFIED_WITHOUT_MAIL,
-                **profile,
-            )
-            return RegisterResponse(message="Registration complete", email=email, requires_verification=False)
-        await mail_verification_link(
-            request,
+    email = accounts.normalise(payload.email)
+    accounts.check_new_address(request.app, email, admin_detail=CANNOT_REGISTER)
+    if await accounts.user_by_email(session, email) is not None:
+        raise HTTPError(400, accounts.ALREADY_REGISTERED)
+    enabled = settings(request).CABINET_EMAIL_VERIFICATION_ENABLED
+    if enabled:
+        require_links(request)
+    password_hash = await passwords(request).hash(payload.password)
+    profile = {
+        "first_name": payload.first_name,
+        "language": payload.language,
+        "referral_code": payload.referral_code,
+    }
+    if not enabled:
+        await accounts.create_account(
+            request.app,
             session,
             email=email,
-            name=payload.first_name,
-            mail_language=payload.language,
             password_hash=password_hash,
+            source=accounts.VERIFIED_WITHOUT_MAIL,
             **profile,
         )
+        return RegisterResponse(message="Registration complete", email=email, requires_verification=False)
+    await mail_verification_link(
+        request,
+        session,
+        email=email,
+        name=payload.first_name,
+        mail_language=payload.language,
+        password_hash=password_hash,
+        **profile,
+    )
     return RegisterResponse(message="Verification email sent. Please check your inbox.", email=email)
 
 
@@ -197,16 +194,15 @@ async def verify_email(request: Request, session: AsyncSession, payload: EmailVe
     """Open a mailed verification link: the address is verified (a pending registration
     becomes an account) and the caller is logged in. Each link works once."""
     await limit(request, "email_verify")
-    with answered():
-        row = await tokens.find(session, VERIFY, tokens.hash_link_token(payload.token))
-        if row is None:
-            raise HTTPError(400, INVALID_TOKEN)
-        if tokens.is_expired(row):
-            raise HTTPError(400, EXPIRED_TOKEN)
-        if not await tokens.use(session, row):
-            raise HTTPError(400, INVALID_TOKEN)
-        user = await _verified_user(request, session, row)
-        return await issue_session(request, session, user, device_info="email")
+    row = await tokens.find(session, VERIFY, tokens.hash_link_token(payload.token))
+    if row is None:
+        raise HTTPError(400, INVALID_TOKEN)
+    if tokens.is_expired(row):
+        raise HTTPError(400, EXPIRED_TOKEN)
+    if not await tokens.use(session, row):
+        raise HTTPError(400, INVALID_TOKEN)
+    user = await _verified_user(request, session, row)
+    return await issue_session(request, session, user, device_info="email")
 
 
 @router.post(
@@ -226,25 +222,24 @@ async def resend_verification(
     `/email/register`, else the account's unverified address). Earlier links stay valid
     until one of them is used."""
     await limit(request, "email_resend")
-    with answered():
-        user = await current_user(session, principal)
-        if user.email and user.email_verified:
-            raise HTTPError(400, EMAIL_VERIFIED)
-        assert user.id is not None
-        pending = await tokens.newest_for_user(session, VERIFY, user.id)
-        email = pending.email if pending is not None else user.email
-        if not email:
-            raise HTTPError(400, NOTHING_TO_VERIFY)
-        if not settings(request).CABINET_EMAIL_VERIFICATION_ENABLED:
-            raise HTTPError(400, VERIFICATION_DISABLED)
-        require_links(request)
-        await mail_verification_link(
-            request,
-            session,
-            email=email,
-            name=user.first_name,
-            mail_language=user.language,
-            user_id=user.id,
-            password_hash=pending.password_hash if pending is not None else None,
-        )
+    user = await current_user(session, principal)
+    if user.email and user.email_verified:
+        raise HTTPError(400, EMAIL_VERIFIED)
+    assert user.id is not None
+    pending = await tokens.newest_for_user(session, VERIFY, user.id)
+    email = pending.email if pending is not None else user.email
+    if not email:
+        raise HTTPError(400, NOTHING_TO_VERIFY)
+    if not settings(request).CABINET_EMAIL_VERIFICATION_ENABLED:
+        raise HTTPError(400, VERIFICATION_DISABLED)
+    require_links(request)
+    await mail_verification_link(
+        request,
+        session,
+        email=email,
+        name=user.first_name,
+        mail_language=user.language,
+        user_id=user.id,
+        password_hash=pending.password_hash if pending is not None else None,
+    )
     return MessageResponse(message=SENT)
