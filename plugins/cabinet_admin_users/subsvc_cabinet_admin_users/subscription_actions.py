@@ -9,8 +9,7 @@ module reads the request, picks the action and words the answer.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -64,15 +63,6 @@ class Context:
         return SubscriptionSettings.of(self.app)
 
 
-@contextmanager
-def _rules_refusals() -> Iterator[None]:
-    """A refusal by the subscriptions plugin's rules refuses the action (400, its message)."""
-    try:
-        yield
-    except subscriptions.RuleViolation as exc:
-        raise ActionRefused(str(exc)) from None
-
-
 def _required(value: T | None, name: str) -> T:
     if value is None:
         raise ActionRefused(f"{name} parameter is required")
@@ -94,24 +84,21 @@ async def _create(context: Context) -> Outcome:
         device_limit=request.device_limit,
         replace_existing=True,  # a pending or disabled leftover is reused, not kept beside
     )
-    with _rules_refusals():
-        created = await subscriptions.create_or_replace(
-            context.session, context.events, context.settings, context.user, order
-        )
+    created = await subscriptions.create_or_replace(
+        context.session, context.events, context.settings, context.user, order
+    )
     return Outcome(created, f"Subscription created for {days} days")
 
 
 async def _extend(context: Context, subscription: Subscription) -> Outcome:
     days = _required(context.request.days, "days")
-    with _rules_refusals():
-        await subscriptions.extend(context.session, context.events, subscription, days)
+    await subscriptions.extend(context.session, context.events, subscription, days)
     return Outcome(subscription, f"Subscription extended by {days} days")
 
 
 async def _shorten(context: Context, subscription: Subscription) -> Outcome:
     days = _required(context.request.days, "days")
-    with _rules_refusals():
-        await subscriptions.shorten(context.session, context.events, subscription, days)
+    await subscriptions.shorten(context.session, context.events, subscription, days)
     return Outcome(subscription, f"Subscription shortened by {days} days")
 
 
@@ -158,8 +145,7 @@ async def _activate(context: Context, subscription: Subscription) -> Outcome:
 
 async def _add_traffic(context: Context, subscription: Subscription) -> Outcome:
     gb = _required(context.request.traffic_gb, "traffic_gb")
-    with _rules_refusals():
-        await subscriptions.add_traffic(context.session, context.events, context.settings, subscription, gb)
+    await subscriptions.add_traffic(context.session, context.events, context.settings, subscription, gb)
     days = context.settings.TRAFFIC_PURCHASE_DAYS
     return Outcome(subscription, f"Added {gb} GB traffic ({days} days)")
 

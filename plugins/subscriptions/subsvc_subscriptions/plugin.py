@@ -18,5 +18,6 @@ plugin = Plugin(
     },
     settings=SubscriptionSettings,
     events={service.EVENT_CHANGED: SubscriptionChanged},
+    errors={service.RuleViolation: 400},
     hooks=[hooks, merging],
 )

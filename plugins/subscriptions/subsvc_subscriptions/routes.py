@@ -64,25 +64,18 @@ def _order(payload: UserSubscriptionCreateRequest) -> service.Order:
     )
 
 
-async def _refusable(change: Awaitable[Subscription]) -> Subscription:
-    """Await a change; a refusal of the rules is a 400 with its text."""
-    try:
-        return await change
-    except service.RuleViolation as exc:
-        raise HTTPError(400, str(exc)) from None
-
-
 async def _create_or_replace(
     request: Request, session: AsyncSession, user: User, payload: UserSubscriptionCreateRequest
 ) -> Subscription:
-    return await _refusable(
-        service.create_or_replace(session, _events(request), _settings(request), user, _order(payload))
+    return await service.create_or_replace(
+        session, _events(request), _settings(request), user, _order(payload)
     )
 
 
 async def _answered(change: Awaitable[Subscription]) -> SubscriptionResponse:
-    """The record of the subscription a change gives (a refusal of the rules is a 400)."""
-    return service.response(await _refusable(change))
+    """The record of the subscription a change gives (a refusal of the rules is a 400, as
+    the plugin declares)."""
+    return service.response(await change)
 
 
 def _change(method: str, path: str, summary: str, responses: dict[int, str]) -> Callable[[Handler], Handler]:
