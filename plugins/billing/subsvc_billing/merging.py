@@ -13,6 +13,7 @@ from starlette.applications import Starlette
 
 from subsvc.hookspecs import hookimpl
 from subsvc.reassign import reassign
+from subsvc.services import services
 from subsvc_billing.models import Transaction
 from subsvc_billing.service import transfer_balance
 
@@ -24,7 +25,7 @@ async def cabinet_account_merging(
     """Billing's part of an account merge (see the module's text)."""
     moved = await transfer_balance(
         session,
-        app.state.events,
+        services(app).events,
         removed_user_id,
         kept_user_id,
         key=f"account-merge:{removed_user_id}",

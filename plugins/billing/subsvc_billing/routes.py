@@ -15,6 +15,7 @@ from subsvc_users.api import PathId, UserResponse, get_user, record_columns, rec
 from subsvc.api import BigInt, HTTPError, Query, Router
 from subsvc.api.pagination import Limit, Offset, Page
 from subsvc.events import EventBus
+from subsvc.services import services
 from subsvc_billing import service
 from subsvc_billing.schemas import (
     DEFAULT_ADJUSTMENT_DESCRIPTION,
@@ -42,7 +43,7 @@ QueryDatetime = Annotated[datetime, AfterValidator(_as_utc)]
 
 
 def _events(request: Request) -> EventBus:
-    return cast(EventBus, request.app.state.events)
+    return cast(EventBus, services(request.app).events)
 
 
 def _settings(request: Request) -> BillingSettings:

@@ -6,6 +6,7 @@ from starlette.applications import Starlette
 
 from subsvc.events import Event
 from subsvc.hookspecs import hookimpl
+from subsvc.services import services
 from subsvc_broadcasts.sender import state_of
 from subsvc_broadcasts.service import PROGRESS_EVENT
 
@@ -16,6 +17,6 @@ async def startup(app: Starlette) -> None:
     state_of(app)
 
     async def to_cabinet_admins(event: Event) -> None:
-        await app.state.realtime.send_to_cabinet_admins({"type": PROGRESS_EVENT, **event.payload})
+        await services(app).realtime.send_to_cabinet_admins({"type": PROGRESS_EVENT, **event.payload})
 
-    app.state.events.subscribe(PROGRESS_EVENT, to_cabinet_admins)
+    services(app).events.subscribe(PROGRESS_EVENT, to_cabinet_admins)

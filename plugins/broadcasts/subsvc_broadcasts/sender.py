@@ -41,6 +41,7 @@ from starlette.applications import Starlette
 from subsvc.db import error_unstored, in_list, storable, utcnow, write_batch
 from subsvc.jobs import Job
 from subsvc.messenger import Delivery, Media, Messenger, RateLimiter
+from subsvc.services import services
 from subsvc_broadcasts import buttons
 from subsvc_broadcasts.models import (
     BLOCKED,
@@ -126,7 +127,7 @@ async def take_lease(app: Starlette, broadcast_id: int) -> bool:
             started_at=case((BROADCASTS.c.started_at.is_(None), now), else_=BROADCASTS.c.started_at),
         )
     )
-    async with app.state.db.session() as session:
+    async with services(app).db.session() as session:
         if (await session.exec(statement)).rowcount != 1:
             return False
         lost = update(RECIPIENTS).where(
@@ -163,7 +164,7 @@ async def claim(app: Starlette, broadcast_id: int) -> list[Any]:
     """Mark the next batch of pending recipients ``sending`` (committed before anything is
     sent) and renew the lease; raises :class:`Stopped` or :class:`LeaseLost`."""
     me, size = state_of(app).owner, _settings(app).BROADCASTS_BATCH_SIZE
-    async with app.state.db.session() as session:
+    async with services(app).db.session() as session:
         dialect = session.get_bind().dialect.name
         head = select(BROADCASTS.c.status, BROADCASTS.c.lease_owner).where(BROADCASTS.c.id == broadcast_id)
         row = (await session.exec(head.with_for_update())).first()
@@ -189,7 +190,7 @@ async def claim(app: Starlette, broadcast_id: int) -> list[Any]:
 
 
 async def _deliver(app: Starlette, broadcast: Any, batch: Sequence[Any]) -> list[Delivery]:
-    messenger: Messenger = app.state.messenger
+    messenger: Messenger = services(app).messenger
     limiter = state_of(app).limiter
     gate = asyncio.Semaphore(_settings(app).BROADCASTS_SEND_CONCURRENCY)
     keyboard = buttons.keyboard(broadcast.selected_buttons or [])
@@ -247,7 +248,7 @@ async def _record(app: Starlette, broadcast_id: int, outcomes: Sequence[tuple[An
         if d.status != SENT
     ]
     blocked = sum(1 for item in others if item["new_state"] == BLOCKED)
-    async with app.state.db.session() as session:
+    async with services(app).db.session() as session:
         dialect = session.get_bind().dialect.name
         counters = (
             update(BROADCASTS)
@@ -293,7 +294,7 @@ async def finish(app: Starlette, broadcast_id: int, *, done: bool) -> None:
         .values(values)
         .returning(*COUNTERS)
     )
-    async with app.state.db.session() as session:
+    async with services(app).db.session() as session:
         row = (await session.exec(statement)).first()
         if row is not None and done:
             publish_progress(app, session, row)
@@ -305,12 +306,12 @@ async def send_broadcast(app: Starlette, broadcast_id: int) -> None:
     """Send the broadcast's pending messages (the job ``broadcasts.send``)."""
     if not await take_lease(app, broadcast_id):
         return
-    async with app.state.db.session(read_only=True) as session:
+    async with services(app).db.session(read_only=True) as session:
         broadcast = await session.get(Broadcast, broadcast_id)
     assert broadcast is not None
     try:
         while True:
-            if app.state.jobs.stopping:
+            if services(app).jobs.stopping:
                 await finish(app, broadcast_id, done=False)
                 return
             batch = await claim(app, broadcast_id)
@@ -332,11 +333,11 @@ async def send_broadcast(app: Starlette, broadcast_id: int) -> None:
 async def start_due(app: Starlette) -> list[int]:
     """Start the scheduled broadcasts whose moment has come (recipients fixed now); their ids."""
     query = select(BROADCASTS.c.id).where(BROADCASTS.c.status == SCHEDULED, BROADCASTS.c.send_at <= utcnow())
-    async with app.state.db.session(read_only=True) as session:
+    async with services(app).db.session(read_only=True) as session:
         due = [row[0] for row in await session.exec(query)]
     started = []
     for broadcast_id in due:
-        async with app.state.db.session() as session:
+        async with services(app).db.session() as session:
             claim_it = (
                 update(BROADCASTS)
                 .where(BROADCASTS.c.id == broadcast_id, BROADCASTS.c.status == SCHEDULED)
@@ -361,10 +362,10 @@ async def upkeep(app: Starlette) -> None:
         BROADCASTS.c.status.in_(UNFINISHED),
         or_(BROADCASTS.c.lease_until.is_(None), BROADCASTS.c.lease_until < utcnow()),
     )
-    async with app.state.db.session(read_only=True) as session:
+    async with services(app).db.session(read_only=True) as session:
         ids = [row[0] for row in await session.exec(orphans)]
     for broadcast_id in ids:
-        await app.state.jobs.enqueue(SEND_JOB, broadcast_id=broadcast_id)
+        await services(app).jobs.enqueue(SEND_JOB, broadcast_id=broadcast_id)
 
 
 def _upkeep_interval(app: Starlette) -> float | None:

@@ -17,6 +17,7 @@ from subsvc_users.api import User
 
 from subsvc.db import utcnow
 from subsvc.messenger import CAPTION_LIMIT
+from subsvc.services import services
 from subsvc_broadcasts import buttons
 from subsvc_broadcasts.models import (
     CANCELLED,
@@ -100,7 +101,7 @@ async def create(app: Starlette, session: AsyncSession, new: NewBroadcast) -> Br
     """Record the broadcast; unless it is scheduled for later, fix its recipients now and have
     the sender start once this transaction commits."""
     text = await check(app, session, new)
-    if not app.state.messenger.configured:
+    if not services(app).messenger.configured:
         raise BroadcastRefused(503, NOT_CONFIGURED)
     now = utcnow()
     scheduled = new.send_at is not None and new.send_at > now
@@ -145,7 +146,7 @@ async def fix_recipients(app: Starlette, session: AsyncSession, broadcast: Broad
         broadcast.status = COMPLETED
         broadcast.started_at = broadcast.completed_at = utcnow()
     else:
-        app.state.jobs.enqueue_after_commit(session, SEND_JOB, broadcast_id=broadcast.id)
+        services(app).jobs.enqueue_after_commit(session, SEND_JOB, broadcast_id=broadcast.id)
     session.add(broadcast)
     await session.flush()
 
@@ -230,4 +231,4 @@ def progress_of(row: Any) -> BroadcastProgress:
 def publish_progress(app: Starlette, session: AsyncSession, row: Any) -> None:
     """Publish ``broadcast.progress`` in the session's transaction (to the admin sockets and
     webhooks once it commits)."""
-    app.state.events.publish(session, PROGRESS_EVENT, progress_of(row))
+    services(app).events.publish(session, PROGRESS_EVENT, progress_of(row))

@@ -17,6 +17,7 @@ from subsvc_subscriptions.api import EVENT_CHANGED
 
 from subsvc.events import Event, EventBus
 from subsvc.realtime import Hub
+from subsvc.services import services
 
 DEBITS = frozenset({"withdrawal", "subscription_payment", "gift_payment"})  # amounts shown negative
 Message = dict[str, Any]
@@ -85,8 +86,8 @@ def subscription_message(payload: Mapping[str, Any]) -> Message:
 
 def subscribe(app: Starlette) -> None:
     """Send the user a message for each completed transaction and each subscription change."""
-    hub: Hub = app.state.realtime
-    events: EventBus = app.state.events
+    hub: Hub = services(app).realtime
+    events: EventBus = services(app).events
 
     async def on_payment(event: Event) -> None:
         if event.payload.get("is_completed", True):

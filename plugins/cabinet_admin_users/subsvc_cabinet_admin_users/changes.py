@@ -21,6 +21,7 @@ from subsvc_users.api import User, UserStatus, UserUpdateRequest
 
 from subsvc.db import utcnow
 from subsvc.events import EventBus
+from subsvc.services import services
 from subsvc_cabinet_admin_users.lookup import admin_settings_for_change, fits_row_id, user_subscriptions
 from subsvc_cabinet_admin_users.models import UserAdminSettings
 from subsvc_cabinet_admin_users.schemas import UpdateRestrictionsRequest, UserDeleted, UserStatusChanged
@@ -43,7 +44,7 @@ class UserInUse(RuntimeError):
 
 def events(app: Starlette) -> EventBus:
     """The application's event bus."""
-    bus: EventBus = app.state.events
+    bus: EventBus = services(app).events
     return bus
 
 

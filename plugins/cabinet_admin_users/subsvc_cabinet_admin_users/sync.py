@@ -16,6 +16,7 @@ from subsvc_users.api import User
 
 from subsvc.db import utcnow
 from subsvc.panel import GIB, PanelUser
+from subsvc.services import services
 from subsvc_cabinet_admin_users.lookup import admin_settings, admin_settings_for_change
 from subsvc_cabinet_admin_users.panel import PanelGateway
 from subsvc_cabinet_admin_users.schemas import PanelUserInfo, SyncFromPanelRequest, as_utc
@@ -146,5 +147,5 @@ async def create_from_account(
         replace_existing=True,
     )
     return await subscriptions.create_or_replace(
-        session, app.state.events, SubscriptionSettings.of(app), user, order
+        session, services(app).events, SubscriptionSettings.of(app), user, order
     )

@@ -24,6 +24,7 @@ from subsvc.api import INT32_MAX
 from subsvc.api.errors import HTTPError
 from subsvc.auth.principal import Principal
 from subsvc.default_plugins import cabinet_jwt
+from subsvc.services import services
 from subsvc_cabinet_auth.sessions import is_env_admin
 from subsvc_cabinet_auth.settings import CabinetAuthSettings
 
@@ -62,14 +63,14 @@ async def authenticate(connection: HTTPConnection) -> Principal:
     assert claimed is not None
     if not 0 < claimed.id <= INT32_MAX:
         raise HTTPError(404, USER_NOT_FOUND)
-    async with connection.app.state.db.session(read_only=True) as session:
+    async with services(connection.app).db.session(read_only=True) as session:
         row = (await session.exec(_user_by_id(), params={"user_id": claimed.id})).first()  # type: ignore[call-overload]
     if row is None:
         raise HTTPError(404, USER_NOT_FOUND)
     user = User(**row._mapping)  # a plain row read, detached: cheaper than an ORM query
     check_status(connection, user.status)
     connection.scope.setdefault("state", {})[STATE_KEY] = user
-    admin = is_env_admin(connection.app.state.settings, user)
+    admin = is_env_admin(services(connection.app).settings, user)
     return replace(claimed, is_admin=admin)
 
 

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
+from subsvc.services import services
 from subsvc_cabinet_auth import replay
 from subsvc_cabinet_auth.messenger import (
     MessengerIdentity,
@@ -51,7 +52,7 @@ def _settings(app: Starlette) -> CabinetAuthSettings:
 
 
 def _bot_token(app: Starlette) -> str:
-    token: str | None = app.state.settings.BOT_TOKEN
+    token: str | None = services(app).settings.BOT_TOKEN
     if not token:
         raise CredentialRefused("no_bot_token")
     return token

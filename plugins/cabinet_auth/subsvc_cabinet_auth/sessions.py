@@ -27,6 +27,7 @@ from subsvc.auth.jwt import ALGORITHM, JWTCodec, TokenError
 from subsvc.auth.permissions import user_grants
 from subsvc.auth.principal import Grants
 from subsvc.db import utcnow
+from subsvc.services import services
 from subsvc.settings import Settings
 from subsvc_cabinet_auth.models import CabinetRefreshToken
 from subsvc_cabinet_auth.schemas import AuthResponse, CabinetUserResponse, TokenResponse
@@ -64,7 +65,7 @@ def is_env_admin(settings: Settings, user: User) -> bool:
 
 async def grants_of(app: Starlette, session: AsyncSession, user: User) -> Grants:
     """The user's RBAC standing; environment administrators hold everything at level 1000."""
-    if is_env_admin(app.state.settings, user):
+    if is_env_admin(services(app).settings, user):
         return ADMIN_GRANTS
     assert user.id is not None
     return await user_grants(app, session, user.id)
@@ -96,7 +97,7 @@ async def issue_session(
     ``cabinet_last_login`` set, all in the caller's transaction."""
     assert user.id is not None
     app = request.app
-    codec: JWTCodec = app.state.jwt
+    codec: JWTCodec = services(app).jwt
     grants = await grants_of(app, session, user)
     access = codec.access_token(user.id, **access_claims(user, grants))
     refresh = codec.refresh_token(user.id)
@@ -124,7 +125,7 @@ async def refresh_access(request: Request, session: AsyncSession, refresh_token:
     """A new access token (fresh grants) for a valid, stored, unrevoked refresh token; the
     refresh token itself is handed back unchanged. 401 with the reason otherwise."""
     app = request.app
-    codec: JWTCodec = app.state.jwt
+    codec: JWTCodec = services(app).jwt
     try:
         claims = codec.verify(refresh_token, "refresh")
     except TokenError:
@@ -185,7 +186,7 @@ AUTO_LOGIN = "auto_login"
 
 def issue_auto_login_token(app: Starlette, user_id: int) -> str:
     """A one-time token that logs ``user_id`` in through ``POST /cabinet/auth/login/auto``."""
-    codec: JWTCodec = app.state.jwt
+    codec: JWTCodec = services(app).jwt
     hours = CabinetAuthSettings.of(app).CABINET_AUTO_LOGIN_TOKEN_HOURS
     now = utcnow()
     payload = {
@@ -200,7 +201,7 @@ def issue_auto_login_token(app: Starlette, user_id: int) -> str:
 
 def verify_auto_login_token(app: Starlette, token: str) -> dict[str, Any]:
     """The claims of a valid auto-login token; :class:`TokenError` otherwise."""
-    codec: JWTCodec = app.state.jwt
+    codec: JWTCodec = services(app).jwt
     try:
         claims: dict[str, Any] = jwt.decode(
             token, codec.secret, algorithms=[ALGORITHM], options={"require": ["exp", "sub", "type"]}

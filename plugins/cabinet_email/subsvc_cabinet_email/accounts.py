@@ -16,6 +16,7 @@ from starlette.applications import Starlette
 from subsvc_users.api import User, UserCreateRequest, create_cabinet_user, set_password_hash, verify_email
 
 from subsvc.auth.admins import is_admin, normalise_email
+from subsvc.services import services
 from subsvc_cabinet_email.models import EmailToken
 from subsvc_cabinet_email.settings import CabinetEmailSettings
 
@@ -54,7 +55,7 @@ def check_new_address(app: Starlette, email: str, *, admin_detail: str) -> None:
     settings: CabinetEmailSettings = CabinetEmailSettings.of(app)
     if is_disposable(settings, email):
         raise EmailRuleError(400, DISPOSABLE)
-    if is_admin(app.state.settings, email=email):
+    if is_admin(services(app).settings, email=email):
         raise EmailRuleError(403, admin_detail)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
+from subsvc.services import services
 from subsvc_cabinet_email import tokens
 from subsvc_cabinet_email.mailer import Mailer, MailError
 
@@ -69,7 +70,7 @@ async def _send_or_withdraw(app: Starlette, message: EmailMessage, row_id: int) 
     try:
         await mailer(app).send(message)
     except MailError:
-        async with app.state.db.session() as session:
+        async with services(app).db.session() as session:
             await _withdraw(session, row_id)
 
 

@@ -12,6 +12,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 
 from subsvc.db import Database
+from subsvc.services import services
 from subsvc_cabinet_oauth import errors, providers, tokens
 from subsvc_cabinet_oauth.models import LINK, LOGIN, OAuthState
 from subsvc_cabinet_oauth.providers import Profile
@@ -64,7 +65,7 @@ def redirect_uri(request: Request) -> str:
     cabinet = settings.CABINET_URL.rstrip("/")
     origin = _origin(request.headers.get("origin", ""))
     if origin is not None:
-        allowed = {_origin(item) for item in request.app.state.settings.CORS_ORIGINS if item != "*"}
+        allowed = {_origin(item) for item in services(request.app).settings.CORS_ORIGINS if item != "*"}
         allowed.add(_origin(cabinet))
         if origin in allowed:
             return origin + CALLBACK_PATH
@@ -85,7 +86,7 @@ async def start(request: Request, provider: str, purpose: str, user_id: int | No
     config = provider_config(request.app, provider)
     verifier, challenge = providers.pkce_pair() if providers.SPECS[provider].pkce else (None, None)
     uri = redirect_uri(request)
-    db: Database = request.app.state.db
+    db: Database = services(request.app).db
     async with db.session() as session:
         state = await tokens.create_state(
             session,
@@ -105,7 +106,7 @@ async def take_state(
     request: Request, state: str, *, provider: str | None, purpose: str, user_id: int | None = None
 ) -> OAuthState:
     """Consume a state and check it was made for this provider, purpose and user."""
-    row = await tokens.consume_state(request.app.state.db, state)
+    row = await tokens.consume_state(services(request.app).db, state)
     if row is None or (provider is not None and row.provider != provider):
         raise errors.FlowError(400, errors.INVALID_STATE)
     if row.purpose != purpose:

@@ -9,6 +9,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
 from subsvc.hookspecs import hookspec
+from subsvc.services import services
 
 MergeReport = Mapping[str, Any]
 """What an implementation of :func:`cabinet_account_merging` tells the ``account.merged``
@@ -62,7 +63,7 @@ async def merge_accounts(
     """Call every implementation of :func:`cabinet_account_merging` (core's ``call_all``: in
     pluggy's order, each awaited before the next is called); their reports in one dict."""
     report: dict[str, Any] = {}
-    for answer in await app.state.plugins.call_all(
+    for answer in await services(app).plugins.call_all(
         "cabinet_account_merging",
         app=app,
         session=session,

@@ -20,6 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_users.api import User, UserStatus
 
+from subsvc.services import services
 from subsvc_cabinet_oauth import errors
 from subsvc_cabinet_oauth.errors import FlowError
 from subsvc_cabinet_oauth.hookspecs import merge_accounts
@@ -31,7 +32,7 @@ ACCOUNT_MERGED = "account.merged"
 
 
 def plugin_runs(app: Starlette, name: str) -> bool:
-    return any(info.name == name for info in app.state.plugins.enabled)
+    return any(info.name == name for info in services(app).plugins.enabled)
 
 
 # --- preview ---------------------------------------------------------------------------------------
@@ -41,7 +42,7 @@ async def _subscription_preview(
     app: Starlette, session: AsyncSession, user_id: int
 ) -> MergePreviewSubscription | None:
     """The subscription shown in the preview, from the plugin that keeps subscriptions."""
-    answers = await app.state.plugins.call_all(
+    answers = await services(app).plugins.call_all(
         "cabinet_merge_preview_subscription", app=app, session=session, user_id=user_id
     )
     return MergePreviewSubscription.model_validate(answers[0]) if answers else None
@@ -136,7 +137,7 @@ async def merge(app: Starlette, session: AsyncSession, token: MergeToken, keep_f
     await _forget_pending(session, secondary_id)
     report = await merge_accounts(app, session, primary_id, secondary_id, keep_from)
     await session.refresh(primary)
-    app.state.events.publish(
+    services(app).events.publish(
         session,
         ACCOUNT_MERGED,
         AccountMergedPayload(

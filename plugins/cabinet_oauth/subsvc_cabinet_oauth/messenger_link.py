@@ -23,6 +23,7 @@ from subsvc_cabinet_auth.api import (
     verify_widget,
 )
 
+from subsvc.services import services
 from subsvc_cabinet_oauth.errors import FlowError
 from subsvc_cabinet_oauth.schemas import LinkMessengerRequest
 
@@ -37,7 +38,7 @@ MESSENGER_ID_MAX = 2**63 - 1
 
 
 def _bot_token(request: Request) -> str:
-    token: str | None = request.app.state.settings.BOT_TOKEN
+    token: str | None = services(request.app).settings.BOT_TOKEN
     if not token:
         raise FlowError(503, BOT_NOT_CONFIGURED)
     return token

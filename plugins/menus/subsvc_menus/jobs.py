@@ -9,6 +9,7 @@ from starlette.applications import Starlette
 
 from subsvc.db import utcnow
 from subsvc.jobs import Job
+from subsvc.services import services
 from subsvc_menus import clicks
 from subsvc_menus.settings import MenusSettings
 
@@ -25,7 +26,7 @@ async def prune_clicks(app: Starlette) -> None:
     before = utcnow() - timedelta(days=days)
     deleted = 0
     while True:
-        async with app.state.db.session() as session:
+        async with services(app).db.session() as session:
             count = await clicks.prune(session, before)
             await session.commit()
         deleted += count

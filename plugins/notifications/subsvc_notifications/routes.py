@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
 from subsvc.api import HTTPError, Limit, Offset, Page, Router
-from subsvc.events import EventBus
+from subsvc.services import services
 from subsvc_notifications import service
 from subsvc_notifications.schemas import LenientDatetime, SubscriptionEventCreate, SubscriptionEventResponse
 
@@ -31,7 +29,7 @@ async def receive_subscription_event(
     `user_id`, `subscription_id` and `transaction_id` are internal ids and must exist (404
     otherwise; nothing is stored). `subscription_event.recorded` is published with the record.
     """
-    events = cast(EventBus, request.app.state.events)
+    events = services(request.app).events
     try:
         return await service.record_event(session, events, payload)
     except service.ReferenceNotFound as missing:

@@ -25,6 +25,7 @@ from subsvc_subscriptions.api import Subscription
 from subsvc_users.api import User
 
 from subsvc.panel import GIB
+from subsvc.services import services
 from subsvc_panel import accounts
 from subsvc_panel.client import PanelClient
 from subsvc_panel.schemas import TrafficNodeInfo, UserTrafficEnrichment, UserTrafficItem
@@ -107,7 +108,7 @@ class Row:
 async def tariff_names(app: Starlette, session: AsyncSession) -> dict[int, str]:
     """Tariff names by id when the tariffs plugin runs (its table read by name: this plugin
     does not build on it)."""
-    if "tariffs" not in {info.name for info in app.state.plugins.enabled}:
+    if "tariffs" not in {info.name for info in services(app).plugins.enabled}:
         return {}
     table = SQLModel.metadata.tables.get("tariffs")
     if table is None:
@@ -270,7 +271,7 @@ def sort(items: list[UserTrafficItem], sort_by: str, descending: bool) -> list[U
 
 async def total_spent(app: Starlette, session: AsyncSession) -> dict[int, int]:
     """Kopeks each user paid for subscriptions, when the billing plugin runs."""
-    if "billing" not in {info.name for info in app.state.plugins.enabled}:
+    if "billing" not in {info.name for info in services(app).plugins.enabled}:
         return {}
     table = SQLModel.metadata.tables.get("transactions")
     if table is None:

@@ -8,6 +8,7 @@ from starlette.applications import Starlette
 
 from subsvc.events import Event
 from subsvc.hookspecs import hookimpl
+from subsvc.services import services
 from subsvc_panel_sync.progress import PROGRESS_EVENT
 from subsvc_panel_sync.queue import PUSH_JOB, Pusher, record_changes
 
@@ -16,15 +17,15 @@ from subsvc_panel_sync.queue import PUSH_JOB, Pusher, record_changes
 def startup(app: Starlette) -> None:
     """Queue every subscription change with the change itself, and push the queue."""
     app.state.panel_sync_pusher = Pusher(app)
-    jobs = app.state.jobs
+    jobs = services(app).jobs
 
     def queue(session: Session, events: list[Event]) -> None:
         if record_changes(session, events):
             jobs.enqueue_after_commit(session, PUSH_JOB)
 
-    app.state.events.subscribe_in_transaction(queue)
+    services(app).events.subscribe_in_transaction(queue)
 
     async def to_cabinet_admins(event: Event) -> None:
-        await app.state.realtime.send_to_cabinet_admins({"type": PROGRESS_EVENT, **event.payload})
+        await services(app).realtime.send_to_cabinet_admins({"type": PROGRESS_EVENT, **event.payload})
 
-    app.state.events.subscribe(PROGRESS_EVENT, to_cabinet_admins)
+    services(app).events.subscribe(PROGRESS_EVENT, to_cabinet_admins)

@@ -23,6 +23,7 @@ from subsvc_users.api import UserCreateRequest, create_user
 
 from subsvc.db import in_list, utcnow
 from subsvc.panel import GIB
+from subsvc.services import services
 from subsvc_panel_sync.mapping import gib, parse_time, short_id_of, squads_of
 from subsvc_panel_sync.models import FAILED, PENDING, SYNCED
 from subsvc_panel_sync.progress import Run
@@ -220,7 +221,7 @@ async def _create(
 async def sync_servers(app: Starlette) -> dict[str, Any]:
     """The servers' sync with the panel's squads (``panel_sync_servers``), when a plugin
     keeps servers."""
-    answers = await app.state.plugins.call_all("panel_sync_servers", app=app)
+    answers = await services(app).plugins.call_all("panel_sync_servers", app=app)
     if not answers:
         return {"skipped": True, "reason": "servers plugin is not installed"}
     return dict(answers[0])

@@ -27,6 +27,7 @@ import sqlalchemy as sa
 from subsvc_panel.api import PanelClient, PanelError, client_of
 
 from subsvc.db import in_list, utcnow
+from subsvc.services import services
 from subsvc_panel_sync import importing
 from subsvc_panel_sync.index import PanelIndex
 from subsvc_panel_sync.mapping import DISABLED, Wanted, gib, short_id_of
@@ -111,7 +112,7 @@ async def _queue(run: Run, wanted: list[Wanted]) -> None:
     ]
     async with run.db.session() as session:
         await run_sql(session, statements(run.db.dialect)["changed"], params=rows)
-        run.app.state.jobs.enqueue_after_commit(session, PUSH_JOB)
+        services(run.app).jobs.enqueue_after_commit(session, PUSH_JOB)
         await session.commit()
 
 
@@ -221,7 +222,7 @@ async def _forget_lost_uuids(run: Run, index: PanelIndex) -> int:
                     ),
                     params={"ids": chunk},
                 )
-            run.app.state.jobs.enqueue_after_commit(session, PUSH_JOB)
+            services(run.app).jobs.enqueue_after_commit(session, PUSH_JOB)
             await session.commit()
     return len(lost)
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 from starlette.applications import Starlette
 
 from subsvc.db import Database, utcnow
+from subsvc.services import services
 from subsvc_panel_sync.models import PanelSyncControl, PanelSyncRun
 from subsvc_panel_sync.queries import run_sql
 from subsvc_panel_sync.settings import PanelSyncSettings
@@ -86,7 +87,7 @@ class Run:
 
     @property
     def db(self) -> Database:
-        db: Database = self.app.state.db
+        db: Database = services(self.app).db
         return db
 
     @property
@@ -96,7 +97,7 @@ class Run:
 
     @property
     def stopping(self) -> bool:
-        return bool(self.app.state.jobs.stopping)
+        return bool(services(self.app).jobs.stopping)
 
     def error(self, text: str) -> None:
         """Count an error; the first ``PANEL_SYNC_MAX_ERRORS`` are kept."""
@@ -147,5 +148,5 @@ class Run:
                     .where(CONTROL.c.id == 1, CONTROL.c.current_run_id == self.id)
                     .values(current_run_id=None, updated_at=now),
                 )
-            self.app.state.events.publish(session, PROGRESS_EVENT, self.payload())
+            services(self.app).events.publish(session, PROGRESS_EVENT, self.payload())
             await session.commit()

@@ -35,6 +35,7 @@ from subsvc_panel.api import PanelClient, client_of
 
 from subsvc.db import Database, is_database_unavailable, utcnow, write_batch
 from subsvc.events import Event
+from subsvc.services import services
 from subsvc_panel_sync.mapping import Wanted
 from subsvc_panel_sync.models import FAILED, PENDING, SYNCED
 from subsvc_panel_sync.push import Disabled, Pushed, Removed, disable_removed, push
@@ -251,7 +252,7 @@ class Pusher:
 
     def __init__(self, app: Starlette) -> None:
         self.app = app
-        self.db: Database = app.state.db
+        self.db: Database = services(app).db
         self._draining = False
         self._again = False
 
@@ -271,7 +272,7 @@ class Pusher:
                 pushed = await self._once()
                 if not pushed and not self._again:
                     return
-                if self.app.state.jobs.stopping:
+                if services(self.app).jobs.stopping:
                     return
         finally:
             self._draining = False

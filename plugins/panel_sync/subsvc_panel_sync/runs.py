@@ -19,6 +19,7 @@ from subsvc_panel.api import PanelError, client_of
 
 from subsvc.db import Database, is_database_unavailable, utcnow
 from subsvc.panel import NOT_CONFIGURED
+from subsvc.services import services
 from subsvc_panel_sync.models import PanelSyncRun
 from subsvc_panel_sync.progress import CONTROL, RUNS, Run
 from subsvc_panel_sync.queries import run_sql
@@ -110,10 +111,10 @@ async def start_run(
             current = await control(session)
             raise Busy(current.current_run_id if current is not None else None)
     assert run.id is not None
-    app.state.events.publish(
+    services(app).events.publish(
         session, "panel_sync.progress", Run(app, run.id, kind, mode, reason, "queued").payload()
     )
-    app.state.jobs.enqueue_after_commit(session, RUN_JOB, run_id=run.id)
+    services(app).jobs.enqueue_after_commit(session, RUN_JOB, run_id=run.id)
     return run
 
 
@@ -147,12 +148,12 @@ async def execute(app: Starlette, run_id: int) -> None:
 
     settings = settings_of(app)
     stale_before = utcnow() - timedelta(seconds=settings.PANEL_SYNC_LEASE_SECONDS)
-    row = await _claim(app.state.db, run_id, stale_before)
+    row = await _claim(services(app).db, run_id, stale_before)
     if row is None:
         return
     run = Run.of(app, row)
     client = client_of(app)
-    beat = asyncio.create_task(_heartbeat(app.state.db, run_id, settings.PANEL_SYNC_LEASE_SECONDS / 4))
+    beat = asyncio.create_task(_heartbeat(services(app).db, run_id, settings.PANEL_SYNC_LEASE_SECONDS / 4))
     try:
         if not client.configured:
             raise PanelError(client.configuration_error or NOT_CONFIGURED)
@@ -195,7 +196,7 @@ async def resume(app: Starlette) -> None:
     """The job ``panel_sync.resume``: take up runs nobody has worked on for a lease."""
     settings = settings_of(app)
     stale_before = utcnow() - timedelta(seconds=settings.PANEL_SYNC_LEASE_SECONDS)
-    async with app.state.db.session(read_only=True) as session:
+    async with services(app).db.session(read_only=True) as session:
         ids = (
             (
                 await run_sql(
@@ -216,7 +217,7 @@ async def auto(app: Starlette) -> None:
     """The job ``panel_sync.auto``: start the auto sync when it is enabled and due."""
     now = utcnow()
     times = auto_times(settings_of(app))
-    async with app.state.db.session() as session:
+    async with services(app).db.session() as session:
         row = await control(session)
         if row is None or not row.auto_enabled or row.next_auto_at is None or row.next_auto_at > now:
             return

@@ -16,6 +16,7 @@ from subsvc_segments.api import resolve, user_ids_query
 from subsvc_users.api import User
 
 from subsvc.db import in_list, utcnow
+from subsvc.services import services
 from subsvc_pinned_messages.messages import is_row_id, lock_activation
 from subsvc_pinned_messages.models import BROADCAST, DELIVERIES, RUNS, PinnedMessage, PinnedMessageRun
 from subsvc_pinned_messages.schemas import PinnedMessageRunFinished
@@ -56,7 +57,7 @@ async def cancel_unfinished(app: Starlette, session: AsyncSession, message_id: i
         if run is None:
             continue
         run.status, run.completed_at, run.lease_until = "cancelled", now, None
-        app.state.events.publish(session, FINISHED_EVENT, finished_event(run))
+        services(app).events.publish(session, FINISHED_EVENT, finished_event(run))
     await session.flush()
     await session.exec(
         update(DELIVERIES)
@@ -99,10 +100,10 @@ async def start_run(
     )
     run.total_count = max(result.rowcount, 0)
     if run.total_count:
-        app.state.jobs.enqueue_after_commit(session, SEND_JOB, run_id=run.id)
+        services(app).jobs.enqueue_after_commit(session, SEND_JOB, run_id=run.id)
     else:
         run.status, run.started_at, run.completed_at = "completed", now, now
-        app.state.events.publish(session, FINISHED_EVENT, finished_event(run))
+        services(app).events.publish(session, FINISHED_EVENT, finished_event(run))
     await session.flush()
     return run
 

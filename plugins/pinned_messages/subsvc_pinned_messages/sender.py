@@ -36,6 +36,7 @@ from starlette.applications import Starlette
 from subsvc.db import error_unstored, in_list, storable, utcnow, write_batch
 from subsvc.jobs import Job
 from subsvc.messenger import Media, Messenger, MessengerBlocked, MessengerError
+from subsvc.services import services
 from subsvc_pinned_messages.models import DELIVERIES, RUNS, UNPIN, PinnedMessageRun
 from subsvc_pinned_messages.runs import FINISHED_EVENT, SEND_JOB, UNFINISHED, finished_event
 from subsvc_pinned_messages.settings import PinnedMessagesSettings
@@ -87,7 +88,7 @@ async def _take_lease(app: Starlette, run_id: int) -> tuple[Work, datetime] | No
         .values(status="running", lease_until=lease, started_at=func.coalesce(RUNS.c.started_at, now))
         .returning(RUNS.c.kind, RUNS.c.content, RUNS.c.media_type, RUNS.c.media_file_id)
     )
-    async with app.state.db.session() as session:
+    async with services(app).db.session() as session:
         row = (await session.exec(take)).first()
         if row is None:
             return None
@@ -115,7 +116,7 @@ async def _claim(
     """Renew the lease (``None`` when it is no longer ours or the run was cancelled) and mark
     the next pending recipients ``sending``."""
     renewed = _lease_end(app)
-    async with app.state.db.session() as session:
+    async with services(app).db.session() as session:
         held = await session.exec(
             update(RUNS)
             .where(RUNS.c.id == run_id, RUNS.c.status == "running", RUNS.c.lease_until == lease)
@@ -128,12 +129,15 @@ async def _claim(
         pending = select(DELIVERIES.c.id).where(
             DELIVERIES.c.run_id == run_id, DELIVERIES.c.state == "pending"
         )
-        ids = [row[0] for row in (await session.exec(pending.order_by(DELIVERIES.c.id).limit(size))).all()]
+        page = pending.order_by(DELIVERIES.c.id).limit(size)
+        ids = [row[0] for row in (await session.exec(page)).all()]  # type: ignore[call-overload]
         batch: list[Any] = []
         if ids:
             claim = (
                 update(DELIVERIES)
-                .where(in_list(DELIVERIES.c.id, "ids", app.state.db.dialect), DELIVERIES.c.state == "pending")
+                .where(
+                    in_list(DELIVERIES.c.id, "ids", services(app).db.dialect), DELIVERIES.c.state == "pending"
+                )
                 .values(state="sending")
                 .returning(DELIVERIES.c.id, DELIVERIES.c.messenger_id)
             )
@@ -172,12 +176,12 @@ async def _serve(app: Starlette, work: Work, batch: Sequence[Any]) -> list[Outco
     """Every recipient of the batch, a few at a time; recipients not started when the app
     stops stay pending."""
     settings = _settings(app)
-    messenger: Messenger = app.state.messenger
+    messenger: Messenger = services(app).messenger
     gate = asyncio.Semaphore(settings.PINNED_MESSAGES_SEND_CONCURRENCY)
 
     async def one(chat_id: int) -> Outcome:
         async with gate:
-            if app.state.jobs.stopping:
+            if services(app).jobs.stopping:
                 return Outcome("pending")
             try:
                 if work.kind == UNPIN:
@@ -246,7 +250,7 @@ async def _save_together(app: Starlette, run_id: int, items: Sequence[tuple[Any,
             blocked_count=RUNS.c.blocked_count + counts["blocked"],
         )
     )
-    async with app.state.db.session() as session:
+    async with services(app).db.session() as session:
         await session.exec(counters)  # the run row first, as everywhere: no lock-order deadlock
         await session.exec(_MARK, params=marks)
         await session.commit()
@@ -257,14 +261,14 @@ async def _finish(app: Starlette, run_id: int, lease: datetime, completed: bool)
     values: dict[str, Any] = {"lease_until": None}
     if completed:
         values.update(status="completed", completed_at=utcnow())
-    async with app.state.db.session() as session:
+    async with services(app).db.session() as session:
         result = await session.exec(
             update(RUNS).where(RUNS.c.id == run_id, RUNS.c.lease_until == lease).values(values)
         )
         if completed and result.rowcount:
             run = await session.get(PinnedMessageRun, run_id)
             if run is not None:
-                app.state.events.publish(session, FINISHED_EVENT, finished_event(run))
+                services(app).events.publish(session, FINISHED_EVENT, finished_event(run))
         await session.commit()
 
 
@@ -277,7 +281,7 @@ async def send_run(app: Starlette, run_id: int) -> None:
     size = _settings(app).PINNED_MESSAGES_SEND_BATCH
     try:
         while True:
-            if app.state.jobs.stopping:
+            if services(app).jobs.stopping:
                 await _finish(app, run_id, lease, completed=False)
                 return
             claimed = await _claim(app, run_id, lease, size)
@@ -301,10 +305,10 @@ async def upkeep(app: Starlette) -> None:
         RUNS.c.status.in_(UNFINISHED),
         or_(RUNS.c.lease_until.is_(None), RUNS.c.lease_until < utcnow()),
     )
-    async with app.state.db.session(read_only=True) as session:
-        run_ids = [row[0] for row in (await session.exec(orphans.order_by(RUNS.c.id))).all()]
+    async with services(app).db.session(read_only=True) as session:
+        run_ids = [row[0] for row in (await session.exec(orphans.order_by(RUNS.c.id))).all()]  # type: ignore[call-overload]
     for run_id in run_ids:
-        await app.state.jobs.enqueue(SEND_JOB, run_id=run_id)
+        await services(app).jobs.enqueue(SEND_JOB, run_id=run_id)
 
 
 def _upkeep_interval(app: Starlette) -> float | None:

@@ -23,6 +23,7 @@ from starlette.applications import Starlette
 
 from subsvc.api import INT32_MAX
 from subsvc.db import utcnow
+from subsvc.services import services
 from subsvc_promo_groups.models import PromoGroup
 from subsvc_promo_groups.schemas import PromoGroupCreateRequest, PromoGroupUpdateRequest
 
@@ -125,7 +126,7 @@ async def member_counts(app: Starlette, session: AsyncSession, group_ids: Sequen
     counts = dict.fromkeys(group_ids, 0)
     if not group_ids:
         return counts
-    parts = await app.state.plugins.call_all(
+    parts = await services(app).plugins.call_all(
         "promo_group_member_counts", app=app, session=session, group_ids=list(group_ids)
     )
     for part in parts:
@@ -245,7 +246,7 @@ async def delete_group(app: Starlette, session: AsyncSession, group_id: int) -> 
     if fallback.id == group.id:  # it was the default's namesake, and has just become the default
         raise DefaultGroupProtected(group_id)
     assert fallback.id is not None
-    await app.state.plugins.call_all(
+    await services(app).plugins.call_all(
         "promo_group_deleting", app=app, session=session, group_id=group.id, fallback_group_id=fallback.id
     )
     await session.delete(group)

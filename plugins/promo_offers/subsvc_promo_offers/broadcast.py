@@ -12,6 +12,7 @@ from starlette.applications import Starlette
 from subsvc_users.api import User
 
 from subsvc.db import in_list, utcnow
+from subsvc.services import services
 from subsvc_promo_offers import recipients
 from subsvc_promo_offers.common import id_chunk
 from subsvc_promo_offers.models import DiscountOffer, OfferBroadcast, OfferBroadcastRecipient
@@ -132,7 +133,7 @@ async def broadcast_offer(
         answer.broadcast_id = broadcast.id
         answer.messenger_recipients = broadcast.total_count
         if broadcast.total_count:
-            app.state.jobs.enqueue_after_commit(session, SEND_JOB, broadcast_id=broadcast.id)
+            services(app).jobs.enqueue_after_commit(session, SEND_JOB, broadcast_id=broadcast.id)
         else:
             broadcast.status = "completed"
             broadcast.completed_at = utcnow()

@@ -27,6 +27,7 @@ from subsvc_subscriptions import api as subscriptions
 from subsvc.api import fits_int32
 from subsvc.db import utcnow
 from subsvc.events import EventBus
+from subsvc.services import services
 from subsvc_promo_offers import server_access
 from subsvc_promo_offers.discounts import set_active_discount
 from subsvc_promo_offers.logs import CLAIMED, add_log
@@ -103,7 +104,7 @@ async def claim(app: Starlette, session: AsyncSession, user_id: int, offer_id: i
     """Claim the user's offer and apply its effects; raises :class:`ClaimRefused`."""
     if not fits_int32(offer_id):
         raise ClaimRefused(404, NOT_FOUND)
-    events: EventBus = app.state.events
+    events: EventBus = services(app).events
     now = utcnow()
     offer = await _take(session, user_id, offer_id, now)
     extra = dict(offer.extra_data or {})

@@ -8,6 +8,7 @@ from starlette.applications import Starlette
 
 from subsvc.db import is_database_unavailable
 from subsvc.hookspecs import hookimpl
+from subsvc.services import services
 from subsvc_promo_offers import templates
 
 log = logging.getLogger("subsvc.promo_offers")
@@ -17,7 +18,7 @@ log = logging.getLogger("subsvc.promo_offers")
 async def startup(app: Starlette) -> None:
     """Ensure the default templates exist (the upkeep job tries again when the database is down now)."""
     try:
-        async with app.state.db.session() as session:
+        async with services(app).db.session() as session:
             await templates.ensure_default_templates(session)
             await session.commit()
     except Exception as exc:

@@ -31,6 +31,7 @@ from starlette.applications import Starlette
 from subsvc.db import error_unstored, storable, utcnow, write_batch
 from subsvc.jobs import Job
 from subsvc.messenger import Delivery, InlineButton, Messenger
+from subsvc.services import services
 from subsvc_promo_offers import server_access, templates
 from subsvc_promo_offers.broadcast import SEND_JOB
 from subsvc_promo_offers.models import DiscountOffer, OfferBroadcast, OfferBroadcastRecipient
@@ -74,7 +75,7 @@ async def _take_lease(app: Starlette, broadcast_id: int) -> tuple[str, str] | No
         )
         .returning(BROADCASTS.c.message_text, BROADCASTS.c.button_text)
     )
-    async with app.state.db.session() as session:
+    async with services(app).db.session() as session:
         row = (await session.exec(statement)).first()
         await session.commit()
     return None if row is None else (row[0], row[1])
@@ -87,7 +88,7 @@ async def _pending(app: Starlette, broadcast_id: int, limit: int) -> list[Any]:
         .order_by(RECIPIENTS.c.id)
         .limit(limit)
     )
-    async with app.state.db.session(read_only=True) as session:
+    async with services(app).db.session(read_only=True) as session:
         return list((await session.exec(query)).all())
 
 
@@ -157,7 +158,7 @@ async def _save_together(app: Starlette, broadcast_id: int, items: Sequence[tupl
             lease_until=now + lease,
         )
     )
-    async with app.state.db.session() as session:
+    async with services(app).db.session() as session:
         await session.exec(_MARK, params=marks)
         await session.exec(counters)
         await session.commit()
@@ -168,7 +169,7 @@ async def _finish(app: Starlette, broadcast_id: int, status: str | None) -> None
     values: dict[str, Any] = {"lease_until": None}
     if status is not None:
         values.update(status=status, completed_at=utcnow())
-    async with app.state.db.session() as session:
+    async with services(app).db.session() as session:
         await session.exec(update(BROADCASTS).where(BROADCASTS.c.id == broadcast_id).values(values))
         await session.commit()
 
@@ -180,10 +181,10 @@ async def send_broadcast(app: Starlette, broadcast_id: int) -> None:
         return
     text, button = leased
     settings = _settings(app)
-    messenger: Messenger = app.state.messenger
+    messenger: Messenger = services(app).messenger
     try:
         while True:
-            if app.state.jobs.stopping:
+            if services(app).jobs.stopping:
                 await _finish(app, broadcast_id, None)
                 return
             batch = await _pending(app, broadcast_id, settings.PROMO_OFFERS_SEND_BATCH)
@@ -209,20 +210,20 @@ async def upkeep(app: Starlette) -> None:
         or_(BROADCASTS.c.lease_until.is_(None), BROADCASTS.c.lease_until < now),
     )
     # one short transaction per step: none holds a lock while it asks for another table's
-    async with app.state.db.session(read_only=True) as session:
+    async with services(app).db.session(read_only=True) as session:
         orphans = [row[0] for row in await session.exec(unsent)]
     for broadcast_id in orphans:
-        await app.state.jobs.enqueue(SEND_JOB, broadcast_id=broadcast_id)
+        await services(app).jobs.enqueue(SEND_JOB, broadcast_id=broadcast_id)
     while True:
-        async with app.state.db.session() as session:
-            revoked = await server_access.revoke_due(session, app.state.events, now)
+        async with services(app).db.session() as session:
+            revoked = await server_access.revoke_due(session, services(app).events, now)
             await session.commit()
         if not revoked:
             break
-    async with app.state.db.session() as session:
+    async with services(app).db.session() as session:
         await templates.ensure_default_templates(session)
         await session.commit()
-    async with app.state.db.session() as session:
+    async with services(app).db.session() as session:
         await session.exec(
             update(OFFERS)
             .where(OFFERS.c.is_active.is_(True), OFFERS.c.claimed_at.is_(None), OFFERS.c.expires_at <= now)

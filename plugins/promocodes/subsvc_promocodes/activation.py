@@ -37,6 +37,7 @@ from subsvc_users.api import User, UserRuleError, UserUpdateRequest, update_user
 from subsvc.api import INT32_MAX
 from subsvc.db import utcnow
 from subsvc.events import EventBus
+from subsvc.services import services
 from subsvc_promocodes import discounts, service
 from subsvc_promocodes.models import PromoCode, PromoCodeType, PromoCodeUse
 from subsvc_promocodes.schemas import PromoCodeActivated, rubles
@@ -201,7 +202,7 @@ async def activate(
     use_id = await _claim_use(session, user, code, now)
 
     activation = Activation(code, user.balance_kopeks, user.balance_kopeks)
-    events: EventBus = app.state.events
+    events: EventBus = services(app).events
     kind = PromoCodeType(code.type)
     if kind == PromoCodeType.DISCOUNT:
         await _grant_discount(app, session, user, code, now, activation)
@@ -261,7 +262,7 @@ async def _add_days_and_traffic(
     subscription = await subscriptions.primary_of(session, user.id, for_update=True)
     if subscription is None:
         raise ActivationRefused("no_subscription_for_days")
-    events: EventBus = app.state.events
+    events: EventBus = services(app).events
     settings: SubscriptionSettings = app.state.settings_of["subscriptions"]
     try:
         if code.subscription_days > 0:
@@ -286,7 +287,7 @@ async def _start_trial(
     settings: SubscriptionSettings = app.state.settings_of["subscriptions"]
     order = subscriptions.Order(is_trial=True, days=code.subscription_days or None)
     try:
-        trial = await subscriptions.create_or_replace(session, app.state.events, settings, user, order)
+        trial = await subscriptions.create_or_replace(session, services(app).events, settings, user, order)
     except subscriptions.RuleViolation as exc:
         raise ActivationRefused("subscription", str(exc)) from None
     days = (trial.end_date - trial.start_date).days

@@ -18,6 +18,7 @@ from subsvc_promo_groups.api import ensure_default_group, find_group
 from subsvc_users.api import User, UserUpdateRequest, update_user
 
 from subsvc.db import utcnow
+from subsvc.services import services
 from subsvc_promocodes.models import PromoCode, PromoCodeDiscount, PromoCodeUse
 
 
@@ -60,7 +61,7 @@ async def _resolve(result: Any) -> Any:
 
 async def other_discount(app: Starlette, session: AsyncSession, user_id: int) -> Mapping[str, Any] | None:
     """The discount another plugin says the user holds now (``other_active_discount`` hook)."""
-    found = await app.state.plugins.first_result(
+    found = await services(app).plugins.first_result(
         "other_active_discount", app=app, session=session, user_id=user_id
     )
     return found or None
@@ -68,7 +69,7 @@ async def other_discount(app: Starlette, session: AsyncSession, user_id: int) ->
 
 async def deactivate_other(app: Starlette, session: AsyncSession, user_id: int) -> int | None:
     """Ask the other plugins to clear the user's discount; the percent they cleared, if any."""
-    cleared = await app.state.plugins.first_result(
+    cleared = await services(app).plugins.first_result(
         "deactivate_other_discount", app=app, session=session, user_id=user_id
     )
     return int(cleared) if cleared is not None else None

@@ -22,6 +22,7 @@ from subsvc_users.api import User
 from subsvc.auth.admins import normalise_email
 from subsvc.db import Database, utcnow
 from subsvc.events import Event
+from subsvc.services import services
 from subsvc.settings import Settings
 from subsvc_rbac import auditing
 from subsvc_rbac.gate import rbac_of
@@ -170,12 +171,12 @@ async def seed(db: Database, settings: Settings) -> list[auditing.Row]:
 
 async def on_user_created(app: Starlette, event: Event) -> None:
     """An administrator from the settings logging in for the first time gets the Superadmin role."""
-    settings: Settings = app.state.settings
+    settings: Settings = services(app).settings
     messenger_id = event.payload.get("messenger_id")
     if messenger_id is None or messenger_id not in settings.ADMIN_IDS:
         return
     user_id = int(event.payload["user_id"])
-    db: Database = app.state.db
+    db: Database = services(app).db
     async with db.session() as session:
         superadmin = (
             await session.exec(

@@ -24,6 +24,7 @@ from sqlalchemy import delete
 from starlette.applications import Starlette
 
 from subsvc.db import Database
+from subsvc.services import services
 from subsvc.testing import bearer_client
 from subsvc_rbac.models import AuditLogEntry
 
@@ -65,7 +66,7 @@ async def role_holder(
     ``messenger_id``) from ``client_ip``; enter it with ``async with``. ``role`` takes the
     role's other fields (``name``, ``level``, ...)."""
     await grant_role(admin, user_id, permissions, **role)
-    token: str = app.state.jwt.access_token(user_id, messenger_id=messenger_id)
+    token: str = services(app).jwt.access_token(user_id, messenger_id=messenger_id)
     return bearer_client(app, token, client_ip)
 
 

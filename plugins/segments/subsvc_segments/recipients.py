@@ -25,6 +25,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
 from subsvc.db import UTCDateTime, utcnow
+from subsvc.services import services
 from subsvc_segments.catalogue import TARIFF, USERS, Definition, merged, normalize, tariff_id_of
 from subsvc_segments.settings import SegmentSettings
 
@@ -72,7 +73,7 @@ def catalogue(app: Starlette) -> dict[str, Definition]:
     """Every segment the app knows: the built-in ones and those of ``segment_definitions``."""
     known: dict[str, Definition] | None = getattr(app.state, "segments", None)
     if known is None:
-        known = merged(list(app.state.plugins.hook.segment_definitions()))
+        known = merged(list(services(app).plugins.hook.segment_definitions()))
         app.state.segments = known
     return known
 
@@ -156,7 +157,7 @@ async def iter_recipients(
         if session is not None:
             rows = (await session.exec(query, params=params)).all()
         else:
-            async with app.state.db.session(read_only=True) as own:
+            async with services(app).db.session(read_only=True) as own:
                 rows = (await own.exec(query, params=params)).all()
         if not rows:
             return
@@ -183,7 +184,7 @@ async def count_recipients(
     query = _count(segment.definition, reachable, skip_blocked)
     if session is not None:
         return int((await session.exec(query, params=params)).one()[0])
-    async with app.state.db.session(read_only=True) as own:
+    async with services(app).db.session(read_only=True) as own:
         return int((await own.exec(query, params=params)).one()[0])
 
 

@@ -10,6 +10,7 @@ from starlette.applications import Starlette
 
 from subsvc.api import HTTPError
 from subsvc.hookspecs import hookimpl
+from subsvc.services import services
 from subsvc_servers import service
 from subsvc_servers.counts import CountKeeper
 from subsvc_servers.panel import sync_with_panel
@@ -21,10 +22,10 @@ SUBSCRIPTION_CHANGED = "subscription.changed"
 @hookimpl
 def startup(app: Starlette) -> None:
     settings = ServersSettings.of(app)
-    keeper = CountKeeper(app.state.db, settings.SERVERS_RECOUNT_DELAY_SECONDS)
+    keeper = CountKeeper(services(app).db, settings.SERVERS_RECOUNT_DELAY_SECONDS)
     app.state.servers_counts = keeper
     if settings.SERVERS_LIVE_COUNTS:
-        app.state.events.subscribe(SUBSCRIPTION_CHANGED, keeper.changed)
+        services(app).events.subscribe(SUBSCRIPTION_CHANGED, keeper.changed)
 
 
 @hookimpl
@@ -44,7 +45,7 @@ def promo_group_deleting(
 async def panel_sync_servers(app: Starlette) -> dict[str, Any]:
     """A sync from the panel brings the servers in step with the panel's squads."""
     try:
-        async with app.state.db.session() as session:
+        async with services(app).db.session() as session:
             result = await sync_with_panel(app, session)
             await session.commit()
     except HTTPError as exc:

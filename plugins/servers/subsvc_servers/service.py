@@ -23,6 +23,7 @@ from starlette.applications import Starlette
 from subsvc_promo_groups.api import PromoGroup
 
 from subsvc.db import utcnow
+from subsvc.services import services
 from subsvc_servers import queries
 from subsvc_servers.models import Server, ServerPromoGroup
 
@@ -253,7 +254,9 @@ async def update_server(
 
 async def tariffs_using(app: Starlette, session: AsyncSession, squad_uuid: str) -> list[str]:
     """Names of the tariffs offering the squad (the ``servers_tariffs_using`` hook)."""
-    parts = await app.state.plugins.call_all("servers_tariffs_using", session=session, squad_uuid=squad_uuid)
+    parts = await services(app).plugins.call_all(
+        "servers_tariffs_using", session=session, squad_uuid=squad_uuid
+    )
     return sorted({name for part in parts for name in part})
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from starlette.applications import Starlette
 
 from subsvc.hookspecs import hookimpl
+from subsvc.services import services
 from subsvc_stats.service import StatsService
 from subsvc_stats.settings import StatsSettings
 
@@ -12,7 +13,7 @@ from subsvc_stats.settings import StatsSettings
 @hookimpl
 def startup(app: Starlette) -> None:
     settings = StatsSettings.of(app)
-    app.state.stats = StatsService(app.state.db, app.state.bus, settings.STATS_CACHE_SECONDS)
+    app.state.stats = StatsService(services(app).db, services(app).bus, settings.STATS_CACHE_SECONDS)
 
 
 @hookimpl

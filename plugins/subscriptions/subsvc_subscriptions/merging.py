@@ -14,6 +14,7 @@ from starlette.applications import Starlette
 
 from subsvc.db import utcnow
 from subsvc.hookspecs import hookimpl
+from subsvc.services import services
 from subsvc_subscriptions import service
 from subsvc_subscriptions.models import Subscription
 
@@ -39,7 +40,7 @@ async def cabinet_account_merging(
     if _live(mine) and _live(theirs):
         dropped = theirs if keep_subscription_from == kept_user_id else mine
         assert dropped is not None and dropped.id is not None
-        await service.disable(session, app.state.events, dropped)
+        await service.disable(session, services(app).events, dropped)
         disabled.append(dropped.id)
     query = (
         select(col(Subscription.id))

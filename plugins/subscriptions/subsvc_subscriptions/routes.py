@@ -14,6 +14,7 @@ from subsvc.api import BigInt, HTTPError, Limit, Offset, Query, Router
 from subsvc.api.endpoint import Handler
 from subsvc.db import utcnow
 from subsvc.events import EventBus
+from subsvc.services import services
 from subsvc_subscriptions import service
 from subsvc_subscriptions.models import Subscription
 from subsvc_subscriptions.schemas import (
@@ -44,7 +45,7 @@ _RULES_RESPONSES = {400: "Refused by the subscription rules", 404: NOT_FOUND}
 
 
 def _events(request: Request) -> EventBus:
-    events: EventBus = request.app.state.events
+    events: EventBus = services(request.app).events
     return events
 
 

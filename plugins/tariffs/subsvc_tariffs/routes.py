@@ -12,6 +12,7 @@ from starlette.requests import Request
 from subsvc.api import Query, Router
 from subsvc.panel import RESPONSES as PANEL_RESPONSES
 from subsvc.panel import failures_as_502
+from subsvc.services import services
 from subsvc_tariffs import service, sync, views
 from subsvc_tariffs.models import Tariff
 from subsvc_tariffs.panel import GATEWAY
@@ -46,7 +47,7 @@ IN_USE = {409: "Tariff is used by subscriptions; deactivate it instead of deleti
 def _publish(request: Request, session: AsyncSession, kind: str, tariff: Tariff, changes: list[str]) -> None:
     assert tariff.id is not None
     event = TariffEvent(tariff_id=tariff.id, name=tariff.name, is_active=tariff.is_active, changes=changes)
-    request.app.state.events.publish(session, kind, event)
+    services(request.app).events.publish(session, kind, event)
 
 
 def _settings(request: Request) -> TariffsSettings:

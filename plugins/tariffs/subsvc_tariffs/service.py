@@ -31,6 +31,7 @@ from subsvc_subscriptions.api import Subscription
 
 from subsvc.api import INT32_MAX
 from subsvc.db import utcnow
+from subsvc.services import services
 from subsvc_tariffs.models import Tariff, TariffPromoGroup
 from subsvc_tariffs.schemas import PeriodPrice, ServerTrafficLimit, TariffCreateRequest, TariffUpdateRequest
 
@@ -177,7 +178,7 @@ async def tariffs_offering(session: AsyncSession, squad_uuid: str) -> list[str]:
 
 async def revenue_kopeks(app: Starlette, session: AsyncSession, tariff_id: int) -> int:
     """The revenue the ``tariff_revenue_kopeks`` implementations report, added up (0 without)."""
-    parts = await app.state.plugins.call_all(
+    parts = await services(app).plugins.call_all(
         "tariff_revenue_kopeks", app=app, session=session, tariff_id=tariff_id
     )
     return sum(int(part) for part in parts)

@@ -36,6 +36,7 @@ from subsvc_promo_groups.api import PromoGroup
 
 from subsvc.api import HTTPError, fits_int32, fits_int64
 from subsvc.db import DriverSelect, in_list, is_short
+from subsvc.services import services
 from subsvc_users.hookspecs import RecordColumns
 from subsvc_users.models import User
 from subsvc_users.schemas import PromoGroupSummary, UserResponse
@@ -60,7 +61,7 @@ def record_columns(app: Starlette, session: AsyncSession) -> Columns:
         return ()
     found: Columns | None = getattr(app.state, "user_record_columns", None)
     if found is None:
-        found = tuple(part for part in app.state.plugins.hook.user_record_columns() if part is not None)
+        found = tuple(part for part in services(app).plugins.hook.user_record_columns() if part is not None)
         app.state.user_record_columns = found
     return found
 
@@ -173,7 +174,7 @@ async def records_from_rows(
         return []
     ids = [row["id"] for row in rows]
     extras: dict[int, dict[str, Any]] = {}
-    parts = await request.app.state.plugins.call_all(
+    parts = await services(request.app).plugins.call_all(
         "user_record_extras", session=session, user_ids=ids, rows=rows
     )
     for part in parts:

@@ -27,6 +27,7 @@ from subsvc_promo_groups.api import ensure_default_group, find_group
 
 from subsvc.api import INT32_MAX, INT64_MAX
 from subsvc.db import DriverSelect, utcnow
+from subsvc.services import services
 from subsvc_users.counts import CountCache, count_cache
 from subsvc_users.models import USER_STATUSES, User
 from subsvc_users.records import USERS, Columns, record_select
@@ -227,7 +228,7 @@ async def create_user(app: Starlette, session: AsyncSession, data: UserCreateReq
         raise RuntimeError(f"no free referral code after {REFERRAL_ATTEMPTS} attempts")
     assert user.id is not None
     payload = UserCreatedPayload(user_id=user.id, **user.model_dump(exclude={"id"}))
-    app.state.events.publish(session, "user.created", payload)
+    services(app).events.publish(session, "user.created", payload)
     count_cache(app).invalidate_on_commit(session)
     return user
 

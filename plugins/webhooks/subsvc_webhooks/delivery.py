@@ -32,6 +32,7 @@ from starlette.applications import Starlette
 
 from subsvc.db import Database, is_database_unavailable, storable, unstored, utcnow, write_batch
 from subsvc.jobs import Job
+from subsvc.services import services
 from subsvc_webhooks.attempts import Claimed, Outcome, new_client, send
 from subsvc_webhooks.models import FAILED, SUCCESS
 from subsvc_webhooks.service import DELIVER_JOB
@@ -70,7 +71,7 @@ def blocks_private_targets(app: Starlette) -> bool:
     setting = WebhookSettings.of(app).WEBHOOK_BLOCK_PRIVATE_TARGETS
     if setting is not None:
         return bool(setting)
-    return app.state.settings.ENVIRONMENT not in ("development", "test")
+    return services(app).settings.ENVIRONMENT not in ("development", "test")
 
 
 class Deliverer:
@@ -79,7 +80,7 @@ class Deliverer:
 
     def __init__(self, app: Starlette) -> None:
         self.app = app
-        self.db: Database = app.state.db
+        self.db: Database = services(app).db
         self.client: httpx2.AsyncClient | None = None
         self._draining = False
         self._again = False
@@ -121,7 +122,7 @@ class Deliverer:
     async def _drain(self) -> None:
         limit = self.settings.WEBHOOK_CONCURRENCY
         look = True
-        while not self._stopping and not self.app.state.jobs.stopping:
+        while not self._stopping and not services(self.app).jobs.stopping:
             if look and len(self._inflight) < limit:
                 self._again = False
                 free = limit - len(self._inflight)
@@ -305,7 +306,7 @@ class Deliverer:
         def kick() -> None:
             self._timers.discard(handle)
             if not self._stopping:
-                self.app.state.jobs.spawn(self.drain())
+                services(self.app).jobs.spawn(self.drain())
 
         handle = loop.call_later(max(delay, 0.0) + 0.001, kick)
         self._timers.add(handle)

@@ -8,6 +8,7 @@ from starlette.applications import Starlette
 
 from subsvc.events import EventWrite
 from subsvc.hookspecs import hookimpl
+from subsvc.services import services
 from subsvc_webhooks import service
 from subsvc_webhooks.delivery import Deliverer, deliverer
 
@@ -16,7 +17,7 @@ from subsvc_webhooks.delivery import Deliverer, deliverer
 def startup(app: Starlette) -> None:
     """Write pending deliveries with every event, and be ready to send them."""
     app.state.webhook_deliverer = Deliverer(app)
-    jobs = app.state.jobs
+    jobs = services(app).jobs
 
     def written(session: Session, count: int) -> None:
         if count:
@@ -25,7 +26,7 @@ def startup(app: Starlette) -> None:
     deliveries = EventWrite(
         "webhook_deliveries", service.deliveries_from, service.delivery_parameters, written
     )
-    app.state.events.write_with_events(deliveries)
+    services(app).events.write_with_events(deliveries)
 
 
 @hookimpl

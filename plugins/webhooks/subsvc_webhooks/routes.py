@@ -9,6 +9,7 @@ from starlette.requests import Request
 
 from subsvc.api import Query, RequestValidationError, Router
 from subsvc.api.pagination import Limit, Offset, Page
+from subsvc.services import services
 from subsvc_webhooks import service
 from subsvc_webhooks.delivery import blocks_private_targets
 from subsvc_webhooks.models import ANY_EVENT, Webhook
@@ -50,7 +51,7 @@ async def _check(request: Request, *, url: str | None, event_type: str | None = 
     if (
         event_type is not None
         and event_type != ANY_EVENT
-        and event_type not in request.app.state.events.catalogue
+        and event_type not in services(request.app).events.catalogue
     ):
         message = f"unknown event type {event_type!r}: use one of GET /events/types, or '*' for every event"
         errors.append(_invalid("event_type", event_type, message))
@@ -139,7 +140,7 @@ async def update_webhook(
         session, webhook_id, payload.model_dump(exclude_none=True)
     )
     if reactivated:
-        request.app.state.jobs.enqueue_after_commit(session, service.DELIVER_JOB)
+        services(request.app).jobs.enqueue_after_commit(session, service.DELIVER_JOB)
     return to_response(webhook)
 
 

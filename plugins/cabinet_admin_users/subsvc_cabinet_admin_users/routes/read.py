@@ -11,6 +11,7 @@ from subsvc_promo_groups.api import find_group
 from subsvc_users.api import User, UserStatus, find_user_by_messenger_id
 
 from subsvc.api import BigInt, HTTPError, Limit, Offset, Query
+from subsvc.services import services
 from subsvc_cabinet_admin_users import detail, listing, stats
 from subsvc_cabinet_admin_users.lookup import current_subscription
 from subsvc_cabinet_admin_users.routes.common import READ, USER_NOT_FOUND, get_user, new_router, settings
@@ -32,7 +33,7 @@ Text255 = Annotated[str | None, Query(max_length=255)]
 
 async def _hook(request: Request, name: str, **kwargs: Any) -> Any:
     """The first answer of one of this plugin's ``firstresult`` hooks (awaited), or ``None``."""
-    return await request.app.state.plugins.first_result(name, **kwargs)
+    return await services(request.app).plugins.first_result(name, **kwargs)
 
 
 async def _users_page(

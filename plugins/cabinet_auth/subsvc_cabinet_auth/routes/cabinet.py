@@ -13,6 +13,7 @@ from subsvc.api.errors import HTTPError
 from subsvc.auth.jwt import TokenError
 from subsvc.auth.principal import Principal
 from subsvc.ratelimit import RATE_LIMITED, rate_limit
+from subsvc.services import services
 from subsvc_cabinet_auth import deeplink, replay
 from subsvc_cabinet_auth.guard import NOT_ACTIVE, USER_NOT_FOUND, authenticated_user
 from subsvc_cabinet_auth.identities import (
@@ -215,7 +216,7 @@ async def auto_login(request: Request, session: AsyncSession, body: AutoLoginReq
         raise HTTPError(401, USER_NOT_FOUND)
     if user.status != "active":
         raise HTTPError(403, ACCOUNT_DEACTIVATED)
-    if is_env_admin(request.app.state.settings, user):
+    if is_env_admin(services(request.app).settings, user):
         raise HTTPError(403, ADMIN_AUTO_LOGIN)
     forgotten_at = datetime.fromtimestamp(float(claims["exp"]), UTC)
     if not await replay.use_once(session, "auto_login", body.token, forgotten_at):

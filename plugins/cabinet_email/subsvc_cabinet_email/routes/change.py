@@ -12,6 +12,7 @@ from subsvc_cabinet_auth.api import MessageResponse
 from subsvc.api import HTTPError
 from subsvc.auth.principal import Principal
 from subsvc.ratelimit import RATE_LIMITED
+from subsvc.services import services
 from subsvc_cabinet_email import accounts, delivery, tokens
 from subsvc_cabinet_email.models import CHANGE, VERIFY
 from subsvc_cabinet_email.routes.common import (
@@ -45,7 +46,7 @@ TOO_MANY_ATTEMPTS = "Too many invalid attempts. Please request a new code."
 
 
 def _secret(request: Request) -> str:
-    secret: str = request.app.state.jwt.secret
+    secret: str = services(request.app).jwt.secret
     return secret
 
 

@@ -8,6 +8,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
 from subsvc.auth.principal import Principal
+from subsvc.services import services
 from subsvc_menus.settings import MenusSettings
 from subsvc_menus.store import Editor
 
@@ -34,4 +35,4 @@ def editor(request: Request, principal: Principal) -> Editor:
 
 def publish(request: Request, session: AsyncSession, document: str, action: str) -> None:
     """Tell subscribers (webhooks, the admin WebSocket, bot instances) once the change commits."""
-    request.app.state.events.publish(session, UPDATED, MenuUpdated(document=document, action=action))
+    services(request.app).events.publish(session, UPDATED, MenuUpdated(document=document, action=action))

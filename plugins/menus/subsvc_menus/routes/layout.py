@@ -12,6 +12,7 @@ from starlette.requests import Request
 from subsvc.api import HTTPError, Limit, Offset, Router
 from subsvc.auth.principal import Principal
 from subsvc.db import utcnow
+from subsvc.services import services
 from subsvc_menus import catalogue, history, store
 from subsvc_menus import layout as rules
 from subsvc_menus.routes.common import editor, publish, settings
@@ -149,7 +150,7 @@ async def export_menu_layout(request: Request, session: AsyncSession) -> MenuLay
     """Экспортировать конфигурацию меню (what `POST /menu-layout/import` takes back)."""
     layout = (await store.current(session)).layout
     return MenuLayoutExportResponse(
-        **layout.model_dump(), exported_at=utcnow(), bot_version=request.app.state.settings.BOT_VERSION
+        **layout.model_dump(), exported_at=utcnow(), bot_version=services(request.app).settings.BOT_VERSION
     )
 
 

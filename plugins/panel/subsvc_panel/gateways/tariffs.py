@@ -8,6 +8,7 @@ from starlette.applications import Starlette
 from subsvc_users.api import User
 
 from subsvc.panel import ExternalSquad
+from subsvc.services import services
 from subsvc_panel import accounts
 from subsvc_panel.client import PanelClient
 
@@ -35,7 +36,7 @@ class TariffsGateway:
     ) -> bool:
         """Give the user's account these internal squads and this external squad; ``False``
         when the user has no account (the panel keeps one account per user)."""
-        async with self.app.state.db.session() as session:
+        async with services(self.app).db.session() as session:
             user = await session.get(User, user_id)
         if user is None:
             return False

@@ -22,6 +22,7 @@ from starlette.requests import Request
 
 from subsvc.api import Router
 from subsvc.api.endpoint import Handler
+from subsvc.services import services
 from subsvc_panel import local, service
 from subsvc_panel.routes.common import (
     MANAGE,
@@ -217,7 +218,7 @@ def _declare_migration(area: PanelArea) -> None:
         """Move every subscription from the source squad to the target squad; the panel
         accounts follow through the synchronisation."""
         stats = await local.migrate(
-            session, request.app.state.events, panel(request), payload.source_uuid, payload.target_uuid
+            session, services(request.app).events, panel(request), payload.source_uuid, payload.target_uuid
         )
         return area.answer(area.migration_answer, f"Migrated {stats.updated} subscriptions", data=stats)
 

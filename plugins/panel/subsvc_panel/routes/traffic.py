@@ -11,6 +11,7 @@ from subsvc_users.api import User
 
 from subsvc.api import HTTPError, Query, Router
 from subsvc.auth.principal import Principal
+from subsvc.services import services
 from subsvc_panel import traffic
 from subsvc_panel.routes.common import PANEL_FAILURES, TRAFFIC_EXPORT, TRAFFIC_READ, panel
 from subsvc_panel.schemas import (
@@ -117,5 +118,5 @@ async def export_traffic_csv(
     text = traffic.csv_text(found, payload.total_threshold_gb, payload.node_threshold_gb)
     name = f"traffic_{span.start.date().isoformat()}_{span.end.date().isoformat()}.csv"
     caption = f"Traffic report: {len(found.items)} users, {span.days} days"
-    await request.app.state.messenger.send_document_file(chat_id, name, text.encode(), caption=caption)
+    await services(request.app).messenger.send_document_file(chat_id, name, text.encode(), caption=caption)
     return ExportCsvResponse(success=True, message=f"CSV report with {len(found.items)} users sent")

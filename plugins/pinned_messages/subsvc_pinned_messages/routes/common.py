@@ -12,6 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
 from subsvc.api import HTTPError, Page
+from subsvc.services import services
 from subsvc_pinned_messages import messages, runs
 from subsvc_pinned_messages.models import BROADCAST, UNPIN, PinnedMessage, PinnedMessageRun
 from subsvc_pinned_messages.schemas import (
@@ -39,7 +40,7 @@ def _response(message: PinnedMessage) -> PinnedMessageResponse:
 
 
 def _require_messenger(request: Request) -> None:
-    if not request.app.state.messenger.configured:
+    if not services(request.app).messenger.configured:
         raise HTTPError(503, NOT_CONFIGURED)
 
 

@@ -8,6 +8,7 @@ from starlette.requests import Request
 
 from subsvc.api import HTTPError, Limit, Offset, Page, Router, fits_int32
 from subsvc.auth.principal import Principal
+from subsvc.services import services
 from subsvc_promo_offers import offers, recipients
 from subsvc_promo_offers.broadcast import broadcast_offer
 from subsvc_promo_offers.logs import LogFilter, list_logs
@@ -86,7 +87,7 @@ async def broadcast(
     `GET /cabinet/admin/promo-offers/broadcasts/{broadcast_id}` reports.
     """
     check_terms(payload.notification_type, payload.effect_type)
-    if payload.send_notification and not request.app.state.messenger.configured:
+    if payload.send_notification and not services(request.app).messenger.configured:
         raise HTTPError(503, MESSENGER_NOT_CONFIGURED)
     created_by = None
     if principal.kind == "user" and await recipients.user_exists(session, principal.id):
