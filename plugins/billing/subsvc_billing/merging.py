@@ -14,8 +14,7 @@ from starlette.applications import Starlette
 from subsvc.hookspecs import hookimpl
 from subsvc.reassign import reassign
 from subsvc.services import services
-from subsvc_billing.models import Transaction
-from subsvc_billing.service import transfer_balance
+from subsvc_billing.service import TRANSACTIONS, transfer_balance
 
 
 @hookimpl(optionalhook=True)
@@ -31,5 +30,5 @@ async def cabinet_account_merging(
         key=f"account-merge:{removed_user_id}",
         description=f"Account merge: balance of user {removed_user_id} moved to user {kept_user_id}",
     )
-    await reassign(session, Transaction.__table__.c.user_id, kept_user_id, removed_user_id)
+    await reassign(session, TRANSACTIONS.c.user_id, kept_user_id, removed_user_id)
     return {"moved_balance_kopeks": moved}

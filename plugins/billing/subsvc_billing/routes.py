@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 from pydantic import AfterValidator
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -43,7 +43,7 @@ QueryDatetime = Annotated[datetime, AfterValidator(_as_utc)]
 
 
 def _events(request: Request) -> EventBus:
-    return cast(EventBus, services(request.app).events)
+    return services(request.app).events
 
 
 def _settings(request: Request) -> BillingSettings:

@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy import BigInteger, Insert, Integer, Select, Update, bindparam, func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
-from sqlmodel import col, select
+from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_users.api import RECORD_COLUMNS, USERS, Columns, PathId, User, path_id_subquery, record_select
 
@@ -27,7 +27,7 @@ from subsvc.events import EventBus
 from subsvc_billing.models import DEPOSIT, MANUAL, WITHDRAWAL, Transaction
 from subsvc_billing.schemas import TransactionEvent, rubles
 
-TRANSACTIONS = Transaction.__table__
+TRANSACTIONS = SQLModel.metadata.tables[Transaction.__tablename__]
 PAYMENT_COMPLETED = "payment.completed"
 TRANSACTION_CREATED = "transaction.created"
 
@@ -107,7 +107,7 @@ async def change_balance(session: AsyncSession, user: UserTarget, delta: int) ->
     now = utcnow()
     statement = _balance_update(delta > 0, isinstance(user, PathId))
     parameters = _change_parameters(user, delta, now)
-    row = (await session.exec(statement, params=parameters)).first()  # type: ignore[call-overload]
+    row = (await session.exec(statement, params=parameters)).first()
     if row is None:
         raise InsufficientBalance
     user_id, balance = row
@@ -140,7 +140,7 @@ def _balance_change_recorded(credit: bool, by_path_id: bool, columns: Columns) -
     user_id) SELECT <record of changed>, recorded.id AS transaction_id ...``: no row when the
     UPDATE changed none."""
     changed = _balance_update(credit, by_path_id, RECORD_COLUMNS).cte("changed")
-    now = bindparam("now")
+    now: sa.BindParameter[datetime] = bindparam("now")
     selected = sa.select(
         changed.c.id,
         changed.c.balance_kopeks,
@@ -248,7 +248,7 @@ async def _insert_transaction(
     """Insert the transaction and publish it (a transfer's deposit is no ``payment``)."""
     now = utcnow()
     params = recorded.row(user_id, balance, now)
-    transaction_id: int = (await session.exec(_transaction_insert(), params=params)).scalar_one()  # type: ignore[call-overload]
+    transaction_id: int = (await session.exec(_transaction_insert(), params=params)).scalar_one()
     _publish(
         session, events, recorded, recorded.event(transaction_id, user_id, balance, now), payment=payment
     )
@@ -463,7 +463,7 @@ async def transfer_balance(
     out = Recorded(WITHDRAWAL, amount, description, TRANSFER_METHOD, out_key)
     await _insert_transaction(session, events, out, from_user_id, left, payment=False)
     parameters = _change_parameters(to_user_id, amount, utcnow())
-    row = (await session.exec(_balance_update(False, False), params=parameters)).first()  # type: ignore[call-overload]
+    row = (await session.exec(_balance_update(False, False), params=parameters)).first()
     if row is None:
         raise InsufficientBalance
     deposit = Recorded(DEPOSIT, amount, description, TRANSFER_METHOD, in_key)

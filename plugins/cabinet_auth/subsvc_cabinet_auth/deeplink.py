@@ -39,7 +39,7 @@ TAKEN = "Token already confirmed by another user"
 async def create(session: AsyncSession, lifetime_seconds: int) -> str:
     """A new pending token (returned once, stored hashed); expired rows are purged."""
     now = utcnow()
-    await session.exec(delete(DeepLinkToken).where(col(DeepLinkToken.expires_at) < now))  # type: ignore[call-overload]
+    await session.exec(delete(DeepLinkToken).where(col(DeepLinkToken.expires_at) < now))
     token = secrets.token_urlsafe(32)
     session.add(
         DeepLinkToken(
@@ -78,7 +78,7 @@ async def confirm(session: AsyncSession, token: str, user: User) -> DeepLinkToke
         .values(status=DEEPLINK_CONFIRMED, user_id=user.id, confirmed_at=utcnow())
         .execution_options(synchronize_session=False)
     )
-    if not result.rowcount:  # type: ignore[attr-defined]
+    if not result.rowcount:
         raise HTTPError(409, TAKEN)
     await session.refresh(row)
     return row
@@ -98,6 +98,6 @@ async def consume(session: AsyncSession, token: str) -> int:
         .values(status=DEEPLINK_CONSUMED)
         .execution_options(synchronize_session=False)
     )
-    if not result.rowcount:  # type: ignore[attr-defined]
+    if not result.rowcount:
         raise HTTPError(410, CONSUMED)
     return row.user_id

@@ -4,6 +4,7 @@ user's refresh tokens and deep-link logins are deleted (a deleted user has no se
 
 from __future__ import annotations
 
+from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.hookspecs import hookimpl
@@ -16,5 +17,5 @@ from subsvc_cabinet_auth.sessions import revoke_all
 async def cabinet_account_merging(session: AsyncSession, kept_user_id: int, removed_user_id: int) -> None:
     """cabinet_auth's part of an account merge (see the module's text)."""
     await revoke_all(session, kept_user_id)
-    await drop_rows(session, CabinetRefreshToken.__table__.c.user_id, removed_user_id)
-    await drop_rows(session, DeepLinkToken.__table__.c.user_id, removed_user_id)
+    for model in (CabinetRefreshToken, DeepLinkToken):
+        await drop_rows(session, SQLModel.metadata.tables[model.__tablename__].c.user_id, removed_user_id)

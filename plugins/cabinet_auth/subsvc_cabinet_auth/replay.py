@@ -31,7 +31,7 @@ async def use_once(session: AsyncSession, kind: str, credential: str, expires_at
     first transaction and then finds the row."""
     now = utcnow()
     if random.randrange(PURGE_ONE_IN) == 0:  # noqa: S311 - not security relevant
-        await session.exec(delete(UsedCredential).where(col(UsedCredential.expires_at) < now))  # type: ignore[call-overload]
+        await session.exec(delete(UsedCredential).where(col(UsedCredential.expires_at) < now))
     dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
     insert = dialect.insert(UsedCredential).values(
         digest=digest(kind, credential), kind=kind, expires_at=max(expires_at, now)
@@ -41,4 +41,4 @@ async def use_once(session: AsyncSession, kind: str, credential: str, expires_at
         set_={"kind": insert.excluded.kind, "expires_at": insert.excluded.expires_at},
         where=col(UsedCredential.expires_at) < now,  # a use long forgotten may be recorded again
     ).returning(col(UsedCredential.digest))
-    return (await session.exec(statement)).first() is not None  # type: ignore[call-overload]
+    return (await session.exec(statement)).first() is not None

@@ -165,7 +165,7 @@ async def revoke(session: AsyncSession, refresh_token: str) -> bool:
         .values(revoked_at=utcnow())
         .execution_options(synchronize_session=False)
     )
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    return bool(result.rowcount)
 
 
 async def revoke_all(session: AsyncSession, user_id: int) -> int:
@@ -176,7 +176,7 @@ async def revoke_all(session: AsyncSession, user_id: int) -> int:
         .values(revoked_at=utcnow())
         .execution_options(synchronize_session=False)
     )
-    return int(result.rowcount)  # type: ignore[attr-defined]
+    return int(result.rowcount)
 
 
 # --- auto-login tokens (handed out after a guest purchase) ---------------------------------

@@ -90,12 +90,12 @@ async def _lock_users(session: AsyncSession, first: int, second: int) -> dict[in
 async def _move_identities(session: AsyncSession, primary_id: int, secondary_id: int) -> None:
     taken = select(col(OAuthIdentity.provider)).where(col(OAuthIdentity.user_id) == primary_id)
     await session.exec(
-        delete(OAuthIdentity).where(  # type: ignore[call-overload]
+        delete(OAuthIdentity).where(
             col(OAuthIdentity.user_id) == secondary_id, col(OAuthIdentity.provider).in_(taken)
         )
     )
     await session.exec(
-        update(OAuthIdentity)  # type: ignore[call-overload]
+        update(OAuthIdentity)
         .where(col(OAuthIdentity.user_id) == secondary_id)
         .values(user_id=primary_id)
         .execution_options(synchronize_session=False)
@@ -105,14 +105,14 @@ async def _move_identities(session: AsyncSession, primary_id: int, secondary_id:
 async def _forget_pending(session: AsyncSession, secondary_id: int) -> None:
     """Other merges and link states that name the secondary can no longer be completed."""
     await session.exec(
-        delete(MergeToken).where(  # type: ignore[call-overload]
+        delete(MergeToken).where(
             or_(
                 col(MergeToken.primary_user_id) == secondary_id,
                 col(MergeToken.secondary_user_id) == secondary_id,
             )
         )
     )
-    await session.exec(delete(OAuthState).where(col(OAuthState.user_id) == secondary_id))  # type: ignore[call-overload]
+    await session.exec(delete(OAuthState).where(col(OAuthState.user_id) == secondary_id))
 
 
 async def merge(app: Starlette, session: AsyncSession, token: MergeToken, keep_from: int) -> User:

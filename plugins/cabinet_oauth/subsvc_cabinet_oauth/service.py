@@ -278,7 +278,7 @@ async def unlink(session: AsyncSession, user: User, provider: str) -> None:
     if len(methods) <= 1:
         raise FlowError(400, errors.LAST_METHOD)
     await session.exec(
-        delete(OAuthIdentity).where(  # type: ignore[call-overload]
+        delete(OAuthIdentity).where(
             col(OAuthIdentity.user_id) == user.id, col(OAuthIdentity.provider) == provider
         )
     )

@@ -14,7 +14,7 @@ import base64
 import hashlib
 import secrets
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +26,8 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
+
+Endpoint = Callable[[Request], Awaitable[Response]]
 
 CLIENTS = {
     "google": ("google-client", "google-secret"),
@@ -194,7 +196,7 @@ class FakeProvider:
         )
 
     @staticmethod
-    def _vk(endpoint: Any) -> Any:
+    def _vk(endpoint: Endpoint) -> Endpoint:
         async def handle(request: Request) -> Response:
             request.path_params["provider"] = "vk"
             return await endpoint(request)

@@ -42,7 +42,7 @@ async def create_state(
 ) -> str:
     """Store a fresh state (in the caller's transaction) and return it."""
     now = utcnow()
-    await session.exec(delete(OAuthState).where(col(OAuthState.expires_at) <= now))  # type: ignore[call-overload]
+    await session.exec(delete(OAuthState).where(col(OAuthState.expires_at) <= now))
     state = new_token()
     session.add(
         OAuthState(
@@ -66,7 +66,7 @@ async def consume_state(db: Database, state: str) -> OAuthState | None:
         statement = (
             delete(OAuthState).where(col(OAuthState.state_hash) == digest(state)).returning(OAuthState)
         )
-        row: OAuthState | None = (await session.exec(statement)).scalars().first()  # type: ignore[call-overload]
+        row: OAuthState | None = (await session.exec(statement)).scalars().first()
         await session.commit()
     if row is None or row.expires_at <= utcnow():
         return None
@@ -84,7 +84,7 @@ async def create_merge_token(
 ) -> str:
     """Store a merge token (in the caller's transaction) and return it."""
     now = utcnow()
-    await session.exec(delete(MergeToken).where(col(MergeToken.expires_at) <= now))  # type: ignore[call-overload]
+    await session.exec(delete(MergeToken).where(col(MergeToken.expires_at) <= now))
     token = new_token()
     session.add(
         MergeToken(
@@ -112,7 +112,7 @@ async def consume_merge_token(session: AsyncSession, token: str) -> MergeToken |
     """Take a merge token out of the table in the caller's transaction (a rollback puts it
     back); ``None`` when it is unknown, used or expired."""
     statement = delete(MergeToken).where(col(MergeToken.token_hash) == digest(token)).returning(MergeToken)
-    row: MergeToken | None = (await session.exec(statement)).scalars().first()  # type: ignore[call-overload]
+    row: MergeToken | None = (await session.exec(statement)).scalars().first()
     if row is None or row.expires_at <= utcnow():
         return None
     return row

@@ -107,4 +107,4 @@ async def touch(session: AsyncSession, user_id: int) -> None:
     the row's lock on PostgreSQL (the write lock on SQLite) until the transaction ends: a
     check-then-change of the user's logins that starts with it runs alone."""
     statement = update(User).where(col(User.id) == user_id).values(updated_at=utcnow())
-    await session.exec(statement)  # type: ignore[call-overload]
+    await session.exec(statement)

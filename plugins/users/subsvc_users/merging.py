@@ -65,7 +65,7 @@ async def _move_referrals(session: AsyncSession, kept: User, removed_id: int, in
     or takes the removed user's, and is never its own."""
     assert kept.id is not None
     await session.exec(
-        update(User)  # type: ignore[call-overload]
+        update(User)
         .where(col(User.referred_by_id) == removed_id, col(User.id) != kept.id)
         .values(referred_by_id=kept.id)
         .execution_options(synchronize_session=False)
@@ -84,7 +84,7 @@ async def _move_balance(session: AsyncSession, kept_id: int, removed_id: int) ->
     if left:
         for user_id, delta in ((removed_id, -left), (kept_id, left)):
             await session.exec(
-                update(User)  # type: ignore[call-overload]
+                update(User)
                 .where(col(User.id) == user_id)
                 .values(balance_kopeks=col(User.balance_kopeks) + delta)
                 .execution_options(synchronize_session=False)

@@ -28,7 +28,7 @@ from sqlalchemy import (
     case,
     or_,
 )
-from sqlmodel import col, select
+from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -41,8 +41,8 @@ from subsvc_users.hookspecs import RecordColumns
 from subsvc_users.models import User
 from subsvc_users.schemas import PromoGroupSummary, UserResponse
 
-USERS = User.__table__
-GROUPS = PromoGroup.__table__
+USERS = SQLModel.metadata.tables[User.__tablename__]
+GROUPS = SQLModel.metadata.tables[PromoGroup.__tablename__]
 _ROW_FIELDS = tuple(name for name in UserResponse.model_fields if name in User.model_fields)
 RECORD_COLUMNS = (*_ROW_FIELDS, "promo_group_id")
 """The user columns a record is built from."""

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, bindparam, func, or_, update
+from sqlalchemy import BindParameter, ColumnElement, Select, bindparam, func, or_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
@@ -71,7 +71,7 @@ def search_condition(text: str) -> ColumnElement[bool]:
     # The pattern is written into the SQL, not sent as a parameter: PostgreSQL then plans
     # each search for its own text (trigram indexes), instead of reusing a generic plan that
     # walks the newest-first index and tests every row.
-    pattern = bindparam("search_pattern", _like_pattern(text), literal_execute=True)
+    pattern: BindParameter[str] = bindparam("search_pattern", _like_pattern(text), literal_execute=True)
     conditions: list[ColumnElement[bool]] = [
         getattr(User, name).ilike(pattern, escape="\\") for name in SEARCHED_COLUMNS
     ]
@@ -153,7 +153,9 @@ async def list_users(
     if offset > INT64_MAX - limit:  # no row is that far; the database would refuse the number
         return total, []
     if search:  # a statement of its own, the pattern written into it
-        return total, (await session.exec(page_query(conditions, limit, offset, columns))).mappings().all()
+        connection = await session.connection()
+        result = await connection.execute(page_query(conditions, limit, offset, columns))
+        return total, result.mappings().all()
     parameters = {"status": status, "promo_group_id": promo_group_id, "limit": limit, "offset": offset}
     listing = _listing(status is not None, promo_group_id is not None, columns)
     return total, await listing.mappings(session, parameters)
