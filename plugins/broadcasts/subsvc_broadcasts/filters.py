@@ -4,7 +4,8 @@ tariffs, and the e-mail audiences (counted; see the README on e-mail broadcasts)
 from __future__ import annotations
 
 import sqlalchemy as sa
-from sqlalchemy import ColumnElement, func, select, true
+from sqlalchemy import ColumnElement, func, true
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_segments.api import LIVE_SUBSCRIPTION, SUBSCRIPTIONS, count_recipients, has_subscription, resolve
@@ -14,8 +15,8 @@ from subsvc_users.api import User
 from subsvc.db import utcnow
 from subsvc_broadcasts.schemas import BroadcastFilter, EmailFilterItem, TariffFilter, TariffForBroadcast
 
-USERS = User.__table__
-TARIFFS = Tariff.__table__
+USERS: sa.Table = User.metadata.tables["users"]
+TARIFFS: sa.Table = Tariff.metadata.tables["tariffs"]
 
 FILTERS = {  # key: (label, group)
     "all": ("Все пользователи", "basic"),
@@ -68,15 +69,14 @@ async def segment_filters(app: Starlette, labels: dict[str, tuple[str, str]]) ->
 async def tariffs(app: Starlette, session: AsyncSession) -> list[TariffForBroadcast]:
     """Active tariffs by name, each with how many users a ``tariff_<id>`` broadcast reaches."""
     query = select(TARIFFS.c.id, TARIFFS.c.name).where(TARIFFS.c.is_active.is_(True)).order_by(TARIFFS.c.name)
-    rows = (await session.exec(query)).all()  # type: ignore[call-overload]
     return [
         TariffForBroadcast(
-            id=row.id,
-            name=row.name,
-            filter_key=f"tariff_{row.id}",
-            active_users_count=await count_target(app, f"tariff_{row.id}"),
+            id=tariff_id,
+            name=name,
+            filter_key=f"tariff_{tariff_id}",
+            active_users_count=await count_target(app, f"tariff_{tariff_id}"),
         )
-        for row in rows
+        for tariff_id, name in (await session.exec(query)).all()
     ]
 
 
@@ -99,7 +99,7 @@ async def count_email(session: AsyncSession, target: str) -> int | None:
             USERS.c.status == "active", USERS.c.email.is_not(None), USERS.c.email_verified.is_(True), known[2]
         )
     )
-    return int((await session.exec(query, params={"now": utcnow()})).one()[0])  # type: ignore[call-overload]
+    return int((await session.exec(query, params={"now": utcnow()})).one())
 
 
 async def email_filters(session: AsyncSession) -> list[EmailFilterItem]:

@@ -8,13 +8,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.hookspecs import hookimpl
 from subsvc.reassign import reassign
-from subsvc_broadcasts.models import BroadcastRecipient
+from subsvc_broadcasts.models import RECIPIENTS
 
 
 @hookimpl(optionalhook=True)
 async def cabinet_account_merging(session: AsyncSession, kept_user_id: int, removed_user_id: int) -> None:
     """broadcasts' part of an account merge (see the module's text)."""
-    recipients = BroadcastRecipient.__table__.c
+    recipients = RECIPIENTS.c
     await reassign(
         session, recipients.user_id, kept_user_id, removed_user_id, unique=(recipients.broadcast_id,)
     )

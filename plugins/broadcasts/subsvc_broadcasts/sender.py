@@ -35,7 +35,8 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
-from sqlalchemy import bindparam, case, or_, select, update
+from sqlalchemy import bindparam, case, or_, update
+from sqlmodel import select
 from starlette.applications import Starlette
 
 from subsvc.db import error_unstored, in_list, storable, utcnow, write_batch
@@ -45,6 +46,7 @@ from subsvc.services import services
 from subsvc_broadcasts import buttons
 from subsvc_broadcasts.models import (
     BLOCKED,
+    BROADCASTS,
     CANCELLED,
     CANCELLING,
     COMPLETED,
@@ -52,6 +54,7 @@ from subsvc_broadcasts.models import (
     IN_PROGRESS,
     PENDING,
     QUEUED,
+    RECIPIENTS,
     SCHEDULED,
     SENDING,
     SENT,
@@ -59,8 +62,6 @@ from subsvc_broadcasts.models import (
     Broadcast,
 )
 from subsvc_broadcasts.service import (
-    BROADCASTS,
-    RECIPIENTS,
     SEND_JOB,
     fix_recipients,
     progress_of,
@@ -138,15 +139,16 @@ async def take_lease(app: Starlette, broadcast_id: int) -> bool:
             log.warning(
                 "broadcast %s: %s messages of a dead sender counted as unknown", broadcast_id, orphaned
             )
-            await session.exec(
-                update(BROADCASTS)
-                .where(BROADCASTS.c.id == broadcast_id)
-                .values(
-                    failed_count=BROADCASTS.c.failed_count + orphaned,
-                    unknown_count=BROADCASTS.c.unknown_count + orphaned,
-                )
+        counted = (
+            update(BROADCASTS)
+            .where(BROADCASTS.c.id == broadcast_id)
+            .values(
+                failed_count=BROADCASTS.c.failed_count + orphaned,
+                unknown_count=BROADCASTS.c.unknown_count + orphaned,
             )
-        row = (await session.exec(select(*COUNTERS).where(BROADCASTS.c.id == broadcast_id))).one()
+            .returning(*COUNTERS)
+        )
+        row = (await session.exec(counted)).one()
         publish_progress(app, session, row)
         await session.commit()
     return True
@@ -167,10 +169,10 @@ async def claim(app: Starlette, broadcast_id: int) -> list[Any]:
     async with services(app).db.session() as session:
         dialect = session.get_bind().dialect.name
         head = select(BROADCASTS.c.status, BROADCASTS.c.lease_owner).where(BROADCASTS.c.id == broadcast_id)
-        row = (await session.exec(head.with_for_update())).first()
-        if row is None or row.lease_owner != me:
+        status, owner = (await session.exec(head.with_for_update())).first() or (None, None)
+        if owner != me:
             raise LeaseLost
-        if row.status == CANCELLING:
+        if status == CANCELLING:
             raise Stopped
         pending = (
             select(RECIPIENTS.c.id, RECIPIENTS.c.messenger_id)
@@ -181,7 +183,7 @@ async def claim(app: Starlette, broadcast_id: int) -> list[Any]:
         batch = list((await session.exec(pending)).all())
         if batch:
             mark = update(RECIPIENTS).where(in_list(RECIPIENTS.c.id, "ids", dialect)).values(state=SENDING)
-            await session.exec(mark, params={"ids": [r.id for r in batch]})
+            await session.exec(mark, params={"ids": [recipient_id for recipient_id, _ in batch]})
         await session.exec(
             update(BROADCASTS).where(BROADCASTS.c.id == broadcast_id).values(lease_until=_lease_end(app))
         )
@@ -334,7 +336,7 @@ async def start_due(app: Starlette) -> list[int]:
     """Start the scheduled broadcasts whose moment has come (recipients fixed now); their ids."""
     query = select(BROADCASTS.c.id).where(BROADCASTS.c.status == SCHEDULED, BROADCASTS.c.send_at <= utcnow())
     async with services(app).db.session(read_only=True) as session:
-        due = [row[0] for row in await session.exec(query)]
+        due = list((await session.exec(query)).all())
     started = []
     for broadcast_id in due:
         async with services(app).db.session() as session:
@@ -363,7 +365,7 @@ async def upkeep(app: Starlette) -> None:
         or_(BROADCASTS.c.lease_until.is_(None), BROADCASTS.c.lease_until < utcnow()),
     )
     async with services(app).db.session(read_only=True) as session:
-        ids = [row[0] for row in await session.exec(orphans)]
+        ids = list((await session.exec(orphans)).all())
     for broadcast_id in ids:
         await services(app).jobs.enqueue(SEND_JOB, broadcast_id=broadcast_id)
 

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, func, insert, literal, select
+from sqlalchemy import Integer, Table, func, insert, literal, select
+from sqlmodel import select as select_rows
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_segments.api import resolve, user_ids_query
@@ -20,22 +21,21 @@ from subsvc.messenger import CAPTION_LIMIT
 from subsvc.services import services
 from subsvc_broadcasts import buttons
 from subsvc_broadcasts.models import (
+    BROADCASTS,
     CANCELLED,
     CANCELLING,
     COMPLETED,
     IN_PROGRESS,
     PENDING,
     QUEUED,
+    RECIPIENTS,
     SCHEDULED,
     STOPPABLE,
     Broadcast,
-    BroadcastRecipient,
 )
 from subsvc_broadcasts.schemas import BroadcastMedia, BroadcastProgress, BroadcastResponse
 
-USERS = User.__table__
-RECIPIENTS = BroadcastRecipient.__table__  # type: ignore[attr-defined]
-BROADCASTS = Broadcast.__table__  # type: ignore[attr-defined]
+USERS: Table = User.metadata.tables["users"]
 SEND_JOB = "broadcasts.send"
 PROGRESS_EVENT = "broadcast.progress"
 NOT_FOUND = "Broadcast not found"
@@ -175,10 +175,9 @@ async def stop(app: Starlette, session: AsyncSession, broadcast_id: int) -> Broa
 
 async def history(session: AsyncSession, limit: int, offset: int) -> tuple[int, Sequence[Broadcast]]:
     """A page of broadcasts, newest first, and how many there are."""
-    total = (await session.exec(select(func.count()).select_from(BROADCASTS))).one()[0]  # type: ignore[call-overload]
-    query = select(Broadcast).order_by(BROADCASTS.c.created_at.desc(), BROADCASTS.c.id.desc())
-    rows = (await session.exec(query.limit(limit).offset(offset))).all()  # type: ignore[call-overload]
-    return int(total), [row[0] for row in rows]
+    total = (await session.exec(select_rows(func.count()).select_from(BROADCASTS))).one()
+    query = select_rows(Broadcast).order_by(BROADCASTS.c.created_at.desc(), BROADCASTS.c.id.desc())
+    return int(total), (await session.exec(query.limit(limit).offset(offset))).all()
 
 
 def progress_percent(total: int, sent: int, failed: int, blocked: int) -> float:
