@@ -5,8 +5,8 @@
 - Traffic monitoring, tag `Admin Traffic` (`/cabinet/admin/traffic/...`): `traffic.py`.
 
 The panel operations the Web API and the cabinet both serve are declared once, in
-`operations.py`; `web.py` and `cabinet.py` each say how their area words them (paths and
-operation names where they differ, request and answer models) and declare the rest.
+`operations.py`, with how each area words them (paths and operation names where they differ,
+request and answer models); `web.py` and `cabinet.py` mount them and declare the rest.
 """
 
 from __future__ import annotations

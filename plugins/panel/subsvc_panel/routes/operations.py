@@ -1,26 +1,28 @@
-"""The panel operations both API areas serve, each declared once by :func:`declare`.
+"""The panel operations both API areas serve, each declared once with how each area words it.
 
-The Web API (`web.py`) and the cabinet admin (`cabinet.py`) each call ``declare`` with a
-:class:`PanelArea`: the area's router and how it words these operations (the paths and
-operation names where the two areas differ, their request and answer models, `detail` or
-`message` for an answer's text). A summary is the operation name's words (the endpoint
-default). What only one area has, or answers differently (squad listings and details, node
-actions, inbounds), each area's module declares itself.
+An operation is :func:`subsvc.api.operation` with the Web API's and the cabinet's
+:meth:`subsvc.api.Router.mount` overrides beside it (paths and operation names where the two
+areas differ, their answer models); `web.py` and `cabinet.py` mount them (:func:`mount`). A
+summary is the operation name's words (the endpoint default).
 
-Annotations are not postponed here: the handlers name the area's models
-(``payload: area.squad_create``), which only exist when ``declare`` runs.
+A handler answers an :class:`Outcome`, which each area's answer model reads: its text as
+`detail` (Web API) or `message` (cabinet). Where an area validates a body by its own rules
+(squad names), the body's model is that area's (:func:`reading`).
+
+Annotations are not postponed here: the endpoints read the handlers' annotations as objects.
 """
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import Router
+from subsvc.api import Operation, Router, operation
 from subsvc.api.endpoint import Handler
 from subsvc.services import services
 from subsvc_panel import local, service
@@ -34,202 +36,336 @@ from subsvc_panel.routes.common import (
     panel,
 )
 from subsvc_panel.schemas import (
+    InboundsListResponse,
     MigrationPreviewResponse,
     MigrationRequest,
+    MigrationResponse,
+    NodeActionRequest,
+    NodeActionResponse,
     NodeInfo,
     NodesListResponse,
     NodeStatisticsResponse,
     NodeUsageResponse,
     PanelStatusResponse,
     SquadActionRequest,
+    SquadCreateRequest,
+    SquadOperationResponse,
+    SquadUpdateRequest,
     SystemStatsResponse,
+    WebInboundsResponse,
+    WebMigrationResponse,
+    WebNodeActionResponse,
+    WebOperationResponse,
+    WebSquadCreateRequest,
+    WebSquadUpdateRequest,
 )
 
-Declare = Callable[[Handler], Handler]
+Wording = Mapping[str, Any]
+"""An area's :meth:`Router.mount` overrides of a shared operation."""
 
 
 @dataclass(frozen=True)
-class PanelArea:
-    """One API area's router and its wording of the shared operations."""
+class Outcome:
+    """What an operation did, as each area's answer model reads it: ``text`` is its `detail`
+    (Web API) or `message` (cabinet); fields an area's model lacks are left out."""
 
-    router: Router
-    text: Literal["detail", "message"]
-    """The field of an answer that carries its text: `detail` or `message`."""
-    names: Mapping[str, str]
-    """The area's operation names where the areas differ, by the shared handler's name."""
-    paths: Mapping[str, str]
-    """The area's paths where the areas differ, by the shared handler's name."""
-    squad_create: type[BaseModel]
-    squad_update: type[BaseModel]
-    node_action_answer: type[BaseModel]
-    operation_answer: type[BaseModel]
-    migration_answer: type[BaseModel]
-    descriptions: Mapping[str, str] = field(default_factory=dict)
-    """Descriptions that differ from the shared handler's docstring, by operation name."""
+    text: str | None
+    success: bool = True
+    data: Any = None
+    is_disabled: bool | None = None
 
-    def route(self, method: str, path: str, *, name: str | None = None, **options: Any) -> Declare:
-        """Declare a handler on the area's router, under ``name`` when given."""
+    @property
+    def detail(self) -> str | None:
+        return self.text
 
-        def declare(handler: Handler) -> Handler:
-            if name is not None:
-                handler.__name__ = name
-            options.setdefault("description", self.descriptions.get(handler.__name__))
-            return self.router.route(method, path, **options)(handler)
-
-        return declare
-
-    def get(self, path: str, **options: Any) -> Declare:
-        return self.route("GET", path, **options)
-
-    def post(self, path: str, **options: Any) -> Declare:
-        return self.route("POST", path, **options)
-
-    def patch(self, path: str, **options: Any) -> Declare:
-        return self.route("PATCH", path, **options)
-
-    def answer(
-        self, model: type[BaseModel], text: str | None, success: bool = True, **fields: Any
-    ) -> BaseModel:
-        """An operation's answer: ``model`` with ``text`` in the area's text field."""
-        return model(success=success, **{self.text: text}, **fields)
+    @property
+    def message(self) -> str | None:
+        return self.text
 
 
-def declare(area: PanelArea) -> None:
-    """Declare every shared operation on the area's router."""
-    _declare_panel(area)
-    _declare_nodes(area)
-    _declare_squads(area)
-    _declare_migration(area)
+@dataclass(frozen=True)
+class Shared:
+    """A shared operation and each area's wording of it."""
+
+    operation: Operation
+    web: Wording = field(default_factory=dict)
+    cabinet: Wording = field(default_factory=dict)
+
+    def mount(self, router: Router) -> None:
+        """Serve it on ``router`` (the Web API's or the cabinet admin's), worded for that area."""
+        wording = dict(self.web if router.area == "web" else self.cabinet)
+        body = wording.pop("body", None)
+        shared = self.operation
+        if body is not None:
+            shared = Operation(shared.method, shared.path, reading(body, shared.handler), shared.options)
+        router.mount(shared, **wording)
 
 
-def _declare_panel(area: PanelArea) -> None:
-    @area.get("/status", response_model=PanelStatusResponse, permission=READ)
-    async def get_panel_status(request: Request) -> PanelStatusResponse:
-        """Whether a panel is configured and whether it answers; never fails."""
-        return await service.status(panel(request))
+def shared(
+    method: str, path: str, *, web: Wording | None = None, cabinet: Wording | None = None, **options: Any
+) -> Callable[[Handler], Shared]:
+    """Declare a shared operation (``options`` as :func:`subsvc.api.operation`'s) with each
+    area's wording; ``body`` in a wording is that area's model of the request body."""
 
-    @area.get("/system", response_model=SystemStatsResponse, permission=READ, responses=PANEL_FAILURES)
-    async def get_system_statistics(request: Request) -> SystemStatsResponse:
-        """The panel's system statistics, fetched live (parts that fail are zero)."""
-        return await service.system_stats(panel(request))
+    def declare(handler: Handler) -> Shared:
+        return Shared(operation(method, path, **options)(handler), web or {}, cabinet or {})
+
+    return declare
 
 
-def _declare_nodes(area: PanelArea) -> None:
-    @area.get("/nodes", response_model=NodesListResponse, permission=READ, responses=PANEL_FAILURES)
-    async def list_nodes(request: Request) -> NodesListResponse:
-        found = await service.nodes(panel(request))
-        return NodesListResponse(items=found, total=len(found))
+def reading(body: type[BaseModel], handler: Handler) -> Handler:
+    """``handler`` with its ``payload`` read as ``body`` (an area's own rules for it)."""
 
-    @area.get(
-        "/nodes/realtime",
-        name=area.names["nodes_realtime"],
-        response_model=list[dict[str, Any]],
-        permission=READ,
-        responses=PANEL_FAILURES,
+    @functools.wraps(handler)
+    async def read(**inputs: Any) -> Any:
+        return await handler(**inputs)
+
+    read.__annotations__ = {**handler.__annotations__, "payload": body}
+    return read
+
+
+def mount(router: Router, *operations: Shared) -> None:
+    """Mount ``operations`` on the area's router, in this order."""
+    for item in operations:
+        item.mount(router)
+
+
+class SquadCreate(Protocol):
+    name: str
+    inbound_uuids: list[str]
+
+
+class SquadUpdate(Protocol):
+    name: str | None
+    inbound_uuids: list[str] | None
+
+
+# --- status and statistics -------------------------------------------------------------------
+
+
+@shared("GET", "/status", response_model=PanelStatusResponse, permission=READ)
+async def get_panel_status(request: Request) -> PanelStatusResponse:
+    """Whether a panel is configured and whether it answers; never fails."""
+    return await service.status(panel(request))
+
+
+SYSTEM_DESCRIPTION = (
+    "The panel's system statistics, fetched live: 503 without a panel, 502 when it does\n"
+    "not answer; a part that fails alone is zero or empty."
+)
+
+
+@shared(
+    "GET",
+    "/system",
+    response_model=SystemStatsResponse,
+    permission=READ,
+    responses=PANEL_FAILURES,
+    cabinet={"description": SYSTEM_DESCRIPTION},
+)
+async def get_system_statistics(request: Request) -> SystemStatsResponse:
+    """The panel's system statistics, fetched live (parts that fail are zero)."""
+    return await service.system_stats(panel(request))
+
+
+# --- nodes -----------------------------------------------------------------------------------
+
+
+@shared("GET", "/nodes", response_model=NodesListResponse, permission=READ, responses=PANEL_FAILURES)
+async def list_nodes(request: Request) -> NodesListResponse:
+    found = await service.nodes(panel(request))
+    return NodesListResponse(items=found, total=len(found))
+
+
+@shared(
+    "GET",
+    "/nodes/realtime",
+    response_model=list[dict[str, Any]],
+    permission=READ,
+    responses=PANEL_FAILURES,
+    web={"name": "get_nodes_realtime_usage"},
+    cabinet={"name": "get_nodes_realtime"},
+)
+async def nodes_realtime(request: Request) -> list[dict[str, Any]]:
+    return await panel(request).nodes_realtime_usage()
+
+
+@shared(
+    "POST",
+    "/nodes/restart",
+    permission=MANAGE,
+    responses=PANEL_FAILURES,
+    web={"response_model": WebNodeActionResponse},
+    cabinet={"path": "/nodes/restart-all", "response_model": NodeActionResponse},
+)
+async def restart_all_nodes(request: Request) -> Outcome:
+    accepted = await panel(request).restart_all_nodes()
+    return Outcome("Restart of all nodes requested" if accepted else None, success=accepted)
+
+
+@shared("GET", "/nodes/{node_uuid}", response_model=NodeInfo, permission=READ, responses=NODE_RESPONSES)
+async def get_node_details(request: Request, node_uuid: str) -> NodeInfo:
+    return await service.node(panel(request), node_uuid)
+
+
+@shared(
+    "GET",
+    "/nodes/{node_uuid}/statistics",
+    response_model=NodeStatisticsResponse,
+    permission=READ,
+    responses=NODE_RESPONSES,
+)
+async def get_node_statistics(request: Request, node_uuid: str) -> NodeStatisticsResponse:
+    return await service.node_statistics(panel(request), node_uuid)
+
+
+@shared(
+    "GET",
+    "/nodes/{node_uuid}/usage",
+    response_model=NodeUsageResponse,
+    permission=READ,
+    responses=NODE_RESPONSES,
+    web={"name": "get_node_usage_range"},
+    cabinet={"name": "get_node_usage"},
+)
+async def node_usage(
+    request: Request, node_uuid: str, start: datetime | None = None, end: datetime | None = None
+) -> NodeUsageResponse:
+    """The node's traffic per user and day between `start` and `end` (default: the last week)."""
+    return NodeUsageResponse(items=await service.node_usage(panel(request), node_uuid, start, end))
+
+
+@shared(
+    "POST",
+    "/nodes/{node_uuid}/actions",
+    permission=MANAGE,
+    responses=NODE_RESPONSES,
+    web={"name": "manage_node", "response_model": WebNodeActionResponse},
+    cabinet={
+        "name": "perform_node_action",
+        "path": "/nodes/{node_uuid}/action",
+        "response_model": NodeActionResponse,
+        "description": "Enable, disable or restart one node; `is_disabled` as the panel answers after it.",
+    },
+)
+async def node_action(request: Request, node_uuid: str, payload: NodeActionRequest) -> Outcome:
+    """Enable, disable or restart one node."""
+    node = await service.node_action(panel(request), node_uuid, payload.action)
+    return Outcome(service.NODE_ACTION_DONE[payload.action], is_disabled=node.is_disabled)
+
+
+# --- squads and inbounds ---------------------------------------------------------------------
+
+
+@shared(
+    "POST",
+    "/squads",
+    status_code=201,
+    permission=MANAGE,
+    responses=PANEL_FAILURES,
+    web={"response_model": WebOperationResponse, "body": WebSquadCreateRequest},
+    cabinet={"response_model": SquadOperationResponse, "body": SquadCreateRequest},
+)
+async def create_squad(request: Request, payload: SquadCreate) -> Outcome:
+    created = await panel(request).create_squad(payload.name, payload.inbound_uuids)
+    return Outcome("Squad created", data=service.squad_fields(created))
+
+
+@shared(
+    "PATCH",
+    "/squads/{squad_uuid}",
+    permission=MANAGE,
+    responses=SQUAD_RESPONSES,
+    web={"response_model": WebOperationResponse, "body": WebSquadUpdateRequest},
+    cabinet={"response_model": SquadOperationResponse, "body": SquadUpdateRequest},
+)
+async def update_squad(request: Request, squad_uuid: str, payload: SquadUpdate) -> Outcome:
+    found = await service.update_squad(panel(request), squad_uuid, payload.name, payload.inbound_uuids)
+    return Outcome("Squad updated", data=found)
+
+
+@shared(
+    "POST",
+    "/squads/{squad_uuid}/actions",
+    permission=MANAGE,
+    responses=SQUAD_ACTION_RESPONSES,
+    web={"name": "squad_actions", "response_model": WebOperationResponse},
+    cabinet={
+        "name": "perform_squad_action",
+        "path": "/squads/{squad_uuid}/action",
+        "response_model": SquadOperationResponse,
+    },
+)
+async def squad_action(request: Request, squad_uuid: str, payload: SquadActionRequest) -> Outcome:
+    """add_all_users, remove_all_users, delete, rename (with `name`), update_inbounds (with
+    `inbound_uuids`)."""
+    done = await service.squad_action(
+        panel(request), squad_uuid, payload.action, payload.name, payload.inbound_uuids
     )
-    async def nodes_realtime(request: Request) -> list[dict[str, Any]]:
-        return await panel(request).nodes_realtime_usage()
+    return Outcome(done)
 
-    @area.post(
-        area.paths["restart_all_nodes"],
-        response_model=area.node_action_answer,
-        permission=MANAGE,
-        responses=PANEL_FAILURES,
+
+@shared(
+    "GET",
+    "/inbounds",
+    response_model=InboundsListResponse,
+    permission=READ,
+    responses=PANEL_FAILURES,
+    web={"response_model": WebInboundsResponse},
+)
+async def list_inbounds(request: Request) -> InboundsListResponse:
+    items = await service.inbounds(panel(request))
+    return InboundsListResponse(items=items, total=len(items))
+
+
+# --- migration -------------------------------------------------------------------------------
+
+
+@shared(
+    "POST",
+    "/squads/migrate",
+    permission=MANAGE,
+    responses={400: local.SAME_SQUADS, **SQUAD_RESPONSES},
+    web={"name": "migrate_squad", "response_model": WebMigrationResponse},
+    cabinet={"name": "migrate_squad_users", "response_model": MigrationResponse},
+)
+async def migrate(request: Request, session: AsyncSession, payload: MigrationRequest) -> Outcome:
+    """Move every subscription from the source squad to the target squad; the panel
+    accounts follow through the synchronisation."""
+    stats = await local.migrate(
+        session, services(request.app).events, panel(request), payload.source_uuid, payload.target_uuid
     )
-    async def restart_all_nodes(request: Request) -> BaseModel:
-        accepted = await panel(request).restart_all_nodes()
-        text = "Restart of all nodes requested" if accepted else None
-        return area.answer(area.node_action_answer, text, success=accepted)
-
-    @area.get("/nodes/{node_uuid}", response_model=NodeInfo, permission=READ, responses=NODE_RESPONSES)
-    async def get_node_details(request: Request, node_uuid: str) -> NodeInfo:
-        return await service.node(panel(request), node_uuid)
-
-    @area.get(
-        "/nodes/{node_uuid}/statistics",
-        response_model=NodeStatisticsResponse,
-        permission=READ,
-        responses=NODE_RESPONSES,
-    )
-    async def get_node_statistics(request: Request, node_uuid: str) -> NodeStatisticsResponse:
-        return await service.node_statistics(panel(request), node_uuid)
-
-    @area.get(
-        "/nodes/{node_uuid}/usage",
-        name=area.names["node_usage"],
-        response_model=NodeUsageResponse,
-        permission=READ,
-        responses=NODE_RESPONSES,
-    )
-    async def node_usage(
-        request: Request, node_uuid: str, start: datetime | None = None, end: datetime | None = None
-    ) -> NodeUsageResponse:
-        """The node's traffic per user and day between `start` and `end` (default: the last week)."""
-        return NodeUsageResponse(items=await service.node_usage(panel(request), node_uuid, start, end))
+    return Outcome(f"Migrated {stats.updated} subscriptions", data=stats)
 
 
-def _declare_squads(area: PanelArea) -> None:
-    @area.post(
-        "/squads",
-        response_model=area.operation_answer,
-        status_code=201,
-        permission=MANAGE,
-        responses=PANEL_FAILURES,
-    )
-    async def create_squad(request: Request, payload: area.squad_create) -> BaseModel:
-        created = await panel(request).create_squad(payload.name, payload.inbound_uuids)
-        return area.answer(area.operation_answer, "Squad created", data=service.squad_fields(created))
-
-    @area.patch(
-        "/squads/{squad_uuid}",
-        response_model=area.operation_answer,
-        permission=MANAGE,
-        responses=SQUAD_RESPONSES,
-    )
-    async def update_squad(request: Request, squad_uuid: str, payload: area.squad_update) -> BaseModel:
-        found = await service.update_squad(panel(request), squad_uuid, payload.name, payload.inbound_uuids)
-        return area.answer(area.operation_answer, "Squad updated", data=found)
-
-    @area.post(
-        area.paths["squad_action"],
-        name=area.names["squad_action"],
-        response_model=area.operation_answer,
-        permission=MANAGE,
-        responses=SQUAD_ACTION_RESPONSES,
-    )
-    async def squad_action(request: Request, squad_uuid: str, payload: SquadActionRequest) -> BaseModel:
-        """add_all_users, remove_all_users, delete, rename (with `name`), update_inbounds (with
-        `inbound_uuids`)."""
-        done = await service.squad_action(
-            panel(request), squad_uuid, payload.action, payload.name, payload.inbound_uuids
-        )
-        return area.answer(area.operation_answer, done)
+@shared(
+    "GET",
+    "/squads/{squad_uuid}/migration-preview",
+    response_model=MigrationPreviewResponse,
+    permission=READ,
+    responses=SQUAD_RESPONSES,
+    web={"name": "preview_squad_migration"},
+    cabinet={"name": "preview_migration"},
+)
+async def migration_preview(
+    request: Request, session: AsyncSession, squad_uuid: str
+) -> MigrationPreviewResponse:
+    return await local.migration_preview(session, panel(request), squad_uuid)
 
 
-def _declare_migration(area: PanelArea) -> None:
-    @area.post(
-        "/squads/migrate",
-        name=area.names["migrate"],
-        response_model=area.migration_answer,
-        permission=MANAGE,
-        responses={400: local.SAME_SQUADS, **SQUAD_RESPONSES},
-    )
-    async def migrate(request: Request, session: AsyncSession, payload: MigrationRequest) -> BaseModel:
-        """Move every subscription from the source squad to the target squad; the panel
-        accounts follow through the synchronisation."""
-        stats = await local.migrate(
-            session, services(request.app).events, panel(request), payload.source_uuid, payload.target_uuid
-        )
-        return area.answer(area.migration_answer, f"Migrated {stats.updated} subscriptions", data=stats)
-
-    @area.get(
-        "/squads/{squad_uuid}/migration-preview",
-        name=area.names["migration_preview"],
-        response_model=MigrationPreviewResponse,
-        permission=READ,
-        responses=SQUAD_RESPONSES,
-    )
-    async def migration_preview(
-        request: Request, session: AsyncSession, squad_uuid: str
-    ) -> MigrationPreviewResponse:
-        return await local.migration_preview(session, panel(request), squad_uuid)
+COMMON = (
+    get_panel_status,
+    get_system_statistics,
+    list_nodes,
+    nodes_realtime,
+    restart_all_nodes,
+    get_node_details,
+    get_node_statistics,
+    node_usage,
+    create_squad,
+    update_squad,
+    squad_action,
+    migrate,
+    migration_preview,
+)
+"""What both areas serve first, in this order (the OpenAPI document's order)."""

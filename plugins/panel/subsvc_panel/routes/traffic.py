@@ -48,7 +48,6 @@ async def _report_chat(session: AsyncSession, principal: Principal) -> int:
 @router.get(
     "",
     response_model=TrafficUsageResponse,
-    summary="Get Traffic Usage",
     permission=TRAFFIC_READ,
     responses={400: traffic.BAD_DATE, **PANEL_FAILURES},
 )
@@ -89,7 +88,6 @@ async def get_traffic_usage(
 @router.get(
     "/enrichment",
     response_model=TrafficEnrichmentResponse,
-    summary="Get Traffic Enrichment",
     permission=TRAFFIC_READ,
     responses=PANEL_FAILURES,
 )
@@ -102,7 +100,6 @@ async def get_traffic_enrichment(request: Request, session: AsyncSession) -> Tra
 @router.post(
     "/export-csv",
     response_model=ExportCsvResponse,
-    summary="Export Traffic Csv",
     permission=TRAFFIC_EXPORT,
     responses={400: NO_CHAT, **PANEL_FAILURES},
 )
