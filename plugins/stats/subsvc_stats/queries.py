@@ -7,6 +7,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import Select as RowSelect
 
 users = sa.table(
     "users",
@@ -27,6 +28,8 @@ transactions = sa.table(
 # Every payment method that is a real gateway: the manual correction and internal balance
 # payments are not money coming in.
 NOT_GATEWAYS = ("manual", "balance")
+# a SELECT of rows that ``session.exec`` takes (``sqlmodel.select`` types at most four columns)
+Rows = RowSelect[*tuple[Any, ...]]
 
 
 def _count(condition: Any = None) -> Any:
@@ -57,16 +60,16 @@ USER_FIGURES: dict[str, Any] = {
 }
 
 
-async def _figures(session: AsyncSession, statement: Any) -> dict[str, int]:
+async def _figures(session: AsyncSession, statement: Rows) -> dict[str, int]:
     """The one row of an aggregate statement, by label, as whole numbers."""
     row = (await session.exec(statement)).one()
-    return {key: int(value) for key, value in row._mapping.items()}
+    return {key: int(value) for key, value in zip(statement.selected_columns.keys(), row, strict=True)}
 
 
 async def _user_figures(session: AsyncSession, *names: str) -> dict[str, int]:
     """The named users figures in one pass over the table."""
     return await _figures(
-        session, sa.select(*(USER_FIGURES[name].label(name) for name in names)).select_from(users)
+        session, Rows(*(USER_FIGURES[name].label(name) for name in names)).select_from(users)
     )
 
 
@@ -84,7 +87,7 @@ async def subscriptions_overview(session: AsyncSession) -> dict[str, int]:
     shown = ("active", "expired")
     rows = (
         await session.exec(
-            sa.select(subscriptions.c.status, _count())
+            Rows(subscriptions.c.status, _count())
             .where(subscriptions.c.status.in_(shown))
             .group_by(subscriptions.c.status)
         )
@@ -96,7 +99,7 @@ async def subscriptions_overview(session: AsyncSession) -> dict[str, int]:
 async def subscriptions_figures(session: AsyncSession, now: datetime) -> dict[str, int]:
     return await _figures(
         session,
-        sa.select(
+        Rows(
             _count().label("total"),
             _count(subscriptions.c.status == "active").label("active"),
             _count(subscriptions.c.status == "expired").label("expired"),
@@ -127,7 +130,7 @@ async def transactions_figures(session: AsyncSession, now: datetime) -> dict[str
     amount = sa.func.abs(transactions.c.amount_kopeks)
     return await _figures(
         session,
-        sa.select(
+        Rows(
             _sum(amount, sa.and_(deposit, gateway, today)).label("payments_today_kopeks"),
             _count(today).label("today_count"),
             _sum(amount, sa.and_(deposit, today)).label("deposits_today_kopeks"),
@@ -143,7 +146,7 @@ async def transactions_by_type(session: AsyncSession) -> dict[str, dict[str, int
     amount = sa.func.abs(transactions.c.amount_kopeks)
     totals = (
         await session.exec(
-            sa.select(transactions.c.type, _count().label("count"), _sum(amount).label("kopeks"))
+            Rows(transactions.c.type, _count().label("count"), _sum(amount).label("kopeks"))
             .group_by(transactions.c.type)
             .order_by(transactions.c.type)
         )
