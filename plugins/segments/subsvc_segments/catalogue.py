@@ -22,8 +22,8 @@ from subsvc_users.api import User
 from subsvc.api import INT32_MAX
 from subsvc.db import UTCDateTime
 
-USERS = User.__table__
-SUBSCRIPTIONS = Subscription.__table__
+USERS: sa.Table = User.__table__  # type: ignore[attr-defined]  # SQLModel does not declare it
+SUBSCRIPTIONS: sa.Table = Subscription.__table__  # type: ignore[attr-defined]  # SQLModel does not declare it
 NOW = bindparam("now", type_=UTCDateTime())
 UNTIL = bindparam("until", type_=UTCDateTime())
 SINCE = bindparam("since", type_=UTCDateTime())

@@ -21,7 +21,10 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import ColumnElement, Select, bindparam, func
+from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import Select as RowSelect
+from sqlmodel.sql.expression import SelectOfScalar
 from starlette.applications import Starlette
 
 from subsvc.db import UTCDateTime, utcnow
@@ -42,6 +45,8 @@ COLUMNS = (
     USERS.c.username,
     USERS.c.messenger_blocked_at,
 )
+# a SELECT of rows that ``session.exec`` takes (``sqlmodel.select`` types at most four columns)
+Rows = RowSelect[*tuple[Any, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,16 +120,16 @@ def _not_blocked() -> ColumnElement[bool]:
 
 
 @functools.cache
-def _page(definition: Definition, reachable: bool, skip_blocked: bool) -> Select[Any]:
-    query = sa.select(*COLUMNS).where(*_conditions(definition, reachable), USERS.c.id > AFTER)
+def _page(definition: Definition, reachable: bool, skip_blocked: bool) -> Rows:
+    query = Rows(*COLUMNS).where(*_conditions(definition, reachable), USERS.c.id > AFTER)
     if skip_blocked:
         query = query.where(_not_blocked())
     return query.order_by(USERS.c.id).limit(LIMIT)
 
 
 @functools.cache
-def _count(definition: Definition, reachable: bool, skip_blocked: bool) -> Select[Any]:
-    query = sa.select(func.count()).select_from(USERS).where(*_conditions(definition, reachable))
+def _count(definition: Definition, reachable: bool, skip_blocked: bool) -> SelectOfScalar[int]:
+    query = select(func.count()).select_from(USERS).where(*_conditions(definition, reachable))
     return query.where(_not_blocked()) if skip_blocked else query
 
 
@@ -183,9 +188,9 @@ async def count_recipients(
     params, skip_blocked = _params(app, segment, reachable)
     query = _count(segment.definition, reachable, skip_blocked)
     if session is not None:
-        return int((await session.exec(query, params=params)).one()[0])
+        return (await session.exec(query, params=params)).one()
     async with services(app).db.session(read_only=True) as own:
-        return int((await own.exec(query, params=params)).one()[0])
+        return (await own.exec(query, params=params)).one()
 
 
 def reachable_conditions(app: Starlette, now: datetime | None = None) -> list[ColumnElement[bool]]:
