@@ -21,7 +21,7 @@ from subsvc_cabinet_email.routes.common import (
     greeting_name,
     limit,
     limit_address,
-    mail_verification_link,
+    mail_user_link,
     new_router,
     require_links,
     require_smtp,
@@ -88,14 +88,7 @@ async def request_email_change(
             await accounts.link_verified_address(session, user, email, accounts.VERIFIED_WITHOUT_MAIL)
             return EmailChangeResponse(message="Email changed", new_email=email, expires_in_minutes=0)
         require_links(request)
-        await mail_verification_link(
-            request,
-            session,
-            email=email,
-            name=user.first_name,
-            mail_language=user.language,
-            user_id=user.id,
-        )
+        await mail_user_link(request, session, user, email)
         hours = config.CABINET_EMAIL_VERIFICATION_EXPIRE_HOURS
         return EmailChangeResponse(
             message="Verification email sent to the new address",

@@ -130,3 +130,19 @@ async def mail_verification_link(
     )
     assert row.id is not None
     await delivery.commit_and_send(session, request.app, message, row.id)
+
+
+async def mail_user_link(
+    request: Request, session: AsyncSession, user: User, email: str, password_hash: str | None = None
+) -> None:
+    """:func:`mail_verification_link` for an account: ``email`` becomes ``user``'s (with
+    ``password_hash``) once opened; the mail greets it by name, in its language."""
+    await mail_verification_link(
+        request,
+        session,
+        email=email,
+        name=user.first_name,
+        mail_language=user.language,
+        user_id=user.id,
+        password_hash=password_hash,
+    )

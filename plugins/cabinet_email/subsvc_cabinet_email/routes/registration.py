@@ -17,6 +17,7 @@ from subsvc_cabinet_email.routes.common import (
     CANNOT_LINK,
     current_user,
     limit,
+    mail_user_link,
     mail_verification_link,
     new_router,
     passwords,
@@ -87,15 +88,7 @@ async def register_email(
             session, user, email, accounts.VERIFIED_WITHOUT_MAIL, password_hash=password_hash
         )
         return EmailLinkResponse(message="Email linked successfully", email=email)
-    await mail_verification_link(
-        request,
-        session,
-        email=email,
-        name=user.first_name,
-        mail_language=user.language,
-        user_id=user.id,
-        password_hash=password_hash,
-    )
+    await mail_user_link(request, session, user, email, password_hash)
     return EmailLinkResponse(message=SENT, email=email)
 
 
@@ -233,13 +226,7 @@ async def resend_verification(
     if not settings(request).CABINET_EMAIL_VERIFICATION_ENABLED:
         raise HTTPError(400, VERIFICATION_DISABLED)
     require_links(request)
-    await mail_verification_link(
-        request,
-        session,
-        email=email,
-        name=user.first_name,
-        mail_language=user.language,
-        user_id=user.id,
-        password_hash=pending.password_hash if pending is not None else None,
+    await mail_user_link(
+        request, session, user, email, pending.password_hash if pending is not None else None
     )
     return MessageResponse(message=SENT)
