@@ -35,12 +35,13 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
-from sqlalchemy import bindparam, case, or_, update
+from sqlalchemy import bindparam, case, update
 from sqlmodel import select
 from starlette.applications import Starlette
 
-from subsvc.db import error_unstored, in_list, storable, utcnow, write_batch
+from subsvc.db import in_list, storable, utcnow
 from subsvc.jobs import Job
+from subsvc.leases import Batches, each_limited, lease_free, resume_unleased, save_outcomes, send_batches
 from subsvc.messenger import Delivery, Media, Messenger, RateLimiter
 from subsvc.services import services
 from subsvc_broadcasts import buttons
@@ -119,7 +120,7 @@ async def take_lease(app: Starlette, broadcast_id: int) -> bool:
         .where(
             BROADCASTS.c.id == broadcast_id,
             BROADCASTS.c.status.in_(UNFINISHED),
-            or_(BROADCASTS.c.lease_until.is_(None), BROADCASTS.c.lease_until < now),
+            lease_free(BROADCASTS, now),
         )
         .values(
             lease_owner=me,
@@ -194,22 +195,20 @@ async def claim(app: Starlette, broadcast_id: int) -> list[Any]:
 async def _deliver(app: Starlette, broadcast: Any, batch: Sequence[Any]) -> list[Delivery]:
     messenger: Messenger = services(app).messenger
     limiter = state_of(app).limiter
-    gate = asyncio.Semaphore(_settings(app).BROADCASTS_SEND_CONCURRENCY)
     keyboard = buttons.keyboard(broadcast.selected_buttons or [])
     media = Media(broadcast.media_type, broadcast.media_file_id) if broadcast.has_media else None
     text = (broadcast.media_caption or broadcast.message_text) if media else broadcast.message_text
 
-    async def one(messenger_id: int) -> Delivery:
-        async with gate:
-            if limiter is not None:
-                await limiter.acquire()
-            try:
-                return await messenger.deliver(messenger_id, text or "", media=media, keyboard=keyboard)
-            except Exception as exc:  # a broadcast counts a failure, it never dies of one
-                log.warning("broadcast message to %s failed: %s", messenger_id, exc)
-                return Delivery("failed", error=str(exc)[:255])
+    async def one(row: Any) -> Delivery:
+        if limiter is not None:
+            await limiter.acquire()
+        try:
+            return await messenger.deliver(row.messenger_id, text or "", media=media, keyboard=keyboard)
+        except Exception as exc:  # a broadcast counts a failure, it never dies of one
+            log.warning("broadcast message to %s failed: %s", row.messenger_id, exc)
+            return Delivery("failed", error=str(exc)[:255])
 
-    return list(await asyncio.gather(*(one(row.messenger_id) for row in batch)))
+    return await each_limited(_settings(app).BROADCASTS_SEND_CONCURRENCY, batch, one)
 
 
 _MARK_ONE = (
@@ -226,11 +225,11 @@ async def record(
     refuses together are recorded one by one, so one costs only itself (raises
     :class:`LeaseLost` when another sender took the broadcast meanwhile: what is left is then
     not written)."""
-    await write_batch(
+    await save_outcomes(
         partial(_record, app, broadcast_id),
-        zip(batch, results, strict=True),
-        stand_in=error_unstored("the messenger's answer", ERROR_CHARS),
-        describe=lambda item: f"broadcast {broadcast_id}: the outcome for chat {item[0].messenger_id}",
+        batch,
+        results,
+        run=f"broadcast {broadcast_id}",
         what="broadcast outcomes",
         logger=log,
     )
@@ -311,17 +310,14 @@ async def send_broadcast(app: Starlette, broadcast_id: int) -> None:
     async with services(app).db.session(read_only=True) as session:
         broadcast = await session.get(Broadcast, broadcast_id)
     assert broadcast is not None
+    batches = Batches(
+        claim=partial(claim, app, broadcast_id),
+        deliver=partial(_deliver, app, broadcast),
+        record=partial(record, app, broadcast_id),
+        finish=lambda done: finish(app, broadcast_id, done=done),
+    )
     try:
-        while True:
-            if services(app).jobs.stopping:
-                await finish(app, broadcast_id, done=False)
-                return
-            batch = await claim(app, broadcast_id)
-            if not batch:
-                await finish(app, broadcast_id, done=True)
-                return
-            results = await _deliver(app, broadcast, batch)
-            await record(app, broadcast_id, batch, results)
+        await send_batches(app, batches)
     except Stopped:
         await finish(app, broadcast_id, done=True)
     except LeaseLost:
@@ -360,14 +356,7 @@ async def start_due(app: Starlette) -> list[int]:
 async def upkeep(app: Starlette) -> None:
     """Start due scheduled broadcasts; ask for a sender for each unfinished one nobody holds."""
     await start_due(app)
-    orphans = select(BROADCASTS.c.id).where(
-        BROADCASTS.c.status.in_(UNFINISHED),
-        or_(BROADCASTS.c.lease_until.is_(None), BROADCASTS.c.lease_until < utcnow()),
-    )
-    async with services(app).db.session(read_only=True) as session:
-        ids = list((await session.exec(orphans)).all())
-    for broadcast_id in ids:
-        await services(app).jobs.enqueue(SEND_JOB, broadcast_id=broadcast_id)
+    await resume_unleased(app, BROADCASTS, UNFINISHED, SEND_JOB, "broadcast_id")
 
 
 def _upkeep_interval(app: Starlette) -> float | None:

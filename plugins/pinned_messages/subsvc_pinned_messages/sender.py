@@ -30,11 +30,12 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_, select, update
+from sqlalchemy import bindparam, func, select, update
 from starlette.applications import Starlette
 
-from subsvc.db import error_unstored, in_list, storable, utcnow, write_batch
+from subsvc.db import in_list, storable, utcnow
 from subsvc.jobs import Job
+from subsvc.leases import Batches, each_limited, lease_free, resume_unleased, save_outcomes, send_batches
 from subsvc.messenger import Media, Messenger, MessengerBlocked, MessengerError
 from subsvc.services import services
 from subsvc_pinned_messages.models import DELIVERIES, RUNS, UNPIN, PinnedMessageRun
@@ -56,6 +57,13 @@ class Work:
     media: Media | None
 
 
+@dataclass
+class Lease:
+    """The end of this sender's lease on a run: its fencing token, renewed by every claim."""
+
+    until: datetime
+
+
 @dataclass(frozen=True)
 class Outcome:
     """One recipient's result: ``sent``, ``failed``, ``blocked``, or ``pending`` (not started)."""
@@ -73,7 +81,7 @@ def _lease_end(app: Starlette) -> datetime:
     return utcnow() + timedelta(seconds=_settings(app).PINNED_MESSAGES_SEND_LEASE_SECONDS)
 
 
-async def _take_lease(app: Starlette, run_id: int) -> tuple[Work, datetime] | None:
+async def _take_lease(app: Starlette, run_id: int) -> tuple[Work, Lease] | None:
     """Become the run's sender if it is unfinished and nobody holds it; recipients a dead
     sender left ``sending`` become ``unknown`` (counted failed)."""
     now = utcnow()
@@ -83,7 +91,7 @@ async def _take_lease(app: Starlette, run_id: int) -> tuple[Work, datetime] | No
         .where(
             RUNS.c.id == run_id,
             RUNS.c.status.in_(UNFINISHED),
-            or_(RUNS.c.lease_until.is_(None), RUNS.c.lease_until < now),
+            lease_free(RUNS, now),
         )
         .values(status="running", lease_until=lease, started_at=func.coalesce(RUNS.c.started_at, now))
         .returning(RUNS.c.kind, RUNS.c.content, RUNS.c.media_type, RUNS.c.media_file_id)
@@ -107,19 +115,17 @@ async def _take_lease(app: Starlette, run_id: int) -> tuple[Work, datetime] | No
         await session.commit()
     kind, content, media_type, media_file_id = row
     media = Media(media_type, media_file_id) if media_type and media_file_id else None
-    return Work(kind, content or "", media), lease
+    return Work(kind, content or "", media), Lease(lease)
 
 
-async def _claim(
-    app: Starlette, run_id: int, lease: datetime, size: int
-) -> tuple[list[Any], datetime] | None:
+async def _claim(app: Starlette, run_id: int, lease: Lease, size: int) -> list[Any] | None:
     """Renew the lease (``None`` when it is no longer ours or the run was cancelled) and mark
     the next pending recipients ``sending``."""
     renewed = _lease_end(app)
     async with services(app).db.session() as session:
         held = await session.exec(
             update(RUNS)
-            .where(RUNS.c.id == run_id, RUNS.c.status == "running", RUNS.c.lease_until == lease)
+            .where(RUNS.c.id == run_id, RUNS.c.status == "running", RUNS.c.lease_until == lease.until)
             .values(lease_until=renewed)
             .returning(RUNS.c.id)
         )
@@ -143,7 +149,8 @@ async def _claim(
             )
             batch = sorted((await session.exec(claim, params={"ids": ids})).all())
         await session.commit()
-    return batch, renewed
+    lease.until = renewed
+    return batch
 
 
 async def _pin(messenger: Messenger, chat_id: int, work: Work, unpin_first: bool) -> Outcome:
@@ -177,26 +184,25 @@ async def _serve(app: Starlette, work: Work, batch: Sequence[Any]) -> list[Outco
     stops stay pending."""
     settings = _settings(app)
     messenger: Messenger = services(app).messenger
-    gate = asyncio.Semaphore(settings.PINNED_MESSAGES_SEND_CONCURRENCY)
 
-    async def one(chat_id: int) -> Outcome:
-        async with gate:
-            if services(app).jobs.stopping:
-                return Outcome("pending")
-            try:
-                if work.kind == UNPIN:
-                    await messenger.unpin_all_chat_messages(chat_id)
-                    return Outcome("sent")
-                return await _pin(messenger, chat_id, work, settings.PINNED_MESSAGES_UNPIN_BEFORE_PIN)
-            except MessengerBlocked as exc:
-                return Outcome("blocked", error=exc.description)
-            except MessengerError as exc:
-                return Outcome("failed", error=exc.description)
-            except Exception as exc:  # a run counts a failure, it never dies of one
-                log.warning("pinned message call to chat %s failed: %s", chat_id, exc)
-                return Outcome("failed", error=str(exc) or type(exc).__name__)
+    async def one(row: Any) -> Outcome:
+        chat_id: int = row.messenger_id
+        if services(app).jobs.stopping:
+            return Outcome("pending")
+        try:
+            if work.kind == UNPIN:
+                await messenger.unpin_all_chat_messages(chat_id)
+                return Outcome("sent")
+            return await _pin(messenger, chat_id, work, settings.PINNED_MESSAGES_UNPIN_BEFORE_PIN)
+        except MessengerBlocked as exc:
+            return Outcome("blocked", error=exc.description)
+        except MessengerError as exc:
+            return Outcome("failed", error=exc.description)
+        except Exception as exc:  # a run counts a failure, it never dies of one
+            log.warning("pinned message call to chat %s failed: %s", chat_id, exc)
+            return Outcome("failed", error=str(exc) or type(exc).__name__)
 
-    return list(await asyncio.gather(*(one(row.messenger_id) for row in batch)))
+    return await each_limited(settings.PINNED_MESSAGES_SEND_CONCURRENCY, batch, one)
 
 
 _MARK = (
@@ -214,11 +220,11 @@ _MARK = (
 async def _save(app: Starlette, run_id: int, batch: Sequence[Any], outcomes: Sequence[Outcome]) -> None:
     """Each recipient's outcome and the run's counters, in one transaction; outcomes the
     database refuses together are saved one by one, so one costs only itself."""
-    await write_batch(
+    await save_outcomes(
         partial(_save_together, app, run_id),
-        zip(batch, outcomes, strict=True),
-        stand_in=error_unstored("the messenger's answer", ERROR_CHARS),
-        describe=lambda item: f"pinned message run {run_id}: the outcome for chat {item[0].messenger_id}",
+        batch,
+        outcomes,
+        run=f"pinned message run {run_id}",
         what="pinned message outcomes",
         logger=log,
     )
@@ -278,21 +284,14 @@ async def send_run(app: Starlette, run_id: int) -> None:
     if taken is None:
         return
     work, lease = taken
-    size = _settings(app).PINNED_MESSAGES_SEND_BATCH
+    batches = Batches(
+        claim=partial(_claim, app, run_id, lease, _settings(app).PINNED_MESSAGES_SEND_BATCH),
+        deliver=partial(_serve, app, work),
+        record=partial(_save, app, run_id),
+        finish=lambda completed: _finish(app, run_id, lease.until, completed),
+    )
     try:
-        while True:
-            if services(app).jobs.stopping:
-                await _finish(app, run_id, lease, completed=False)
-                return
-            claimed = await _claim(app, run_id, lease, size)
-            if claimed is None:
-                return  # cancelled, or another sender took over
-            batch, lease = claimed
-            if not batch:
-                await _finish(app, run_id, lease, completed=True)
-                return
-            outcomes = await _serve(app, work, batch)
-            await _save(app, run_id, batch, outcomes)
+        await send_batches(app, batches)  # a claim refused: cancelled, or another sender took over
     except asyncio.CancelledError:
         raise
     except Exception:
@@ -301,14 +300,7 @@ async def send_run(app: Starlette, run_id: int) -> None:
 
 async def upkeep(app: Starlette) -> None:
     """Resume the runs nobody is sending (the periodic job ``pinned_messages.upkeep``)."""
-    orphans = select(RUNS.c.id).where(
-        RUNS.c.status.in_(UNFINISHED),
-        or_(RUNS.c.lease_until.is_(None), RUNS.c.lease_until < utcnow()),
-    )
-    async with services(app).db.session(read_only=True) as session:
-        run_ids = [row[0] for row in (await session.exec(orphans.order_by(RUNS.c.id))).all()]  # type: ignore[call-overload]
-    for run_id in run_ids:
-        await services(app).jobs.enqueue(SEND_JOB, run_id=run_id)
+    await resume_unleased(app, RUNS, UNFINISHED, SEND_JOB, "run_id")
 
 
 def _upkeep_interval(app: Starlette) -> float | None:
