@@ -15,4 +15,4 @@ from subsvc_rbac.models import UserRole
 @hookimpl(optionalhook=True)
 async def cabinet_account_merging(session: AsyncSession, removed_user_id: int) -> None:
     """rbac's part of an account merge (see the module's text)."""
-    await drop_rows(session, UserRole.__table__.c.user_id, removed_user_id)
+    await drop_rows(session, UserRole.__table__.c.user_id, removed_user_id)  # type: ignore[attr-defined]

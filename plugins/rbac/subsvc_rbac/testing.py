@@ -75,7 +75,7 @@ async def fresh_audit_log(app: Starlette, db: Database) -> AsyncIterator[None]:
     """Start without audit rows (an earlier app's shutdown may write its last rows after the
     tables were emptied), and write this test's rows before the app's tables are emptied."""
     async with db.session() as session:
-        await session.exec(delete(AuditLogEntry))  # type: ignore[call-overload]
+        await session.exec(delete(AuditLogEntry))
         await session.commit()
     yield
     await app.state.rbac.audit.flush()
