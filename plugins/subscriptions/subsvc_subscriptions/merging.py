@@ -49,7 +49,7 @@ async def cabinet_account_merging(
     )
     moved = [item for item in (await session.exec(query)).all() if item is not None]
     await session.exec(
-        update(Subscription)  # type: ignore[call-overload]
+        update(Subscription)
         .where(col(Subscription.user_id) == removed_user_id)
         .values(user_id=kept_user_id, updated_at=utcnow())
         .execution_options(synchronize_session=False)

@@ -10,7 +10,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_users.api import User, UserResponse, get_user, user_record
 
-from subsvc.api import BigInt, HTTPError, Limit, Offset, Query, Router
+from subsvc.api import BigInt, HTTPError, Limit, Offset, Query, Router, fits_int32
 from subsvc.api.endpoint import Handler
 from subsvc.db import utcnow
 from subsvc.events import EventBus
@@ -137,7 +137,7 @@ async def create_subscription(
     """Create a trial or paid subscription for a user (internal id), or replace the user's
     current one with ``replace_existing``."""
     user = None
-    if service.fits_int32(payload.user_id):
+    if fits_int32(payload.user_id):
         query = select(User).where(col(User.id) == payload.user_id).with_for_update()
         user = (await session.exec(query)).first()
     if user is None:

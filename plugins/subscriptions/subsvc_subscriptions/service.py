@@ -152,7 +152,7 @@ async def primary_of(session: AsyncSession, user_id: int, *, for_update: bool = 
 
 @functools.cache
 def _subscriptions_of_users(dialect: str, short: bool) -> DriverSelect:
-    table = Subscription.__table__
+    table: sa.Table = Subscription.__table__  # type: ignore[attr-defined]
     return DriverSelect(
         sa.select(table)
         .where(in_list(table.c.user_id, "ids", dialect, short=short))
