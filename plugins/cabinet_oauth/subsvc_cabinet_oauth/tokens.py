@@ -12,8 +12,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import datetime, timedelta
+from typing import Any, TypeVar
 
 from sqlalchemy import delete
+from sqlalchemy.orm import Mapped
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -30,6 +32,35 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+Credential = TypeVar("Credential", OAuthState, MergeToken)
+
+
+async def _issue(
+    session: AsyncSession, model: type[Credential], hash_field: str, ttl_seconds: int, **fields: Any
+) -> str:
+    """Sweep ``model``'s expired rows, store a fresh token's row (its digest in ``hash_field``)
+    in the caller's transaction and return the token."""
+    now = utcnow()
+    await session.exec(delete(model).where(col(model.expires_at) <= now))
+    token = new_token()
+    expires_at = now + timedelta(seconds=ttl_seconds)
+    hashed: dict[str, Any] = {hash_field: digest(token)}
+    session.add(model(**hashed, **fields, created_at=now, expires_at=expires_at))
+    return token
+
+
+async def _take(
+    session: AsyncSession, model: type[Credential], hashed: Mapped[str], token: str
+) -> Credential | None:
+    """Delete a token's row (``hashed`` its digest column), returning it unless it is unknown,
+    used or expired."""
+    statement = delete(model).where(hashed == digest(token)).returning(model)
+    row: Credential | None = (await session.exec(statement)).scalars().first()
+    if row is None or row.expires_at <= utcnow():
+        return None
+    return row
+
+
 async def create_state(
     session: AsyncSession,
     *,
@@ -41,35 +72,25 @@ async def create_state(
     code_verifier: str | None = None,
 ) -> str:
     """Store a fresh state (in the caller's transaction) and return it."""
-    now = utcnow()
-    await session.exec(delete(OAuthState).where(col(OAuthState.expires_at) <= now))
-    state = new_token()
-    session.add(
-        OAuthState(
-            state_hash=digest(state),
-            provider=provider,
-            purpose=purpose,
-            user_id=user_id,
-            code_verifier=code_verifier,
-            redirect_uri=redirect_uri,
-            created_at=now,
-            expires_at=now + timedelta(seconds=ttl_seconds),
-        )
+    return await _issue(
+        session,
+        OAuthState,
+        "state_hash",
+        ttl_seconds,
+        provider=provider,
+        purpose=purpose,
+        user_id=user_id,
+        code_verifier=code_verifier,
+        redirect_uri=redirect_uri,
     )
-    return state
 
 
 async def consume_state(db: Database, state: str) -> OAuthState | None:
     """Take a state out of the table (committed at once); ``None`` when it is unknown, used
     or expired."""
     async with db.session() as session:
-        statement = (
-            delete(OAuthState).where(col(OAuthState.state_hash) == digest(state)).returning(OAuthState)
-        )
-        row: OAuthState | None = (await session.exec(statement)).scalars().first()
+        row = await _take(session, OAuthState, col(OAuthState.state_hash), state)
         await session.commit()
-    if row is None or row.expires_at <= utcnow():
-        return None
     return row
 
 
@@ -83,21 +104,16 @@ async def create_merge_token(
     ttl_seconds: int,
 ) -> str:
     """Store a merge token (in the caller's transaction) and return it."""
-    now = utcnow()
-    await session.exec(delete(MergeToken).where(col(MergeToken.expires_at) <= now))
-    token = new_token()
-    session.add(
-        MergeToken(
-            token_hash=digest(token),
-            primary_user_id=primary_user_id,
-            secondary_user_id=secondary_user_id,
-            provider=provider,
-            subject=subject,
-            created_at=now,
-            expires_at=now + timedelta(seconds=ttl_seconds),
-        )
+    return await _issue(
+        session,
+        MergeToken,
+        "token_hash",
+        ttl_seconds,
+        primary_user_id=primary_user_id,
+        secondary_user_id=secondary_user_id,
+        provider=provider,
+        subject=subject,
     )
-    return token
 
 
 async def find_merge_token(session: AsyncSession, token: str) -> MergeToken | None:
@@ -111,11 +127,7 @@ async def find_merge_token(session: AsyncSession, token: str) -> MergeToken | No
 async def consume_merge_token(session: AsyncSession, token: str) -> MergeToken | None:
     """Take a merge token out of the table in the caller's transaction (a rollback puts it
     back); ``None`` when it is unknown, used or expired."""
-    statement = delete(MergeToken).where(col(MergeToken.token_hash) == digest(token)).returning(MergeToken)
-    row: MergeToken | None = (await session.exec(statement)).scalars().first()
-    if row is None or row.expires_at <= utcnow():
-        return None
-    return row
+    return await _take(session, MergeToken, col(MergeToken.token_hash), token)
 
 
 def seconds_left(expires_at: datetime) -> int:
