@@ -23,16 +23,7 @@ IncludeInactive = Annotated[bool, Query(description="Включать неакт
 
 
 def _response(record: WelcomeText) -> WelcomeTextResponse:
-    assert record.id is not None
-    return WelcomeTextResponse(
-        id=record.id,
-        text=record.text_content,
-        is_active=record.is_active,
-        is_enabled=record.is_enabled,
-        created_by=record.created_by,
-        created_at=record.created_at,
-        updated_at=record.updated_at,
-    )
+    return WelcomeTextResponse.model_validate(record)
 
 
 async def _found(session: AsyncSession, welcome_text_id: int) -> WelcomeText:

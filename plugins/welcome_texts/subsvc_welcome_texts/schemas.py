@@ -27,10 +27,10 @@ class WelcomeTextUpdateRequest(BaseModel):
 
 
 class WelcomeTextResponse(BaseModel):
-    model_config = ConfigDict(from_attributes=True)
+    model_config = ConfigDict(from_attributes=True)  # read from the record: text <- text_content
 
     id: int
-    text: str
+    text: str = Field(validation_alias="text_content")
     is_active: bool
     is_enabled: bool
     created_by: int | None
