@@ -9,21 +9,18 @@ from collections.abc import Sequence
 from sqlalchemy import Integer, insert, literal, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_users.api import User
 
 from subsvc.db import in_list, utcnow
 from subsvc.services import services
 from subsvc_promo_offers import recipients
 from subsvc_promo_offers.common import id_chunk
-from subsvc_promo_offers.models import DiscountOffer, OfferBroadcast, OfferBroadcastRecipient
+from subsvc_promo_offers.models import OfferBroadcast
 from subsvc_promo_offers.offers import OfferTerms, upsert_offers
 from subsvc_promo_offers.schemas import PromoOfferBroadcastRequest, PromoOfferBroadcastResponse
 from subsvc_promo_offers.segments import reachable_conditions
 from subsvc_promo_offers.settings import PromoOffersSettings
+from subsvc_promo_offers.tables import OFFERS, RECIPIENTS, USERS
 
-USERS = User.__table__
-OFFERS = DiscountOffer.__table__
-RECIPIENTS = OfferBroadcastRecipient.__table__
 SEND_JOB = "promo_offers.send_broadcast"
 DIRECT_TARGET = "promo_offer_direct"
 

@@ -33,8 +33,8 @@ from subsvc_promo_offers.discounts import set_active_discount
 from subsvc_promo_offers.logs import CLAIMED, add_log
 from subsvc_promo_offers.models import SUBSCRIPTION_DAYS, TEST_ACCESS, DiscountOffer, PromoOfferTemplate
 from subsvc_promo_offers.schemas import ClaimOfferResponse, OfferClaimed
+from subsvc_promo_offers.tables import OFFERS
 
-OFFERS = DiscountOffer.__table__
 CLAIMED_EVENT = "promo_offer.claimed"
 PAYMENT_METHOD = "promo_offer"
 NOT_FOUND = "Offer not found"
@@ -79,7 +79,7 @@ async def _take(session: AsyncSession, user_id: int, offer_id: int, now: datetim
         .returning(DiscountOffer)
         .execution_options(synchronize_session=False)
     )
-    offer = (await session.exec(statement)).scalars().first()
+    offer: DiscountOffer | None = (await session.exec(statement)).scalars().first()
     if offer is not None:
         return offer
     current = await session.get(DiscountOffer, offer_id)

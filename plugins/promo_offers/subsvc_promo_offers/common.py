@@ -6,16 +6,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import RowMapping, Select, Table, func, select
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Result
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_users.api import User
 
 from subsvc.api import fits_int32
 from subsvc_promo_offers.schemas import OfferUserInfo
+from subsvc_promo_offers.tables import USERS
 
 MAX_OFFSET = 2**62  # beyond any table; larger offsets would overflow the database's integer
-USERS = User.__table__
+Rows = Result[*tuple[Any, ...]]
+
+
+async def run_select(
+    session: AsyncSession, query: Select[Any], params: Mapping[str, Any] | None = None
+) -> Rows:
+    """Run a SQLAlchemy Core ``SELECT`` in the session (autoflushed, in its transaction).
+    sqlmodel types ``exec`` for its own ``select`` only, which takes no ``Table``."""
+    result: Rows = await session.exec(query, params=params)  # type: ignore[call-overload]
+    return result
 
 
 def id_chunk(session: AsyncSession) -> int:
@@ -24,7 +34,7 @@ def id_chunk(session: AsyncSession) -> int:
     return 10_000 if session.get_bind().dialect.name == "postgresql" else 1_000
 
 
-def dialect_insert(session: AsyncSession, table: Any) -> Any:
+def dialect_insert(session: AsyncSession, table: Table) -> Any:
     """``INSERT`` of the session's dialect (for ``ON CONFLICT``)."""
     dialect = session.get_bind().dialect.name
     return (postgresql if dialect == "postgresql" else sqlite).insert(table)
@@ -36,13 +46,13 @@ def full_name(first_name: str | None, last_name: str | None, username: str | Non
     return name or username
 
 
-def labelled(table: Any, prefix: str, names: Iterable[str]) -> list[Any]:
+def labelled(table: Table, prefix: str, names: Iterable[str]) -> list[Any]:
     """``table``'s columns ``names`` labelled ``<prefix><name>``: a joined table's columns
     beside the main table's in one row."""
     return [table.c[name].label(prefix + name) for name in names]
 
 
-def joined(row: Mapping[str, Any], prefix: str, names: Iterable[str]) -> dict[str, Any] | None:
+def joined(row: RowMapping, prefix: str, names: Iterable[str]) -> dict[str, Any] | None:
     """The values of :func:`labelled` columns by their names; ``None`` when the outer join found
     no row (its id is null)."""
     if row[prefix + "id"] is None:
@@ -50,7 +60,7 @@ def joined(row: Mapping[str, Any], prefix: str, names: Iterable[str]) -> dict[st
     return {name: row[prefix + name] for name in names}
 
 
-def own_values(row: Mapping[str, Any], table: Any) -> dict[str, Any]:
+def own_values(row: RowMapping, table: Table) -> dict[str, Any]:
     """A joined row's values of ``table``'s own columns, by name."""
     return {column.name: row[column.name] for column in table.c}
 
@@ -59,7 +69,7 @@ USER_FIELDS = ("id", "messenger_id", "email", "username", "first_name", "last_na
 USER_COLUMNS = labelled(USERS, "u_", USER_FIELDS)
 
 
-def user_info(row: Mapping[str, Any]) -> OfferUserInfo | None:
+def user_info(row: RowMapping) -> OfferUserInfo | None:
     """The user summary from a row carrying :data:`USER_COLUMNS` (``None`` without a user)."""
     user = joined(row, "u_", USER_FIELDS)
     if user is None:
@@ -83,11 +93,11 @@ def equal_to(*pairs: tuple[Any, object]) -> list[Any] | None:
 async def newest_first_page(
     session: AsyncSession,
     query: Select[Any],
-    table: Any,
+    table: Table,
     conditions: Sequence[Any] | None,
     limit: int,
     offset: int,
-) -> tuple[int, list[Mapping[str, Any]]]:
+) -> tuple[int, list[RowMapping]]:
     """How many rows of ``table`` match ``conditions``, and one window of ``query`` (plain rows)
     filtered by them, newest first (``created_at``, then ``id``); nothing when ``conditions``
     is ``None`` (see :func:`equal_to`). A window that ends before ``limit`` gives the total
@@ -95,10 +105,10 @@ async def newest_first_page(
     if conditions is None:
         return 0, []
     query = query.where(*conditions).order_by(table.c.created_at.desc(), table.c.id.desc())
-    rows: list[Mapping[str, Any]] = []
+    rows: list[RowMapping] = []
     if offset <= MAX_OFFSET:
-        rows = list((await session.exec(query.limit(limit).offset(offset))).mappings().all())
+        rows = list((await run_select(session, query.limit(limit).offset(offset))).mappings().all())
     if (rows and len(rows) < limit) or (not rows and offset == 0):
         return offset + len(rows), rows
-    count = await session.exec(select(func.count()).select_from(table).where(*conditions))
+    count = await run_select(session, select(func.count()).select_from(table).where(*conditions))
     return int(count.scalar_one()), rows

@@ -11,12 +11,10 @@ from sqlalchemy import delete, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.db import utcnow
-from subsvc_promo_offers.common import dialect_insert
+from subsvc_promo_offers.common import dialect_insert, run_select
 from subsvc_promo_offers.logs import CONSUMED, DISABLED, add_log
-from subsvc_promo_offers.models import ActiveDiscount
 from subsvc_promo_offers.schemas import ActiveDiscountInfo
-
-DISCOUNTS = ActiveDiscount.__table__
+from subsvc_promo_offers.tables import DISCOUNTS
 
 
 @dataclass(frozen=True)
@@ -62,7 +60,8 @@ async def set_active_discount(
 
 
 async def get_discount(session: AsyncSession, user_id: int) -> Discount | None:
-    row = (await session.exec(select(DISCOUNTS).where(DISCOUNTS.c.user_id == user_id))).mappings().first()
+    query = select(DISCOUNTS).where(DISCOUNTS.c.user_id == user_id)
+    row = (await run_select(session, query)).mappings().first()
     if row is None:
         return None
     return Discount(row["discount_percent"], row["source"], row["offer_id"], row["expires_at"])

@@ -7,14 +7,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, select
+from sqlalchemy import RowMapping, Select, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.api import Page
 from subsvc.db import utcnow
 from subsvc_promo_offers.common import (
     USER_COLUMNS,
-    USERS,
     equal_to,
     joined,
     labelled,
@@ -22,11 +21,10 @@ from subsvc_promo_offers.common import (
     own_values,
     user_info,
 )
-from subsvc_promo_offers.models import DiscountOffer, PromoOfferLog
+from subsvc_promo_offers.models import PromoOfferLog
 from subsvc_promo_offers.schemas import PromoOfferLogOfferInfo, PromoOfferLogResponse
+from subsvc_promo_offers.tables import LOGS, OFFERS, USERS
 
-LOGS = PromoOfferLog.__table__
-OFFERS = DiscountOffer.__table__
 CLAIMED = "claimed"
 CONSUMED = "consumed"
 DISABLED = "disabled"
@@ -87,7 +85,7 @@ def _log_query() -> Select[Any]:
     )
 
 
-def _response(row: Mapping[str, Any]) -> PromoOfferLogResponse:
+def _response(row: RowMapping) -> PromoOfferLogResponse:
     values = own_values(row, LOGS)
     offer = joined(row, "o_", _OFFER_FIELDS)
     return PromoOfferLogResponse(

@@ -8,15 +8,11 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_billing.api import Transaction
-from subsvc_promo_groups.api import PromoGroup
-from subsvc_users.api import User
 
+from subsvc_promo_offers.common import run_select
 from subsvc_promo_offers.schemas import LoyaltyTierInfo, LoyaltyTiersResponse, PromoGroupDiscounts
+from subsvc_promo_offers.tables import GROUPS, TRANSACTIONS, USERS
 
-GROUPS = PromoGroup.__table__
-USERS = User.__table__
-TRANSACTIONS = Transaction.__table__
 SPENDING = "subscription_payment"
 
 
@@ -35,7 +31,7 @@ def period_discounts(raw: Any) -> dict[str, int]:
 async def group_discounts(session: AsyncSession, user_id: int) -> PromoGroupDiscounts:
     """The discounts of the user's promo group (all zero without one)."""
     query = select(GROUPS).select_from(USERS.join(GROUPS, GROUPS.c.id == USERS.c.promo_group_id))
-    group = (await session.exec(query.where(USERS.c.id == user_id))).mappings().first()
+    group = (await run_select(session, query.where(USERS.c.id == user_id))).mappings().first()
     if group is None:
         return PromoGroupDiscounts()
     return PromoGroupDiscounts(
@@ -55,7 +51,7 @@ async def total_spent_kopeks(session: AsyncSession, user_id: int) -> int:
         TRANSACTIONS.c.is_completed.is_(True),
         TRANSACTIONS.c.type == SPENDING,
     )
-    return int((await session.exec(query)).scalar_one())
+    return int((await run_select(session, query)).scalar_one())
 
 
 async def loyalty_tiers(session: AsyncSession, user_id: int) -> LoyaltyTiersResponse:
@@ -73,7 +69,7 @@ async def loyalty_tiers(session: AsyncSession, user_id: int) -> LoyaltyTiersResp
     current: str | None = None
     next_name: str | None = None
     next_threshold: float | None = None
-    for group in (await session.exec(query)).mappings():
+    for group in (await run_select(session, query)).mappings():
         threshold = group["auto_assign_total_spent_kopeks"]
         achieved = spent >= threshold
         if achieved:

@@ -7,8 +7,6 @@ broadcasts the removed user created name the kept user."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import sqlalchemy as sa
 from sqlalchemy.sql import ColumnElement, FromClause
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -16,14 +14,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc.db import utcnow
 from subsvc.hookspecs import hookimpl
 from subsvc.reassign import reassign
-from subsvc_promo_offers.models import (
-    ActiveDiscount,
-    DiscountOffer,
-    OfferBroadcast,
-    OfferBroadcastRecipient,
-    PromoOfferLog,
-    PromoOfferTemplate,
-)
+from subsvc_promo_offers.tables import BROADCASTS, DISCOUNTS, LOGS, OFFERS, RECIPIENTS, TEMPLATES
 
 
 def _open(table: FromClause) -> ColumnElement[bool]:
@@ -32,16 +23,15 @@ def _open(table: FromClause) -> ColumnElement[bool]:
 
 
 async def _close_duplicate_offers(session: AsyncSession, kept_id: int, removed_id: int) -> None:
-    offers: Any = DiscountOffer.__table__
-    kept = offers.alias("kept_offers")
+    kept = OFFERS.alias("kept_offers")
     duplicate = sa.exists(
         sa.select(sa.literal(1))
         .select_from(kept)
-        .where(kept.c.user_id == kept_id, kept.c.notification_type == offers.c.notification_type, _open(kept))
+        .where(kept.c.user_id == kept_id, kept.c.notification_type == OFFERS.c.notification_type, _open(kept))
     )
     await session.exec(
-        sa.update(offers)  # type: ignore[call-overload]
-        .where(offers.c.user_id == removed_id, _open(offers), duplicate)
+        sa.update(OFFERS)
+        .where(OFFERS.c.user_id == removed_id, _open(OFFERS), duplicate)
         .values(is_active=False, updated_at=utcnow())
     )
 
@@ -51,11 +41,11 @@ async def cabinet_account_merging(session: AsyncSession, kept_user_id: int, remo
     """promo_offers' part of an account merge (see the module's text)."""
     await _close_duplicate_offers(session, kept_user_id, removed_user_id)
     for column in (
-        DiscountOffer.__table__.c.user_id,
-        PromoOfferLog.__table__.c.user_id,
-        OfferBroadcastRecipient.__table__.c.user_id,
-        PromoOfferTemplate.__table__.c.created_by,
-        OfferBroadcast.__table__.c.created_by,
+        OFFERS.c.user_id,
+        LOGS.c.user_id,
+        RECIPIENTS.c.user_id,
+        TEMPLATES.c.created_by,
+        BROADCASTS.c.created_by,
     ):
         await reassign(session, column, kept_user_id, removed_user_id)
-    await reassign(session, ActiveDiscount.__table__.c.user_id, kept_user_id, removed_user_id, unique=())
+    await reassign(session, DISCOUNTS.c.user_id, kept_user_id, removed_user_id, unique=())

@@ -8,31 +8,29 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, bindparam, select, text
+from sqlalchemy import RowMapping, Select, bindparam, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col
+from sqlmodel import select as model_select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_subscriptions.api import Subscription
 
-from subsvc.api import Page
+from subsvc.api import Page, fits_int32
 from subsvc.db import in_list, utcnow
 from subsvc_promo_offers.common import (
     USER_COLUMNS,
-    USERS,
     equal_to,
-    fits_int32,
     id_chunk,
     joined,
     labelled,
     newest_first_page,
     own_values,
+    run_select,
     user_info,
 )
 from subsvc_promo_offers.models import DiscountOffer
 from subsvc_promo_offers.schemas import OfferSubscriptionInfo, OfferTermsRequest, PromoOfferResponse
+from subsvc_promo_offers.tables import OFFERS, SUBSCRIPTIONS, USERS
 
-OFFERS = DiscountOffer.__table__
-SUBSCRIPTIONS = Subscription.__table__
 OPEN = text("is_active AND claimed_at IS NULL")
 _REFRESHED = (
     "subscription_id",
@@ -146,7 +144,7 @@ def _offer_query() -> Select[Any]:
     )
 
 
-def offer_response(row: Mapping[str, Any]) -> PromoOfferResponse:
+def offer_response(row: RowMapping) -> PromoOfferResponse:
     """An offer row of :func:`_offer_query` as the wire record."""
     values = own_values(row, OFFERS)
     subscription = joined(row, "s_", _SUBSCRIPTION_FIELDS)
@@ -160,7 +158,7 @@ def offer_response(row: Mapping[str, Any]) -> PromoOfferResponse:
 async def get_offer(session: AsyncSession, offer_id: int) -> PromoOfferResponse | None:
     if not fits_int32(offer_id):
         return None
-    row = (await session.exec(_offer_query().where(OFFERS.c.id == offer_id))).mappings().first()
+    row = (await run_select(session, _offer_query().where(OFFERS.c.id == offer_id))).mappings().first()
     return None if row is None else offer_response(row)
 
 
@@ -168,7 +166,7 @@ async def offers_of(session: AsyncSession, offer_ids: Sequence[int]) -> list[Pro
     """The offers with these ids, in that order."""
     if not offer_ids:
         return []
-    rows = (await session.exec(_offer_query().where(OFFERS.c.id.in_(offer_ids)))).mappings().all()
+    rows = (await run_select(session, _offer_query().where(OFFERS.c.id.in_(offer_ids)))).mappings().all()
     by_id = {row["id"]: offer_response(row) for row in rows}
     return [by_id[offer_id] for offer_id in offer_ids if offer_id in by_id]
 
@@ -202,9 +200,9 @@ async def list_offers(
 async def user_offers(session: AsyncSession, user_id: int, now: datetime, limit: int) -> list[DiscountOffer]:
     """A user's offers that have not expired, newest first (the cabinet's list)."""
     query = (
-        select(DiscountOffer)
+        model_select(DiscountOffer)
         .where(col(DiscountOffer.user_id) == user_id, col(DiscountOffer.expires_at) > now)
         .order_by(col(DiscountOffer.created_at).desc(), col(DiscountOffer.id).desc())
         .limit(limit)
     )
-    return list((await session.exec(query)).scalars().all())
+    return list((await session.exec(query)).all())

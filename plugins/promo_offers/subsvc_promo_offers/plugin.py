@@ -13,7 +13,7 @@ from subsvc_promo_offers.templates import TemplateRuleError
 
 plugin = Plugin(
     models=MODELS,
-    endpoints=[web, admin, cabinet],
+    endpoints=[web.router, admin.router, cabinet.router],
     permissions={"promo_offers": ["read", "create", "edit", "send"]},
     tags={
         "promo-offers": "Personal promo offers, their templates, log and broadcast.",

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_users.api import User
 
 from subsvc.api import fits_int32, fits_int64
+from subsvc_promo_offers.common import run_select
 from subsvc_promo_offers.segments import segment_user_ids
-
-USERS = User.__table__
+from subsvc_promo_offers.tables import USERS
 
 
 class RecipientError(Exception):
@@ -51,8 +50,8 @@ ADMIN_TEXTS = Texts(
 )
 
 
-async def _user_id_where(session: AsyncSession, condition: object) -> int | None:
-    row = (await session.exec(select(USERS.c.id).where(condition).limit(1))).first()  # type: ignore[arg-type]
+async def _user_id_where(session: AsyncSession, condition: ColumnElement[bool]) -> int | None:
+    row = (await run_select(session, select(USERS.c.id).where(condition).limit(1))).first()
     return None if row is None else int(row[0])
 
 

@@ -25,7 +25,8 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_, select, update
+from sqlalchemy import bindparam, func, or_, update
+from sqlmodel import select
 from starlette.applications import Starlette
 
 from subsvc.db import error_unstored, storable, utcnow, write_batch
@@ -34,13 +35,10 @@ from subsvc.messenger import Delivery, InlineButton, Messenger
 from subsvc.services import services
 from subsvc_promo_offers import server_access, templates
 from subsvc_promo_offers.broadcast import SEND_JOB
-from subsvc_promo_offers.models import DiscountOffer, OfferBroadcast, OfferBroadcastRecipient
 from subsvc_promo_offers.settings import PromoOffersSettings
+from subsvc_promo_offers.tables import BROADCASTS, OFFERS, RECIPIENTS
 
 log = logging.getLogger("subsvc.promo_offers")
-BROADCASTS = OfferBroadcast.__table__
-RECIPIENTS = OfferBroadcastRecipient.__table__
-OFFERS = DiscountOffer.__table__
 UPKEEP_JOB = "promo_offers.upkeep"
 UNFINISHED = ("queued", "running")
 CLOSE_BUTTON = InlineButton("❌ Закрыть", callback_data="promo_offer_close")
@@ -211,7 +209,7 @@ async def upkeep(app: Starlette) -> None:
     )
     # one short transaction per step: none holds a lock while it asks for another table's
     async with services(app).db.session(read_only=True) as session:
-        orphans = [row[0] for row in await session.exec(unsent)]
+        orphans = list(await session.exec(unsent))
     for broadcast_id in orphans:
         await services(app).jobs.enqueue(SEND_JOB, broadcast_id=broadcast_id)
     while True:

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
-from sqlmodel import col
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_subscriptions import api as subscriptions
 from subsvc_subscriptions.api import Subscription
@@ -102,10 +101,10 @@ async def revoke_due(session: AsyncSession, events: EventBus, now: datetime, lim
         .limit(limit)
         .with_for_update(skip_locked=True)
     )
-    due = list((await session.exec(query)).scalars().all())
+    due = list((await session.exec(query)).all())
     for item in due:
         item.revoked_at = now
-        still_covered = select(ServerAccessGrant.id).where(
+        still_covered = select(col(ServerAccessGrant.id)).where(
             col(ServerAccessGrant.subscription_id) == item.subscription_id,
             col(ServerAccessGrant.squad_uuid) == item.squad_uuid,
             col(ServerAccessGrant.revoked_at).is_(None),

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
-from sqlmodel import col
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.api import fits_int32
@@ -13,8 +12,7 @@ from subsvc.db import utcnow
 from subsvc_promo_offers.common import dialect_insert
 from subsvc_promo_offers.models import PromoOfferTemplate
 from subsvc_promo_offers.schemas import PromoOfferTemplateUpdateRequest
-
-TEMPLATES = PromoOfferTemplate.__table__
+from subsvc_promo_offers.tables import TEMPLATES
 
 DEFAULT_TEMPLATES: tuple[dict[str, Any], ...] = (
     {
@@ -90,7 +88,7 @@ async def list_templates(session: AsyncSession) -> list[PromoOfferTemplate]:
     query = select(PromoOfferTemplate).order_by(
         col(PromoOfferTemplate.offer_type), col(PromoOfferTemplate.id)
     )
-    return list((await session.exec(query)).scalars().all())
+    return list((await session.exec(query)).all())
 
 
 async def find_template(session: AsyncSession, template_id: int) -> PromoOfferTemplate | None:

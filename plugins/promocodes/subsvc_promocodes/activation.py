@@ -39,12 +39,10 @@ from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc.services import services
 from subsvc_promocodes import discounts, service
-from subsvc_promocodes.models import PromoCode, PromoCodeType, PromoCodeUse
+from subsvc_promocodes.models import CODES, USES, PromoCode, PromoCodeType, PromoCodeUse
 from subsvc_promocodes.schemas import PromoCodeActivated, rubles
 
 ACTIVATED = "promocode.activated"
-CODES = PromoCode.__table__
-USES = PromoCodeUse.__table__
 
 REFUSALS = {
     "not_found": "Promo code not found",
@@ -171,10 +169,10 @@ async def _claim_use(session: AsyncSession, user: User, code: PromoCode, now: da
     """Insert the user's use row and take a slot of the code; its id, or a refusal."""
     dialect = session.get_bind().dialect.name
     parameters = {"promocode_id": code.id, "user_id": user.id, "now": now}
-    use_id = (await session.exec(_use_insert(dialect), params=parameters)).scalar()  # type: ignore[call-overload]
+    use_id = (await session.exec(_use_insert(dialect), params=parameters)).scalar()
     if use_id is None:
         raise ActivationRefused("already_used_by_user")
-    claimed = (await session.exec(_claim(), params=parameters)).first()  # type: ignore[call-overload]
+    claimed = (await session.exec(_claim(), params=parameters)).first()
     if claimed is None:
         await session.refresh(code)  # what stopped it: used up, switched off or out of dates
         raise ActivationRefused(refusal_of(code, now) or "used")
@@ -317,7 +315,7 @@ async def _join_group(
     except UserRuleError:  # the group was deleted meanwhile
         raise ActivationRefused("group_not_found") from None
     record_previous = update(USES).where(USES.c.id == use_id).values(previous_promo_group_id=previous)
-    await session.exec(record_previous)  # type: ignore[call-overload]
+    await session.exec(record_previous)
     activation.effects.append(f"Назначена промогруппа: {group.name}")
 
 

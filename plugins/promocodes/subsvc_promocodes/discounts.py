@@ -19,7 +19,7 @@ from subsvc_users.api import User, UserUpdateRequest, update_user
 
 from subsvc.db import utcnow
 from subsvc.services import services
-from subsvc_promocodes.models import PromoCode, PromoCodeDiscount, PromoCodeUse
+from subsvc_promocodes.models import CODES, PromoCode, PromoCodeDiscount, PromoCodeUse
 
 
 class NoDiscount(LookupError):
@@ -131,14 +131,13 @@ async def _undo_use(app: Starlette, session: AsyncSession, user: User, promocode
     if use is None:
         return
     await session.delete(use)
-    codes = PromoCode.__table__
     lowered = (
-        update(codes)
-        .where(codes.c.id == promocode_id, codes.c.current_uses > 0)
-        .values(current_uses=codes.c.current_uses - 1, updated_at=utcnow())
-        .returning(codes.c.promo_group_id)
+        update(CODES)
+        .where(CODES.c.id == promocode_id, CODES.c.current_uses > 0)
+        .values(current_uses=CODES.c.current_uses - 1, updated_at=utcnow())
+        .returning(CODES.c.promo_group_id)
     )
-    row = (await session.exec(lowered)).first()  # type: ignore[call-overload]
+    row = (await session.exec(lowered)).first()
     code_group = row[0] if row is not None else None
     moved_back_to = use.previous_promo_group_id
     if moved_back_to is None or code_group is None or user.promo_group_id != code_group:

@@ -10,14 +10,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.hookspecs import hookimpl
 from subsvc.reassign import reassign
-from subsvc_promocodes.models import PromoCode, PromoCodeDiscount, PromoCodeUse
+from subsvc_promocodes.models import CODES, DISCOUNTS, USES
 
 
 @hookimpl(optionalhook=True)
 async def cabinet_account_merging(session: AsyncSession, kept_user_id: int, removed_user_id: int) -> None:
     """promocodes' part of an account merge (see the module's text)."""
-    uses = PromoCodeUse.__table__.c
-    await reassign(session, uses.user_id, kept_user_id, removed_user_id, unique=(uses.promocode_id,))
-    discounts = PromoCodeDiscount.__table__.c
-    await reassign(session, discounts.user_id, kept_user_id, removed_user_id, unique=())
-    await reassign(session, PromoCode.__table__.c.created_by, kept_user_id, removed_user_id)
+    await reassign(session, USES.c.user_id, kept_user_id, removed_user_id, unique=(USES.c.promocode_id,))
+    await reassign(session, DISCOUNTS.c.user_id, kept_user_id, removed_user_id, unique=())
+    await reassign(session, CODES.c.created_by, kept_user_id, removed_user_id)

@@ -13,6 +13,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    Table,
     UniqueConstraint,
 )
 from sqlmodel import Field, SQLModel
@@ -135,3 +136,9 @@ class PromoCodeDiscount(SQLModel, table=True):
     percent: int
     expires_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+# The tables, typed (SQLModel declares no ``__table__`` for type checkers).
+CODES: Table = SQLModel.metadata.tables[PromoCode.__tablename__]
+USES: Table = SQLModel.metadata.tables[PromoCodeUse.__tablename__]
+DISCOUNTS: Table = SQLModel.metadata.tables[PromoCodeDiscount.__tablename__]
