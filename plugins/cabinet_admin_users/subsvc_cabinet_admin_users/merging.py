@@ -22,7 +22,8 @@ async def cabinet_account_merging(session: AsyncSession, kept_user_id: int, remo
         return
     kept = await session.get(UserAdminSettings, kept_user_id, populate_existing=True)
     if kept is None:
-        await reassign(session, UserAdminSettings.__table__.c.user_id, kept_user_id, removed_user_id)
+        table = UserAdminSettings.__table__  # type: ignore[attr-defined]
+        await reassign(session, table.c.user_id, kept_user_id, removed_user_id)
         session.expunge(removed)
         return
     kept.restriction_topup = kept.restriction_topup or removed.restriction_topup

@@ -32,7 +32,7 @@ async def users_stats(session: AsyncSession, now: datetime | None = None) -> Use
     seen = col(User.last_activity)
     user_row = (
         await session.exec(
-            select(
+            select(  # type: ignore[call-overload]
                 func.count(),
                 _count(active),
                 _count(col(User.status) == "blocked"),

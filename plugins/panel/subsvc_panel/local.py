@@ -90,7 +90,7 @@ async def migration_preview(
     fields = await service.squad(panel, squad_uuid)
     server = (await servers_by_squad(session, [squad_uuid])).get(squad_uuid)
     dialect = server_queries.dialect_of(session)
-    table = Subscription.__table__
+    table = Subscription.__table__  # type: ignore[attr-defined]
     total = (
         await session.exec(
             sa.select(sa.func.count()).select_from(table).where(_connected(squad_uuid, dialect))

@@ -18,7 +18,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import SQLModel
+from sqlmodel import SQLModel, col
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_subscriptions.api import Subscription
@@ -120,7 +120,7 @@ async def tariff_names(app: Starlette, session: AsyncSession) -> dict[int, str]:
 async def subscribed_users(app: Starlette, session: AsyncSession) -> list[Row]:
     """Every user with a subscription, with the current one (active, then trial, then the
     one that ends last)."""
-    query = sa.select(Subscription, User).join(User, User.id == Subscription.user_id)
+    query = sa.select(Subscription, User).join(User, col(User.id) == col(Subscription.user_id))
     found = (await session.exec(query)).all()  # type: ignore[call-overload]
     names = await tariff_names(app, session)
     current: dict[int, tuple[Subscription, User]] = {}
@@ -177,7 +177,8 @@ async def node_traffic(
         }
         for listed in await panel.all_users():
             messenger_id = listed.get("telegramId")
-            account_owner.setdefault(str(listed.get("uuid")), by_messenger.get(messenger_id))
+            owner = by_messenger.get(messenger_id) if isinstance(messenger_id, int) else None
+            account_owner.setdefault(str(listed.get("uuid")), owner)
         for account, node_uuid, total in unmatched:
             owner = account_owner.get(account)
             if owner is not None:

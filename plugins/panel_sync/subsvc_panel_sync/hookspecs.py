@@ -11,7 +11,7 @@ from subsvc.hookspecs import hookspec
 
 
 @hookspec(firstresult=True)
-def panel_sync_servers(app: Starlette) -> Awaitable[Mapping[str, Any]]:
+def panel_sync_servers(app: Starlette) -> Awaitable[Mapping[str, Any]]:  # type: ignore[empty-body]
     """Bring the servers in step with the panel's squads, as part of a sync from the panel, in
     a transaction of its own: ``{"success": True, "created", "updated", "removed", "total"}``
     or ``{"success": False, "error"}``. Implemented by the plugin that keeps the servers

@@ -15,15 +15,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from subsvc.panel import GIB
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 ACTIVE = "ACTIVE"
 DISABLED = "DISABLED"
 DISABLED_STATUSES = frozenset({"disabled", "pending"})
 USERNAME_PREFIX = "user_"
-T = TypeVar("T")
+T = TypeVar("T", bound="DataclassInstance")
 
 
 def from_row(kind: type[T], row: Any, **given: Any) -> T:

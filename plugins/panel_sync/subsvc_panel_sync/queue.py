@@ -144,9 +144,10 @@ async def record(
     not be stored); an outcome still refused is logged and left claimed, due again when its
     lease ends.
     """
+    items: list[Pushed | Disabled] = [*outcomes, *removals]
     await write_batch(
         functools.partial(_record, db, settings, attempts),
-        [*outcomes, *removals],
+        items,
         stand_in=_without_uuid,
         describe=_describe,
         what="panel sync outcomes",
