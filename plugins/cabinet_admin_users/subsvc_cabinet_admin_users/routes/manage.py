@@ -124,7 +124,6 @@ async def _set_blocked(
 @router.post(
     "/{user_id}/balance",
     response_model=UpdateBalanceResponse,
-    summary="Update User Balance",
     permission=BALANCE,
     responses={400: "Amount must be non-zero, or Insufficient balance", **NOT_FOUND},
 )
@@ -160,7 +159,6 @@ async def update_user_balance(
 @router.post(
     "/{user_id}/status",
     response_model=UpdateUserStatusResponse,
-    summary="Update User Status",
     permission=EDIT,
     responses=NOT_FOUND,
 )
@@ -182,7 +180,6 @@ async def update_user_status(
 @router.post(
     "/{user_id}/block",
     response_model=UpdateUserStatusResponse,
-    summary="Block User",
     permission=BLOCK,
     responses={400: USER_IS_DELETED, **NOT_FOUND},
 )
@@ -202,7 +199,6 @@ async def block_user(
 @router.post(
     "/{user_id}/unblock",
     response_model=UpdateUserStatusResponse,
-    summary="Unblock User",
     permission=BLOCK,
     responses={400: USER_IS_DELETED, **NOT_FOUND},
 )
@@ -217,7 +213,6 @@ async def unblock_user(
 @router.post(
     "/{user_id}/restrictions",
     response_model=UpdateRestrictionsResponse,
-    summary="Update User Restrictions",
     permission=EDIT,
     responses=NOT_FOUND,
 )
@@ -241,7 +236,6 @@ async def update_user_restrictions(
 @router.post(
     "/{user_id}/promo-group",
     response_model=UpdatePromoGroupResponse,
-    summary="Update User Promo Group",
     permission=PROMO_GROUP,
     responses={404: "User not found, or Promo group not found"},
 )
@@ -268,7 +262,6 @@ async def update_user_promo_group(
 @router.post(
     "/{user_id}/referral-commission",
     response_model=UpdateReferralCommissionResponse,
-    summary="Update User Referral Commission",
     permission=REFERRAL,
     responses={400: "Admin cannot modify their own referral commission", **NOT_FOUND},
 )
@@ -292,7 +285,6 @@ async def update_user_referral_commission(
 @router.post(
     "/{user_id}/disable",
     response_model=DisableUserResponse,
-    summary="Disable User",
     permission=BLOCK,
     responses=NOT_FOUND,
 )
@@ -323,7 +315,6 @@ async def disable_user(
 @router.post(
     "/{user_id}/reset-trial",
     response_model=ResetTrialResponse,
-    summary="Reset User Trial",
     permission=SUBSCRIPTION,
     responses=NOT_FOUND,
 )
@@ -347,7 +338,6 @@ async def reset_user_trial(
 @router.post(
     "/{user_id}/reset-subscription",
     response_model=ResetSubscriptionResponse,
-    summary="Reset User Subscription",
     permission=SUBSCRIPTION,
     responses=NOT_FOUND,
 )
@@ -380,7 +370,6 @@ async def reset_user_subscription(
 @router.delete(
     "/{user_id}",
     response_model=DeleteUserResponse,
-    summary="Delete User",
     permission=DELETE,
     responses=IN_USE,
 )
@@ -404,7 +393,6 @@ async def delete_user(
 @router.delete(
     "/{user_id}/full",
     response_model=FullDeleteUserResponse,
-    summary="Full Delete User",
     permission=DELETE,
     responses=IN_USE,
 )

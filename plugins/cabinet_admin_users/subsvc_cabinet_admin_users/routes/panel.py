@@ -75,7 +75,6 @@ async def _existing_account(
 @router.get(
     "/{user_id}/devices",
     response_model=UserDevicesResponse,
-    summary="Get User Devices",
     permission=READ,
     responses=PANEL,
 )
@@ -94,7 +93,6 @@ async def get_user_devices(request: Request, session: AsyncSession, user_id: int
 @router.delete(
     "/{user_id}/devices",
     response_model=ResetDevicesResponse,
-    summary="Reset User Devices",
     permission=EDIT,
     responses={400: NO_ACCOUNT, **PANEL},
 )
@@ -118,7 +116,6 @@ async def reset_user_devices(request: Request, session: AsyncSession, user_id: i
 @router.delete(
     "/{user_id}/devices/{hwid}",
     response_model=DeleteDeviceResponse,
-    summary="Delete User Device",
     permission=EDIT,
     responses={400: NO_ACCOUNT, **PANEL},
 )
@@ -138,7 +135,6 @@ async def delete_user_device(
 @router.get(
     "/{user_id}/node-usage",
     response_model=UserNodeUsageResponse,
-    summary="Get User Node Usage",
     permission=READ,
     responses=PANEL,
 )
@@ -172,7 +168,6 @@ async def get_user_node_usage(request: Request, session: AsyncSession, user_id: 
 @router.get(
     "/{user_id}/panel-info",
     response_model=UserPanelInfoResponse,
-    summary="Get User Panel Info",
     permission=READ,
     responses=PANEL,
 )
@@ -201,7 +196,6 @@ async def get_user_panel_info(request: Request, session: AsyncSession, user_id: 
 @router.get(
     "/{user_id}/sync/status",
     response_model=PanelSyncStatusResponse,
-    summary="Get User Sync Status",
     permission=SYNC,
     responses=PANEL,
 )
@@ -244,7 +238,6 @@ async def get_user_sync_status(
 @router.post(
     "/{user_id}/sync/from-panel",
     response_model=SyncFromPanelResponse,
-    summary="Sync User From Panel",
     permission=SYNC,
     responses=PANEL,
 )
@@ -285,7 +278,6 @@ async def sync_user_from_panel(
 @router.post(
     "/{user_id}/sync/to-panel",
     response_model=SyncToPanelResponse,
-    summary="Sync User To Panel",
     permission=SYNC,
     responses={400: "User has no subscription to sync", **PANEL},
 )

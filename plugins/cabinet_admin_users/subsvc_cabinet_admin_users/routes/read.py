@@ -93,7 +93,6 @@ async def get_users_stats(session: AsyncSession) -> UsersStatsResponse:
 @router.get(
     "/by-messenger/{messenger_id}",
     response_model=UserDetailResponse,
-    summary="Get User By Messenger",
     permission=READ,
 )
 async def get_user_by_messenger(
@@ -128,7 +127,6 @@ async def get_user_referrals(
 @router.get(
     "/{user_id}/transactions",
     response_model=UserTransactionsResponse,
-    summary="Get User Transactions",
     permission=READ,
 )
 async def get_user_transactions(
@@ -150,7 +148,6 @@ async def get_user_transactions(
 @router.get(
     "/{user_id}/available-tariffs",
     response_model=UserAvailableTariffsResponse,
-    summary="Get User Available Tariffs",
     permission=READ,
 )
 async def get_user_available_tariffs(
