@@ -23,23 +23,12 @@ from subsvc_tariffs.schemas import (
 
 def list_item(tariff: Tariff, subscriptions_count: int) -> TariffListItem:
     assert tariff.id is not None
-    return TariffListItem(
-        id=tariff.id,
-        name=tariff.name,
-        description=tariff.description,
-        is_active=tariff.is_active,
-        is_trial_available=tariff.is_trial_available,
-        is_daily=tariff.is_daily,
-        daily_price_kopeks=tariff.daily_price_kopeks,
-        allow_traffic_topup=tariff.allow_traffic_topup,
-        show_in_gift=tariff.show_in_gift,
-        traffic_limit_gb=tariff.traffic_limit_gb,
-        device_limit=tariff.device_limit,
-        tier_level=tariff.tier_level,
-        display_order=tariff.display_order,
-        servers_count=len(tariff.allowed_squads),
-        subscriptions_count=subscriptions_count,
-        created_at=tariff.created_at,
+    return TariffListItem.model_validate(
+        {
+            **tariff.model_dump(),
+            "servers_count": len(tariff.allowed_squads),
+            "subscriptions_count": subscriptions_count,
+        }
     )
 
 
@@ -54,13 +43,8 @@ def server_info(server: Server, tariff: Tariff | None = None) -> ServerInfo:
     assert server.id is not None
     selected = tariff is not None and server.squad_uuid in tariff.allowed_squads
     limit = service.limit_of(tariff.server_traffic_limits.get(server.squad_uuid)) if tariff else None
-    return ServerInfo(
-        id=server.id,
-        squad_uuid=server.squad_uuid,
-        display_name=server.display_name,
-        country_code=server.country_code,
-        is_selected=selected,
-        traffic_limit_gb=limit,
+    return ServerInfo.model_validate(
+        {**server.model_dump(), "is_selected": selected, "traffic_limit_gb": limit}
     )
 
 
@@ -81,41 +65,14 @@ async def detail(session: AsyncSession, tariff: Tariff) -> TariffDetailResponse:
         if (gb := service.limit_of(stored)) is not None
     }
     count = (await service.subscription_counts(session, [tariff.id]))[tariff.id]
-    return TariffDetailResponse(
-        id=tariff.id,
-        name=tariff.name,
-        description=tariff.description,
-        is_active=tariff.is_active,
-        is_trial_available=tariff.is_trial_available,
-        allow_traffic_topup=tariff.allow_traffic_topup,
-        traffic_topup_enabled=tariff.traffic_topup_enabled,
-        traffic_topup_packages={str(k): int(v) for k, v in tariff.traffic_topup_packages.items()},
-        max_topup_traffic_gb=tariff.max_topup_traffic_gb,
-        traffic_limit_gb=tariff.traffic_limit_gb,
-        device_limit=tariff.device_limit,
-        device_price_kopeks=tariff.device_price_kopeks,
-        max_device_limit=tariff.max_device_limit,
-        tier_level=tariff.tier_level,
-        display_order=tariff.display_order,
-        period_prices=service.period_list(tariff.period_prices),
-        allowed_squads=list(tariff.allowed_squads),
-        server_traffic_limits=limits,
-        servers=servers,
-        promo_groups=promo_groups,
-        subscriptions_count=count,
-        custom_days_enabled=tariff.custom_days_enabled,
-        price_per_day_kopeks=tariff.price_per_day_kopeks,
-        min_days=tariff.min_days,
-        max_days=tariff.max_days,
-        custom_traffic_enabled=tariff.custom_traffic_enabled,
-        traffic_price_per_gb_kopeks=tariff.traffic_price_per_gb_kopeks,
-        min_traffic_gb=tariff.min_traffic_gb,
-        max_traffic_gb=tariff.max_traffic_gb,
-        is_daily=tariff.is_daily,
-        daily_price_kopeks=tariff.daily_price_kopeks,
-        traffic_reset_mode=tariff.traffic_reset_mode,
-        external_squad_uuid=tariff.external_squad_uuid,
-        show_in_gift=tariff.show_in_gift,
-        created_at=tariff.created_at,
-        updated_at=tariff.updated_at,
+    return TariffDetailResponse.model_validate(
+        {
+            **tariff.model_dump(),
+            "traffic_topup_packages": {str(k): int(v) for k, v in tariff.traffic_topup_packages.items()},
+            "period_prices": service.period_list(tariff.period_prices),
+            "server_traffic_limits": limits,
+            "servers": servers,
+            "promo_groups": promo_groups,
+            "subscriptions_count": count,
+        }
     )
