@@ -150,6 +150,15 @@ async def auth_messenger_oidc(
 # --- deep link and auto-login --------------------------------------------------------------
 
 
+def _active(user: User | None) -> User:
+    """The user a one-time login names: 401 when there is none, 403 when it is not active."""
+    if user is None:
+        raise HTTPError(401, USER_NOT_FOUND)
+    if user.status != "active":
+        raise HTTPError(403, ACCOUNT_DEACTIVATED)
+    return user
+
+
 @router.post("/deeplink/request", response_model=DeepLinkTokenResponse, public=True, responses=RATE_LIMITED)
 async def request_deep_link_token(request: Request, session: AsyncSession) -> DeepLinkTokenResponse:
     """A one-time token for ``/start webauth_<token>`` in the bot (see ``/auth/deeplink/confirm``)."""
@@ -180,12 +189,7 @@ async def poll_deep_link_token(
     """202 'Waiting for confirmation' until the bot confirms; then the session, once; 410
     when expired or used."""
     await rate_limit(request, "deeplink_poll", "60/minute")
-    user_id = await deeplink.consume(session, body.token)
-    user = await session.get(User, user_id)
-    if user is None:
-        raise HTTPError(401, USER_NOT_FOUND)
-    if user.status != "active":
-        raise HTTPError(403, ACCOUNT_DEACTIVATED)
+    user = _active(await session.get(User, await deeplink.consume(session, body.token)))
     return await issue_session(request, session, user, device_info="deep_link")
 
 
@@ -211,11 +215,7 @@ async def auto_login(request: Request, session: AsyncSession, body: AutoLoginReq
         user_id = int(str(claims["sub"]))
     except (KeyError, ValueError):
         raise HTTPError(401, "Invalid token payload") from None
-    user = await session.get(User, user_id) if 0 < user_id < 2**31 else None
-    if user is None:
-        raise HTTPError(401, USER_NOT_FOUND)
-    if user.status != "active":
-        raise HTTPError(403, ACCOUNT_DEACTIVATED)
+    user = _active(await session.get(User, user_id) if 0 < user_id < 2**31 else None)
     if is_env_admin(services(request.app).settings, user):
         raise HTTPError(403, ADMIN_AUTO_LOGIN)
     forgotten_at = datetime.fromtimestamp(float(claims["exp"]), UTC)
