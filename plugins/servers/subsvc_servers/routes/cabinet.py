@@ -152,16 +152,13 @@ async def get_server_stats(session: AsyncSession, server_id: int) -> ServerStats
     """Get server statistics: live paid and trial subscriptions on its squad; `usage_percent`
     is current users over max users (null without a limit)."""
     server = await get_server(session, server_id)
-    assert server.id is not None
     counts = await queries.squad_counts(session, server.squad_uuid)
     usage = round(server.current_users / server.max_users * 100, 1) if server.max_users else None
-    return ServerStatsResponse(
-        id=server.id,
-        display_name=server.display_name,
-        squad_uuid=server.squad_uuid,
-        current_users=server.current_users,
-        max_users=server.max_users,
-        active_subscriptions=counts.active,
-        trial_subscriptions=counts.trial,
-        usage_percent=usage,
+    return ServerStatsResponse.model_validate(
+        {
+            **server.model_dump(),
+            "active_subscriptions": counts.active,
+            "trial_subscriptions": counts.trial,
+            "usage_percent": usage,
+        }
     )
