@@ -88,25 +88,25 @@ async def named_user(
     """The one user the request names, checked as the reference does: the messenger id must
     name a user (and the same one as ``user_id``, when both are given); the e-mail is looked up
     only without a messenger id; ``user_id`` alone must name a user."""
-    target_id = user_id
-    resolved = False
     if messenger_id is not None:
         found = await user_id_by_messenger_id(session, messenger_id)
-        if found is None:
-            raise RecipientError(404, texts.by_messenger_not_found)
-        if target_id and target_id != found:
-            raise RecipientError(400, texts.messenger_mismatch)
-        target_id, resolved = found, True
-    if email is not None and not resolved:
+        return _same_user(found, user_id, texts.by_messenger_not_found, texts.messenger_mismatch)
+    if email is not None:
         found = await user_id_by_email(session, email)
-        if found is None:
-            raise RecipientError(404, texts.by_email_not_found)
-        if target_id and target_id != found:
-            raise RecipientError(400, texts.email_mismatch)
-        target_id, resolved = found, True
-    if target_id is not None and not resolved and not await user_exists(session, target_id):
+        return _same_user(found, user_id, texts.by_email_not_found, texts.email_mismatch)
+    if user_id is not None and not await user_exists(session, user_id):
         raise RecipientError(404, texts.user_not_found)
-    return target_id
+    return user_id
+
+
+def _same_user(found: int | None, user_id: int | None, not_found: str, mismatch: str) -> int:
+    """The user a messenger id or e-mail names: 404 ``not_found`` for nobody, 400 ``mismatch``
+    when ``user_id`` names another."""
+    if found is None:
+        raise RecipientError(404, not_found)
+    if user_id and user_id != found:
+        raise RecipientError(400, mismatch)
+    return found
 
 
 async def resolve(
