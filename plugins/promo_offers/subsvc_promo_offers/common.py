@@ -4,8 +4,10 @@ and pages of lists."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
+from pydantic import BaseModel
 from sqlalchemy import RowMapping, Select, Table, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Result
@@ -17,6 +19,7 @@ from subsvc_promo_offers.tables import USERS
 
 MAX_OFFSET = 2**62  # beyond any table; larger offsets would overflow the database's integer
 Rows = Result[*tuple[Any, ...]]
+R = TypeVar("R", bound=BaseModel)
 
 
 async def run_select(
@@ -112,3 +115,47 @@ async def newest_first_page(
         return offset + len(rows), rows
     count = await run_select(session, select(func.count()).select_from(table).where(*conditions))
     return int(count.scalar_one()), rows
+
+
+@dataclass(frozen=True)
+class Listing(Generic[R]):
+    """How rows of ``table`` are read and answered as ``record``: each with its user and one
+    more record (field ``joined_field``, a ``joined_model`` read from ``joined_table`` through
+    the row's ``joined_key``, its columns labelled ``<prefix>``); a null ``free_json`` is ``{}``."""
+
+    table: Table
+    record: type[R]
+    free_json: str
+    joined_field: str
+    joined_model: type[BaseModel]
+    joined_table: Table
+    joined_key: str
+    prefix: str
+
+    def query(self) -> Select[Any]:
+        """Every row with its user's and its joined record's columns."""
+        return (
+            select(self.table, *USER_COLUMNS, *labelled(self.joined_table, self.prefix, self._fields))
+            .select_from(self.table)
+            .outerjoin(USERS, USERS.c.id == self.table.c.user_id)
+            .outerjoin(self.joined_table, self.joined_table.c.id == self.table.c[self.joined_key])
+        )
+
+    def record_of(self, row: RowMapping) -> R:
+        """A row of :meth:`query` as the wire record."""
+        values = own_values(row, self.table)
+        values[self.free_json] = values[self.free_json] or {}
+        other = joined(row, self.prefix, self._fields)
+        values[self.joined_field] = None if other is None else self.joined_model(**other)
+        return self.record(**values, user=user_info(row))
+
+    async def page(
+        self, session: AsyncSession, conditions: Sequence[Any] | None, limit: int, offset: int
+    ) -> tuple[int, list[R]]:
+        """How many rows match, and one window of them as records (see :func:`newest_first_page`)."""
+        total, rows = await newest_first_page(session, self.query(), self.table, conditions, limit, offset)
+        return total, [self.record_of(row) for row in rows]
+
+    @property
+    def _fields(self) -> tuple[str, ...]:
+        return tuple(self.joined_model.model_fields)

@@ -7,23 +7,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import RowMapping, Select, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.api import Page
 from subsvc.db import utcnow
-from subsvc_promo_offers.common import (
-    USER_COLUMNS,
-    equal_to,
-    joined,
-    labelled,
-    newest_first_page,
-    own_values,
-    user_info,
-)
+from subsvc_promo_offers.common import Listing, equal_to
 from subsvc_promo_offers.models import PromoOfferLog
 from subsvc_promo_offers.schemas import PromoOfferLogOfferInfo, PromoOfferLogResponse
-from subsvc_promo_offers.tables import LOGS, OFFERS, USERS
+from subsvc_promo_offers.tables import LOGS, OFFERS
 
 CLAIMED = "claimed"
 CONSUMED = "consumed"
@@ -73,32 +64,21 @@ class LogFilter:
         )
 
 
-_OFFER_FIELDS = tuple(PromoOfferLogOfferInfo.model_fields)
-
-
-def _log_query() -> Select[Any]:
-    return (
-        select(LOGS, *USER_COLUMNS, *labelled(OFFERS, "o_", _OFFER_FIELDS))
-        .select_from(LOGS)
-        .outerjoin(USERS, USERS.c.id == LOGS.c.user_id)
-        .outerjoin(OFFERS, OFFERS.c.id == LOGS.c.offer_id)
-    )
-
-
-def _response(row: RowMapping) -> PromoOfferLogResponse:
-    values = own_values(row, LOGS)
-    offer = joined(row, "o_", _OFFER_FIELDS)
-    return PromoOfferLogResponse(
-        **{**values, "details": values["details"] or {}},
-        user=user_info(row),
-        offer=None if offer is None else PromoOfferLogOfferInfo(**offer),
-    )
+LISTING = Listing(
+    table=LOGS,
+    record=PromoOfferLogResponse,
+    free_json="details",
+    joined_field="offer",
+    joined_model=PromoOfferLogOfferInfo,
+    joined_table=OFFERS,
+    joined_key="offer_id",
+    prefix="o_",
+)
 
 
 async def list_logs(
     session: AsyncSession, filters: LogFilter, limit: int, offset: int
 ) -> Page[PromoOfferLogResponse]:
     """A page of log entries, newest first."""
-    total, rows = await newest_first_page(session, _log_query(), LOGS, filters.conditions(), limit, offset)
-    items = [_response(row) for row in rows]
+    total, items = await LISTING.page(session, filters.conditions(), limit, offset)
     return Page[PromoOfferLogResponse](items=items, total=total, limit=limit, offset=offset)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import RowMapping, Select, bindparam, select, text
+from sqlalchemy import bindparam, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import col
 from sqlmodel import select as model_select
@@ -16,17 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.api import Page, fits_int32
 from subsvc.db import in_list, utcnow
-from subsvc_promo_offers.common import (
-    USER_COLUMNS,
-    equal_to,
-    id_chunk,
-    joined,
-    labelled,
-    newest_first_page,
-    own_values,
-    run_select,
-    user_info,
-)
+from subsvc_promo_offers.common import Listing, equal_to, id_chunk, run_select
 from subsvc_promo_offers.models import DiscountOffer
 from subsvc_promo_offers.schemas import OfferSubscriptionInfo, OfferTermsRequest, PromoOfferResponse
 from subsvc_promo_offers.tables import OFFERS, SUBSCRIPTIONS, USERS
@@ -132,42 +122,31 @@ async def upsert_offers(session: AsyncSession, user_ids: Sequence[int], terms: O
     return offers
 
 
-_SUBSCRIPTION_FIELDS = tuple(OfferSubscriptionInfo.model_fields)
-
-
-def _offer_query() -> Select[Any]:
-    return (
-        select(OFFERS, *USER_COLUMNS, *labelled(SUBSCRIPTIONS, "s_", _SUBSCRIPTION_FIELDS))
-        .select_from(OFFERS)
-        .outerjoin(USERS, USERS.c.id == OFFERS.c.user_id)
-        .outerjoin(SUBSCRIPTIONS, SUBSCRIPTIONS.c.id == OFFERS.c.subscription_id)
-    )
-
-
-def offer_response(row: RowMapping) -> PromoOfferResponse:
-    """An offer row of :func:`_offer_query` as the wire record."""
-    values = own_values(row, OFFERS)
-    subscription = joined(row, "s_", _SUBSCRIPTION_FIELDS)
-    return PromoOfferResponse(
-        **{**values, "extra_data": values["extra_data"] or {}},
-        user=user_info(row),
-        subscription=None if subscription is None else OfferSubscriptionInfo(**subscription),
-    )
+LISTING = Listing(
+    table=OFFERS,
+    record=PromoOfferResponse,
+    free_json="extra_data",
+    joined_field="subscription",
+    joined_model=OfferSubscriptionInfo,
+    joined_table=SUBSCRIPTIONS,
+    joined_key="subscription_id",
+    prefix="s_",
+)
 
 
 async def get_offer(session: AsyncSession, offer_id: int) -> PromoOfferResponse | None:
     if not fits_int32(offer_id):
         return None
-    row = (await run_select(session, _offer_query().where(OFFERS.c.id == offer_id))).mappings().first()
-    return None if row is None else offer_response(row)
+    row = (await run_select(session, LISTING.query().where(OFFERS.c.id == offer_id))).mappings().first()
+    return None if row is None else LISTING.record_of(row)
 
 
 async def offers_of(session: AsyncSession, offer_ids: Sequence[int]) -> list[PromoOfferResponse]:
     """The offers with these ids, in that order."""
     if not offer_ids:
         return []
-    rows = (await run_select(session, _offer_query().where(OFFERS.c.id.in_(offer_ids)))).mappings().all()
-    by_id = {row["id"]: offer_response(row) for row in rows}
+    rows = (await run_select(session, LISTING.query().where(OFFERS.c.id.in_(offer_ids)))).mappings().all()
+    by_id = {row["id"]: LISTING.record_of(row) for row in rows}
     return [by_id[offer_id] for offer_id in offer_ids if offer_id in by_id]
 
 
@@ -190,10 +169,7 @@ async def list_offers(
     session: AsyncSession, filters: OfferFilter, limit: int, offset: int
 ) -> Page[PromoOfferResponse]:
     """A page of offers, newest first."""
-    total, rows = await newest_first_page(
-        session, _offer_query(), OFFERS, filters.conditions(), limit, offset
-    )
-    items = [offer_response(row) for row in rows]
+    total, items = await LISTING.page(session, filters.conditions(), limit, offset)
     return Page[PromoOfferResponse](items=items, total=total, limit=limit, offset=offset)
 
 
