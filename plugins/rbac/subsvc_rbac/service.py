@@ -146,6 +146,11 @@ async def role_responses(session: AsyncSession, roles: Sequence[AdminRole]) -> l
     ]
 
 
+async def role_response(session: AsyncSession, role: AdminRole) -> RoleResponse:
+    (answer,) = await role_responses(session, [role])
+    return answer
+
+
 async def list_roles(session: AsyncSession, include_inactive: bool) -> list[AdminRole]:
     """Highest level first, then oldest first."""
     query = select(AdminRole).order_by(col(AdminRole.level).desc(), col(AdminRole.id))
@@ -439,6 +444,11 @@ async def policy_responses(session: AsyncSession, policies: Sequence[AccessPolic
         )
         for policy in policies
     ]
+
+
+async def policy_response(session: AsyncSession, policy: AccessPolicy) -> PolicyResponse:
+    (answer,) = await policy_responses(session, [policy])
+    return answer
 
 
 async def list_policies(

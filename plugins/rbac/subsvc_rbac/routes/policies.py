@@ -8,8 +8,7 @@ from starlette.requests import Request
 from subsvc.api import Router
 from subsvc.auth.principal import Principal
 from subsvc_rbac import service
-from subsvc_rbac.gate import rbac_of
-from subsvc_rbac.routes import PREFIX
+from subsvc_rbac.routes import PREFIX, acting
 from subsvc_rbac.schemas import (
     PolicyCreateRequest,
     PolicyDeletedResponse,
@@ -49,11 +48,8 @@ async def create_policy(
     `conditions`: `time_range` `{start, end}` (UTC `HH:MM`, overnight allowed), `ip_whitelist`
     (addresses or CIDR networks; the policy applies to calls from outside the list),
     `max_actions_per_hour` (accepted, not enforced)."""
-    actor = await service.actor_of(session, principal)
-    policy = await service.create_policy(session, actor, payload)
-    rbac_of(request.app).grants.invalidate_on_commit(session)
-    (answer,) = await service.policy_responses(session, [policy])
-    return answer
+    actor = await acting(request, session, principal)
+    return await service.policy_response(session, await service.create_policy(session, actor, payload))
 
 
 @router.put(
@@ -71,12 +67,11 @@ async def update_policy(
     payload: PolicyUpdateRequest,
 ) -> PolicyResponse:
     """Change the fields sent; `role_id: null` makes the policy apply to every role."""
-    actor = await service.actor_of(session, principal)
+    actor = await acting(request, session, principal)
     changes = payload.model_dump(exclude_unset=True)
-    policy = await service.update_policy(session, actor, policy_id, changes)
-    rbac_of(request.app).grants.invalidate_on_commit(session)
-    (answer,) = await service.policy_responses(session, [policy])
-    return answer
+    return await service.policy_response(
+        session, await service.update_policy(session, actor, policy_id, changes)
+    )
 
 
 @router.delete(
@@ -90,7 +85,5 @@ async def delete_policy(
     request: Request, session: AsyncSession, principal: Principal, policy_id: int
 ) -> PolicyDeletedResponse:
     """Delete a policy."""
-    actor = await service.actor_of(session, principal)
-    await service.delete_policy(session, actor, policy_id)
-    rbac_of(request.app).grants.invalidate_on_commit(session)
+    await service.delete_policy(session, await acting(request, session, principal), policy_id)
     return PolicyDeletedResponse(policy_id=policy_id)

@@ -10,8 +10,7 @@ from starlette.requests import Request
 from subsvc.api import Query, Router
 from subsvc.auth.principal import Principal
 from subsvc_rbac import service
-from subsvc_rbac.gate import rbac_of
-from subsvc_rbac.routes import PREFIX
+from subsvc_rbac.routes import PREFIX, acting
 from subsvc_rbac.schemas import (
     AdminWithRolesResponse,
     AssignmentRevokedResponse,
@@ -82,10 +81,10 @@ async def create_role(
 ) -> RoleResponse:
     """Create a custom role (`is_system` false, active) below your own level, granting only
     permissions you hold."""
-    actor = await service.actor_of(session, principal)
-    role = await service.create_role(session, _registry(request), actor, payload)
-    (answer,) = await service.role_responses(session, [role])
-    return answer
+    actor = await acting(request, session, principal, regrants=False)  # nobody holds it yet
+    return await service.role_response(
+        session, await service.create_role(session, _registry(request), actor, payload)
+    )
 
 
 @router.put(
@@ -104,12 +103,10 @@ async def update_role(
     request: Request, session: AsyncSession, principal: Principal, role_id: int, payload: RoleUpdateRequest
 ) -> RoleResponse:
     """Change the fields sent. A system role keeps its level and stays active."""
-    actor = await service.actor_of(session, principal)
+    actor = await acting(request, session, principal)
     changes = payload.model_dump(exclude_unset=True)
     role = await service.update_role(session, _registry(request), actor, role_id, changes)
-    rbac_of(request.app).grants.invalidate_on_commit(session)
-    (answer,) = await service.role_responses(session, [role])
-    return answer
+    return await service.role_response(session, role)
 
 
 @router.delete(
@@ -123,9 +120,7 @@ async def delete_role(
     request: Request, session: AsyncSession, principal: Principal, role_id: int
 ) -> RoleDeletedResponse:
     """Delete a custom role below your level, with its assignments and policies."""
-    actor = await service.actor_of(session, principal)
-    await service.delete_role(session, actor, role_id)
-    rbac_of(request.app).grants.invalidate_on_commit(session)
+    await service.delete_role(session, await acting(request, session, principal), role_id)
     return RoleDeletedResponse(role_id=role_id)
 
 
@@ -160,10 +155,7 @@ async def assign_role(
 ) -> UserRoleResponse:
     """Give a user (internal id) a role below your level whose permissions you hold; an
     earlier assignment of the pair, even revoked, is reactivated."""
-    actor = await service.actor_of(session, principal)
-    answer = await service.assign_role(session, actor, payload)
-    rbac_of(request.app).grants.invalidate_on_commit(session)
-    return answer
+    return await service.assign_role(session, await acting(request, session, principal), payload)
 
 
 @router.delete(
@@ -177,7 +169,5 @@ async def revoke_role(
     request: Request, session: AsyncSession, principal: Principal, assignment_id: int
 ) -> AssignmentRevokedResponse:
     """Deactivate an assignment (kept, with `revocation_source` `ui`)."""
-    actor = await service.actor_of(session, principal)
-    await service.revoke_assignment(session, actor, assignment_id)
-    rbac_of(request.app).grants.invalidate_on_commit(session)
+    await service.revoke_assignment(session, await acting(request, session, principal), assignment_id)
     return AssignmentRevokedResponse(assignment_id=assignment_id)
