@@ -1,23 +1,21 @@
 """What other plugins may use of the cabinet auth plugin (the rest is private).
 
 - Sessions: :func:`issue_session` answers a login, :func:`revoke_all` ends a user's sessions.
-- Messenger sign-in checks: :func:`verify_init_data`, :func:`verify_widget`,
-  :func:`identity_from_init_data` (raise :class:`SignatureError`).
-- OpenID Connect errors and leeway, single-use tokens (:func:`use_once`).
+- Who a messenger credential proves to be: :func:`init_data_identity`, :func:`widget_identity`,
+  :func:`oidc_identity` (raise :class:`CredentialRefused` with a :data:`Reason`).
 - The answers' schemas and :class:`CabinetAuthSettings`.
 """
 
 from __future__ import annotations
 
-from subsvc_cabinet_auth.messenger import (
-    MessengerIdentity,
-    SignatureError,
-    identity_from_init_data,
-    verify_init_data,
-    verify_widget,
+from subsvc_cabinet_auth.identities import (
+    CredentialRefused,
+    Reason,
+    init_data_identity,
+    oidc_identity,
+    widget_identity,
 )
-from subsvc_cabinet_auth.oidc import LEEWAY_SECONDS, OIDCNotConfigured, OIDCTokenError, ProviderUnavailable
-from subsvc_cabinet_auth.replay import use_once
+from subsvc_cabinet_auth.messenger import MessengerIdentity
 from subsvc_cabinet_auth.schemas import (
     AuthResponse,
     CabinetUserResponse,
@@ -29,22 +27,18 @@ from subsvc_cabinet_auth.sessions import issue_session, revoke_all
 from subsvc_cabinet_auth.settings import CabinetAuthSettings
 
 __all__ = [
-    "LEEWAY_SECONDS",
     "AuthResponse",
     "CabinetAuthSettings",
     "CabinetUserResponse",
     "CampaignSlug",
+    "CredentialRefused",
     "InviterCode",
     "MessageResponse",
     "MessengerIdentity",
-    "OIDCNotConfigured",
-    "OIDCTokenError",
-    "ProviderUnavailable",
-    "SignatureError",
-    "identity_from_init_data",
+    "Reason",
+    "init_data_identity",
     "issue_session",
+    "oidc_identity",
     "revoke_all",
-    "use_once",
-    "verify_init_data",
-    "verify_widget",
+    "widget_identity",
 ]
