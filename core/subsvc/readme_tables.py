@@ -20,6 +20,8 @@ A missing section is added at the end of its heading's opening text.
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import inspect
 import re
 import sys
@@ -50,7 +52,7 @@ SECTIONS = {
     "Settings": ("settings",),
     "Events": ("events",),
     "Permissions": ("permissions",),
-    "For other plugins": ("extension-points", "hooks"),
+    "For other plugins": ("public-api", "extension-points", "hooks"),
 }
 COMMAND = "python -m subsvc.readme_tables"
 NONE = "None."
@@ -116,6 +118,7 @@ class Declaration:
 
     name: str
     hooks: SimpleNamespace
+    package: str
 
     def answer(self, hook: str, empty: Any) -> Any:
         function = getattr(self.hooks, hook, None)
@@ -126,7 +129,8 @@ class Declaration:
 @cache
 def declaration(name: str) -> Declaration:
     """Plugin ``name`` as the loader sees it."""
-    return Declaration(name, plugin_loader.from_modules([name])[name].module)
+    info = plugin_loader.from_modules([name])[name]
+    return Declaration(name, info.module, info.package)
 
 
 def operations(plugin: Declaration) -> str:
@@ -203,6 +207,21 @@ def _specs(module: ModuleType) -> list[tuple[str, Callable[..., Any]]]:
     return [(n, f) for n, f in inspect.getmembers(module, inspect.isfunction) if hasattr(f, "subsvc_spec")]
 
 
+def public_api(plugin: Declaration) -> str:
+    """What its public module ``<package>.api`` exports (``__all__``), with each one's
+    first docstring line; or that it has none."""
+    module_name = f"{plugin.package}.api"
+    if importlib.util.find_spec(module_name) is None:
+        return f"No public module: other plugins use nothing of `{plugin.package}` but its hooks."
+    module = importlib.import_module(module_name)
+    rows = []
+    for name in sorted(getattr(module, "__all__", ()), key=str.lower):
+        value = getattr(module, name)
+        kind = "class" if inspect.isclass(value) else "function" if inspect.isroutine(value) else "value"
+        rows.append((f"`{name}`", kind, _first_line(value) if kind != "value" else ""))
+    return f"Its public module `{module_name}` exports:\n\n" + _table(("Name", "Kind", "What it is"), rows)
+
+
 def _spec_modules(plugin: Declaration) -> list[ModuleType]:
     """The modules of extension points a plugin declares (one module, or several)."""
     declared = plugin.answer("register_hookspecs", [])
@@ -246,6 +265,7 @@ RENDER: dict[str, Callable[[Declaration], str]] = {
     "settings": settings,
     "events": events,
     "permissions": permissions,
+    "public-api": public_api,
     "extension-points": extension_points,
     "hooks": hooks,
 }
