@@ -267,19 +267,15 @@ def _assignment_query() -> Any:
 
 def _assignment_response(row: Any) -> UserRoleResponse:
     assignment, role_name, messenger_id, username, first_name, email = row
-    return UserRoleResponse(
-        id=assignment.id,
-        user_id=assignment.user_id,
-        role_id=assignment.role_id,
-        role_name=role_name,
-        user_messenger_id=messenger_id,
-        user_username=username,
-        user_first_name=first_name,
-        user_email=email,
-        assigned_by=assignment.assigned_by,
-        assigned_at=assignment.assigned_at,
-        expires_at=assignment.expires_at,
-        is_active=assignment.is_active,
+    return UserRoleResponse.model_validate(
+        {
+            **assignment.model_dump(),
+            "role_name": role_name,
+            "user_messenger_id": messenger_id,
+            "user_username": username,
+            "user_first_name": first_name,
+            "user_email": email,
+        }
     )
 
 
@@ -390,14 +386,8 @@ async def list_admins(session: AsyncSession, limit: int, offset: int) -> list[Ad
     for user_id, name in (await session.exec(query)).all():
         names.setdefault(user_id, []).append(name)
     return [
-        AdminWithRolesResponse(
-            user_id=user.id or 0,
-            messenger_id=user.messenger_id,
-            username=user.username,
-            first_name=user.first_name,
-            last_name=user.last_name,
-            email=user.email,
-            role_names=names.get(user.id or 0, []),
+        AdminWithRolesResponse.model_validate(
+            {**user.model_dump(), "user_id": user.id or 0, "role_names": names.get(user.id or 0, [])}
         )
         for user in users
     ]
@@ -427,20 +417,14 @@ async def policy_responses(session: AsyncSession, policies: Sequence[AccessPolic
         query = select(col(AdminRole.id), col(AdminRole.name)).where(col(AdminRole.id).in_(role_ids))
         names = {int(role_id or 0): name for role_id, name in (await session.exec(query)).all()}
     return [
-        PolicyResponse(
-            id=policy.id or 0,
-            name=policy.name,
-            description=policy.description,
-            role_id=policy.role_id,
-            role_name=names.get(policy.role_id) if policy.role_id is not None else None,
-            priority=policy.priority,
-            effect=policy.effect,
-            conditions=policy.conditions or {},
-            resource=policy.resource,
-            actions=policy.actions or [],
-            is_active=policy.is_active,
-            created_by=policy.created_by,
-            created_at=policy.created_at,
+        PolicyResponse.model_validate(
+            {
+                **policy.model_dump(),
+                "id": policy.id or 0,
+                "role_name": names.get(policy.role_id) if policy.role_id is not None else None,
+                "conditions": policy.conditions or {},
+                "actions": policy.actions or [],
+            }
         )
         for policy in policies
     ]
