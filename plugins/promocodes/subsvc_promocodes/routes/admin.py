@@ -10,49 +10,29 @@ from subsvc.api import HTTPError, Router
 from subsvc.auth.principal import Principal
 from subsvc_promocodes import discounts, service
 from subsvc_promocodes.activation import lock_user
-from subsvc_promocodes.routes import common, web
+from subsvc_promocodes.routes import common
 from subsvc_promocodes.schemas import (
     DeactivateDiscountResponse,
     PromoCodeCreateRequest,
-    PromoCodeDetailResponse,
-    PromoCodeListResponse,
     PromoCodeResponse,
     PromoCodeUpdateRequest,
 )
 
-router = Router(area="cabinet-admin", tag="Admin Promocodes")
-BASE = "/cabinet/admin/promocodes"
-NOT_FOUND = {404: common.NOT_FOUND}
+router = Router(area="cabinet-admin", tag="Admin Promocodes", prefix="/cabinet/admin/promocodes")
 NO_DISCOUNT = "User has no active discount"
 EXPIRED = "Discount has already expired"
 
-
-router.get(
-    BASE,
-    response_model=PromoCodeListResponse,
-    summary="List Promocodes",
-    permission=common.READ,
-    description="Get list of all promocodes: newest first, `is_active` filters.",
-)(web.list_promocodes)
-router.get(
-    BASE + "/{promocode_id}",
-    response_model=PromoCodeDetailResponse,
-    summary="Get Promocode",
-    permission=common.READ,
-    responses=NOT_FOUND,
+router.mount(
+    common.list_promocodes, description="Get list of all promocodes: newest first, `is_active` filters."
+)
+router.mount(
+    common.get_promocode,
     description="Get promocode details with usage statistics (`total_uses`, `today_uses` since "
     "midnight UTC, `recent_uses`).",
-)(web.get_promocode)
-
-
-@router.post(
-    BASE,
-    response_model=PromoCodeResponse,
-    status_code=201,
-    summary="Create Promocode Endpoint",
-    permission=common.CREATE,
-    responses={400: common.RULES},
 )
+
+
+@router.post("", **common.CREATE_OPTIONS)
 async def create_promocode_endpoint(
     session: AsyncSession, principal: Principal, payload: PromoCodeCreateRequest
 ) -> PromoCodeResponse:
@@ -62,13 +42,7 @@ async def create_promocode_endpoint(
     return await common.create(session, payload, creator)
 
 
-@router.patch(
-    BASE + "/{promocode_id}",
-    response_model=PromoCodeResponse,
-    summary="Update Promocode Endpoint",
-    permission=common.EDIT,
-    responses={**NOT_FOUND, 400: common.RULES},
-)
+@router.patch(common.CODE, **common.UPDATE_OPTIONS)
 async def update_promocode_endpoint(
     session: AsyncSession, promocode_id: int, payload: PromoCodeUpdateRequest
 ) -> PromoCodeResponse:
@@ -76,18 +50,14 @@ async def update_promocode_endpoint(
     return await common.change(session, promocode_id, payload)
 
 
-router.delete(
-    BASE + "/{promocode_id}",
-    status_code=204,
-    summary="Delete Promocode Endpoint",
-    permission=common.DELETE,
-    responses=NOT_FOUND,
+router.mount(
+    common.delete_promocode_endpoint,
     description="Delete a promocode and its uses (discounts it granted stay).",
-)(web.delete_promocode_endpoint)
+)
 
 
 @router.post(
-    BASE + "/deactivate-discount/{user_id}",
+    "/deactivate-discount/{user_id}",
     response_model=DeactivateDiscountResponse,
     summary="Admin Deactivate Discount Promocode",
     permission=common.EDIT,

@@ -3,54 +3,17 @@
 from __future__ import annotations
 
 from sqlmodel.ext.asyncio.session import AsyncSession
-from starlette.requests import Request
 
-from subsvc.api import Limit, Offset, Router
+from subsvc.api import Router
 from subsvc_promocodes.routes import common
-from subsvc_promocodes.schemas import (
-    PromoCodeDetailResponse,
-    PromoCodeListResponse,
-    PromoCodeResponse,
-    WebPromoCodeCreateRequest,
-    WebPromoCodeUpdateRequest,
-)
+from subsvc_promocodes.schemas import PromoCodeResponse, WebPromoCodeCreateRequest, WebPromoCodeUpdateRequest
 
-router = Router(area="web", tag="promo-codes")
-NOT_FOUND = {404: common.NOT_FOUND}
+router = Router(area="web", tag="promo-codes", prefix="/promo-codes")
+router.mount(common.list_promocodes)
+router.mount(common.get_promocode)
 
 
-@router.get(
-    "/promo-codes", response_model=PromoCodeListResponse, summary="List Promocodes", permission=common.READ
-)
-async def list_promocodes(
-    session: AsyncSession, limit: Limit = 50, offset: Offset = 0, is_active: bool | None = None
-) -> PromoCodeListResponse:
-    """Codes, newest first; `is_active` filters."""
-    return await common.list_page(session, limit, offset, is_active)
-
-
-@router.get(
-    "/promo-codes/{promocode_id}",
-    response_model=PromoCodeDetailResponse,
-    summary="Get Promocode",
-    permission=common.READ,
-    responses=NOT_FOUND,
-)
-async def get_promocode(
-    request: Request, session: AsyncSession, promocode_id: int
-) -> PromoCodeDetailResponse:
-    """A code with its usage: `total_uses`, `today_uses` (since midnight UTC), `recent_uses`."""
-    return await common.read(request, session, promocode_id)
-
-
-@router.post(
-    "/promo-codes",
-    response_model=PromoCodeResponse,
-    status_code=201,
-    summary="Create Promocode Endpoint",
-    permission=common.CREATE,
-    responses={400: common.RULES},
-)
+@router.post("", **common.CREATE_OPTIONS)
 async def create_promocode_endpoint(
     session: AsyncSession, payload: WebPromoCodeCreateRequest
 ) -> PromoCodeResponse:
@@ -60,13 +23,7 @@ async def create_promocode_endpoint(
     return await common.create(session, payload, creator)
 
 
-@router.patch(
-    "/promo-codes/{promocode_id}",
-    response_model=PromoCodeResponse,
-    summary="Update Promocode Endpoint",
-    permission=common.EDIT,
-    responses={**NOT_FOUND, 400: common.RULES},
-)
+@router.patch(common.CODE, **common.UPDATE_OPTIONS)
 async def update_promocode_endpoint(
     session: AsyncSession, promocode_id: int, payload: WebPromoCodeUpdateRequest
 ) -> PromoCodeResponse:
@@ -74,13 +31,4 @@ async def update_promocode_endpoint(
     return await common.change(session, promocode_id, payload)
 
 
-@router.delete(
-    "/promo-codes/{promocode_id}",
-    status_code=204,
-    summary="Delete Promocode Endpoint",
-    permission=common.DELETE,
-    responses=NOT_FOUND,
-)
-async def delete_promocode_endpoint(session: AsyncSession, promocode_id: int) -> None:
-    """Delete a code and its uses (discounts it granted stay)."""
-    await common.remove(session, promocode_id)
+router.mount(common.delete_promocode_endpoint)
