@@ -18,7 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Select
 from starlette.requests import HTTPConnection
-from subsvc_users.api import User
+from subsvc_users.api import USERS, User
 
 from subsvc.api import INT32_MAX
 from subsvc.api.errors import HTTPError
@@ -53,8 +53,7 @@ def check_status(connection: HTTPConnection, status: str) -> None:
 
 @functools.cache
 def _user_by_id() -> Select[Any]:
-    users = User.__table__  # type: ignore[attr-defined]
-    return sa.select(users).where(users.c.id == sa.bindparam("user_id"))
+    return sa.select(USERS).where(USERS.c.id == sa.bindparam("user_id"))
 
 
 async def authenticate(connection: HTTPConnection) -> Principal:

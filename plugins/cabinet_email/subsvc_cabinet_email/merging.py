@@ -5,6 +5,7 @@ or not as it was)."""
 
 from __future__ import annotations
 
+from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.hookspecs import hookimpl
@@ -15,4 +16,5 @@ from subsvc_cabinet_email.models import EmailToken
 @hookimpl(optionalhook=True)
 async def cabinet_account_merging(session: AsyncSession, removed_user_id: int) -> None:
     """cabinet_email's part of an account merge (see the module's text)."""
-    await drop_rows(session, EmailToken.__table__.c.user_id, removed_user_id)  # type: ignore[attr-defined]
+    tokens = SQLModel.metadata.tables[EmailToken.__tablename__]
+    await drop_rows(session, tokens.c.user_id, removed_user_id)

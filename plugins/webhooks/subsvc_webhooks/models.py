@@ -87,3 +87,7 @@ class WebhookDelivery(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     delivered_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     next_retry_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+WEBHOOKS = SQLModel.metadata.tables[Webhook.__tablename__]
+DELIVERIES = SQLModel.metadata.tables[WebhookDelivery.__tablename__]

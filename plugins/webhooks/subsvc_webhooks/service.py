@@ -15,9 +15,11 @@ from subsvc.db import UTCDateTime, utcnow
 from subsvc_webhooks.models import (
     ANY_EVENT,
     ATTEMPT_COLUMNS,
+    DELIVERIES,
     FAILED,
     PENDING,
     SUCCESS,
+    WEBHOOKS,
     Webhook,
     WebhookDelivery,
 )
@@ -36,8 +38,7 @@ def deliveries_from(events: FromClause) -> Insert:
     :class:`~subsvc.events.EventWrite`), so their payloads are not sent to the database again.
     The delivery key is the commit's random ``webhooks_key_prefix``, the event id and the
     webhook id."""
-    webhooks: sa.Table = Webhook.__table__  # type: ignore[attr-defined]
-    deliveries: sa.Table = WebhookDelivery.__table__  # type: ignore[attr-defined]
+    webhooks, deliveries = WEBHOOKS, DELIVERIES
     now = bindparam("webhooks_now", type_=UTCDateTime)
     key = (
         bindparam("webhooks_key_prefix", type_=String)
@@ -111,8 +112,7 @@ async def update_webhook(
 async def delete_webhook(session: AsyncSession, webhook_id: int) -> None:
     """Delete the webhook and its deliveries."""
     webhook = await get_webhook(session, webhook_id)
-    deliveries: sa.Table = WebhookDelivery.__table__  # type: ignore[attr-defined]
-    statement = sa.delete(deliveries).where(deliveries.c.webhook_id == webhook_id)
+    statement = sa.delete(DELIVERIES).where(DELIVERIES.c.webhook_id == webhook_id)
     await session.exec(statement)
     await session.delete(webhook)
     await session.flush()

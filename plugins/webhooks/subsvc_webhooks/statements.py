@@ -9,10 +9,9 @@ import sqlalchemy as sa
 from sqlalchemy import bindparam
 
 from subsvc.db import in_list
-from subsvc_webhooks.models import ATTEMPT_COLUMNS, PENDING, Webhook, WebhookDelivery
+from subsvc_webhooks.models import ATTEMPT_COLUMNS, DELIVERIES, PENDING, WEBHOOKS
 
-_deliveries: sa.Table = WebhookDelivery.__table__  # type: ignore[attr-defined]
-_webhooks: sa.Table = Webhook.__table__  # type: ignore[attr-defined]
+_deliveries, _webhooks = DELIVERIES, WEBHOOKS
 
 
 @functools.cache

@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sqlalchemy import func, update
-from sqlmodel import select
+from sqlmodel import SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.db import add_new, utcnow
 from subsvc_welcome_texts.models import WelcomeText
 from subsvc_welcome_texts.schemas import WelcomeTextCreateRequest, WelcomeTextUpdateRequest
 
-TABLE = WelcomeText.__table__  # type: ignore[attr-defined]
+TABLE = SQLModel.metadata.tables[WelcomeText.__tablename__]
 FRIEND = "друг"
 
 
