@@ -22,21 +22,13 @@ from subsvc.api import fits_int32
 from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc_subscriptions.models import PANEL_SYNC_SYNCED, Subscription, TrafficPurchase
-from subsvc_subscriptions.schemas import ChangeKind, SubscriptionStatus
-from subsvc_subscriptions.service import END_OUT_OF_RANGE, RuleViolation, publish_change
+from subsvc_subscriptions.schemas import SubscriptionStatus
+from subsvc_subscriptions.service import END_OUT_OF_RANGE, RuleViolation
+from subsvc_subscriptions.service import record_change as _changed
 
 
 class TrafficPurchaseNotFound(LookupError):
     """The subscription has no traffic purchase with that id (404)."""
-
-
-async def _changed(
-    session: AsyncSession, events: EventBus, subscription: Subscription, kind: ChangeKind
-) -> Subscription:
-    subscription.updated_at = utcnow()
-    publish_change(session, events, subscription, kind)
-    await session.flush()
-    return subscription
 
 
 async def shorten(

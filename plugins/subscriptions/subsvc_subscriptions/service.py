@@ -265,6 +265,21 @@ def publish_change(
     )
 
 
+async def record_change(
+    session: AsyncSession,
+    events: EventBus,
+    subscription: Subscription,
+    change: ChangeKind,
+    now: datetime | None = None,
+) -> Subscription:
+    """A change made: the subscription stamped (at ``now``), the change published, the
+    session flushed."""
+    subscription.updated_at = now or utcnow()
+    publish_change(session, events, subscription, change)
+    await session.flush()
+    return subscription
+
+
 def _squads(order: Order) -> list[str] | None:
     """The squads the order names (``connected_squads`` and ``squad_uuid``), or ``None``."""
     if order.connected_squads is None and not order.squad_uuid:
@@ -396,10 +411,7 @@ async def extend(
         raise RuleViolation(END_OUT_OF_RANGE) from None
     if subscription.status in REACTIVATED_BY_EXTEND:
         subscription.status = SubscriptionStatus.ACTIVE
-    subscription.updated_at = now
-    publish_change(session, events, subscription, "extended")
-    await session.flush()
-    return subscription
+    return await record_change(session, events, subscription, "extended", now)
 
 
 def _reactivate_if_current(subscription: Subscription, now: datetime) -> None:
@@ -425,7 +437,6 @@ async def add_traffic(
     subscription.traffic_limit_gb += gb
     subscription.purchased_traffic_gb += gb
     _reactivate_if_current(subscription, now)
-    subscription.updated_at = now
     session.add(
         TrafficPurchase(
             subscription_id=subscription.id,
@@ -434,9 +445,7 @@ async def add_traffic(
             created_at=now,
         )
     )
-    publish_change(session, events, subscription, "traffic")
-    await session.flush()
-    return subscription
+    return await record_change(session, events, subscription, "traffic", now)
 
 
 async def add_devices(
@@ -457,9 +466,7 @@ async def add_devices(
     subscription.device_limit = limit
     _reactivate_if_current(subscription, now)
     if (subscription.device_limit, subscription.status) != before:
-        subscription.updated_at = now
-        publish_change(session, events, subscription, "devices")
-        await session.flush()
+        await record_change(session, events, subscription, "devices", now)
     return subscription
 
 
@@ -472,9 +479,7 @@ async def add_squad(
         raise RuleViolation(SQUAD_REQUIRED)
     if squad not in subscription.connected_squads:
         subscription.connected_squads = [*subscription.connected_squads, squad]
-        subscription.updated_at = utcnow()
-        publish_change(session, events, subscription, "squads")
-        await session.flush()
+        await record_change(session, events, subscription, "squads")
     return subscription
 
 
@@ -484,9 +489,7 @@ async def remove_squad(
     """Disconnect a squad (nothing to do when it is not connected)."""
     if squad_uuid in subscription.connected_squads:
         subscription.connected_squads = [s for s in subscription.connected_squads if s != squad_uuid]
-        subscription.updated_at = utcnow()
-        publish_change(session, events, subscription, "squads")
-        await session.flush()
+        await record_change(session, events, subscription, "squads")
     return subscription
 
 
@@ -494,7 +497,5 @@ async def disable(session: AsyncSession, events: EventBus, subscription: Subscri
     """Soft delete: the row stays, with status ``disabled``."""
     if subscription.status != SubscriptionStatus.DISABLED:
         subscription.status = SubscriptionStatus.DISABLED
-        subscription.updated_at = utcnow()
-        publish_change(session, events, subscription, "disabled")
-        await session.flush()
+        await record_change(session, events, subscription, "disabled")
     return subscription
