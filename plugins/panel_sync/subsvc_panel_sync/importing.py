@@ -18,7 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from starlette.applications import Starlette
 from subsvc_panel.api import PanelClient
-from subsvc_subscriptions.api import Subscription, new_short_id
+from subsvc_subscriptions import api as subscriptions
 from subsvc_users.api import UserCreateRequest, create_user
 
 from subsvc.db import in_list, utcnow
@@ -49,23 +49,25 @@ async def from_panel(run: Run, client: PanelClient) -> None:
             return
 
 
-def _values_from(panel_user: dict[str, Any], *, is_trial: bool, device_limit: int) -> dict[str, Any]:
+def _state_from(panel_user: dict[str, Any], *, is_trial: bool, device_limit: int) -> subscriptions.PanelState:
     status = STATUS_FROM_PANEL.get(str(panel_user.get("status") or "").upper(), "active")
     if status == "active" and is_trial:
         status = "trial"
-    return {
-        "status": status,
-        "end_date": parse_time(panel_user.get("expireAt")) or utcnow(),
-        "traffic_limit_gb": round(int(panel_user.get("trafficLimitBytes") or 0) / GIB),
-        "device_limit": int(panel_user.get("hwidDeviceLimit") or device_limit or 1),
-        "connected_squads": squads_of(panel_user),
-        "traffic_used_gb": round(gib(panel_user.get("usedTrafficBytes")), 3),
-    }
+    return subscriptions.PanelState(
+        status=status,
+        end_date=parse_time(panel_user.get("expireAt")) or utcnow(),
+        traffic_limit_gb=round(int(panel_user.get("trafficLimitBytes") or 0) / GIB),
+        device_limit=int(panel_user.get("hwidDeviceLimit") or device_limit or 1),
+        connected_squads=squads_of(panel_user),
+        traffic_used_gb=round(gib(panel_user.get("usedTrafficBytes")), 3),
+    )
 
 
-def _differs(row: Any, values: dict[str, Any]) -> bool:
+def _differs(row: Any, state: subscriptions.PanelState) -> bool:
     current = row._mapping
-    for name, value in values.items():
+    for name, value in vars(state).items():
+        if value is None:
+            continue
         if name == "end_date":
             if abs((current[name] - value).total_seconds()) >= 1:
                 return True
@@ -143,11 +145,9 @@ async def _import_page(run: Run, page: list[dict[str, Any]], mode: str) -> None:
                 if mode == "new_only" or row.sync_status in (PENDING, FAILED):
                     run.count("unchanged")
                     continue
-                values = _values_from(user, is_trial=row.is_trial, device_limit=row.device_limit)
-                if _differs(row, values):
-                    await run_sql(
-                        session, sa.update(s).where(s.c.id == row.id).values(**values, updated_at=now)
-                    )
+                state = _state_from(user, is_trial=row.is_trial, device_limit=row.device_limit)
+                if _differs(row, state):
+                    await subscriptions.write_panel_state(session, row.id, state, now)
                     run.count("updated")
                 else:
                     run.count("unchanged")
@@ -201,19 +201,8 @@ async def _create(
         user_id = user.id
         if messenger_id is not None:
             known_users[messenger_id] = user_id
-    values = _values_from(panel_user, is_trial=False, device_limit=1)
-    subscription = Subscription(
-        user_id=user_id,
-        is_trial=False,
-        start_date=now,
-        short_id=new_short_id(),
-        panel_sync_state=SYNCED,
-        created_at=now,
-        updated_at=now,
-        **values,
-    )
-    session.add(subscription)
-    await session.flush()
+    state = _state_from(panel_user, is_trial=False, device_limit=1)
+    subscription = await subscriptions.create_from_panel(session, user_id, state, now)
     assert subscription.id is not None
     return _link(subscription.id, user_id, subscription.short_id, 0, str(panel_user["uuid"]), now)
 

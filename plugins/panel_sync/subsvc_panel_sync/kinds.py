@@ -25,6 +25,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from subsvc_panel.api import PanelClient, PanelError, client_of
+from subsvc_subscriptions import api as subscriptions
 
 from subsvc.db import in_list, utcnow
 from subsvc.services import services
@@ -240,15 +241,6 @@ def _status_from_panel(stored: str, panel_status: str, ended: bool) -> str:
 async def statuses(run: Run) -> None:
     run.total = await _count_subscriptions(run)
     index = await PanelIndex.load(_client(run), run.settings.PANEL_SYNC_BATCH_SIZE)
-    update = (
-        sa.update(SUBSCRIPTIONS)
-        .where(SUBSCRIPTIONS.c.id == sa.bindparam("sid"))
-        .values(
-            status=sa.bindparam("new_status"),
-            traffic_used_gb=sa.bindparam("used"),
-            updated_at=sa.bindparam("now"),
-        )
-    )
     missing = 0
     async for page in _pages(run):
         now = utcnow()
@@ -264,10 +256,10 @@ async def statuses(run: Run) -> None:
                 wanted.status, str(panel_user.get("status") or "").upper(), wanted.end_date <= now
             )
             moved += status != wanted.status
-            changes.append({"sid": wanted.subscription_id, "new_status": status, "used": used, "now": now})
+            changes.append((wanted.subscription_id, status, used))
         if changes:
             async with run.db.session() as session:
-                await run_sql(session, update, params=changes)
+                await subscriptions.write_panel_statuses(session, changes, now)
                 await session.commit()
         run.count("updated", moved)
         run.count("unchanged", len(page) - moved)

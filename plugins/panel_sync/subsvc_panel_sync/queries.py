@@ -183,12 +183,6 @@ def statements(dialect: str) -> dict[str, Any]:
             updated_at=bindparam("now"),
         )
     )
-    state = bindparam("state", type_=sa.String)
-    mark_subscriptions = (  # the subscriptions' own ``panel_sync_state``: synced or failed
-        sa.update(st)
-        .where(in_list(st.c.id, "ids", dialect), st.c.panel_sync_state != state)
-        .values(panel_sync_state=state)
-    )
     counts = sa.select(s.c.status, sa.func.count()).group_by(s.c.status)
     return {
         "changed": changed,
@@ -200,7 +194,6 @@ def statements(dialect: str) -> dict[str, Any]:
         "removed": removed,
         "forget": forget,
         "removal_failed": removal_failed,
-        "mark_subscriptions": mark_subscriptions,
         "counts": counts,
     }
 

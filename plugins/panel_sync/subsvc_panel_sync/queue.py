@@ -32,6 +32,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 from starlette.applications import Starlette
 from subsvc_panel.api import PanelClient, client_of
+from subsvc_subscriptions import api as subscriptions
 
 from subsvc.db import Database, is_database_unavailable, utcnow, write_batch
 from subsvc.events import Event
@@ -208,8 +209,7 @@ async def _record(
         if outcomes_in_state:
             async with db.session() as session:
                 ids = [o.wanted.subscription_id for o in outcomes_in_state]
-                params = {"ids": ids, "state": state}
-                await run_sql(session, queries["mark_subscriptions"], params=params)
+                await subscriptions.set_panel_sync_state(session, ids, state)
                 await session.commit()
 
 

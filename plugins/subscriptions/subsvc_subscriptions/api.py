@@ -13,6 +13,9 @@
   :func:`set_autopay`, :func:`cancel`, :func:`activate`, :func:`remove_traffic_purchase`
   (:class:`TrafficPurchaseNotFound`), :func:`remove` (rows for good), and the VPN panel's
   state: :func:`take_panel_state` (a :class:`PanelState`), :func:`mark_synced`.
+- The panel integration's bulk writes (:mod:`subsvc_subscriptions.panel_writes`, no events):
+  :func:`write_panel_state`, :func:`write_panel_statuses`, :func:`create_from_panel`,
+  :func:`set_panel_sync_state`.
 """
 
 from __future__ import annotations
@@ -33,6 +36,12 @@ from subsvc_subscriptions.admin_changes import (
     take_panel_state,
 )
 from subsvc_subscriptions.models import PANEL_SYNC_SYNCED, Subscription, TrafficPurchase
+from subsvc_subscriptions.panel_writes import (
+    create_from_panel,
+    set_panel_sync_state,
+    write_panel_state,
+    write_panel_statuses,
+)
 from subsvc_subscriptions.schemas import MAX_DEVICES, MAX_TRAFFIC_GB, ChangeKind, SubscriptionStatus
 from subsvc_subscriptions.service import (
     END_OUT_OF_RANGE,
@@ -76,6 +85,7 @@ __all__ = [
     "add_squad",
     "add_traffic",
     "cancel",
+    "create_from_panel",
     "create_or_replace",
     "disable",
     "extend",
@@ -91,7 +101,10 @@ __all__ = [
     "set_autopay",
     "set_device_limit",
     "set_end_date",
+    "set_panel_sync_state",
     "set_traffic",
     "shorten",
     "take_panel_state",
+    "write_panel_state",
+    "write_panel_statuses",
 ]
