@@ -17,6 +17,7 @@ from sqlalchemy import delete
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
+from subsvc_cabinet_auth.api import MessengerIdentity
 from subsvc_users.api import (
     User,
     UserCreateRequest,
@@ -232,16 +233,13 @@ async def link_messenger(
     app: Starlette,
     session: AsyncSession,
     user: User,
-    messenger_id: int,
-    *,
-    username: str | None,
-    first_name: str | None,
-    last_name: str | None,
+    identity: MessengerIdentity,
     merge_ttl_seconds: int,
 ) -> LinkOutcome:
-    """Give ``user`` a verified messenger id (and names it lacks); a merge token when another
-    user has that messenger id."""
+    """Give ``user`` the verified messenger account's id (and names it lacks); a merge token
+    when another user has that messenger id."""
     assert user.id is not None
+    messenger_id = identity.messenger_id
     if user.messenger_id is not None:
         if user.messenger_id == messenger_id:
             return LinkOutcome("already_linked")
@@ -257,7 +255,11 @@ async def link_messenger(
             ttl_seconds=merge_ttl_seconds,
         )
         return LinkOutcome("merge_required", token)
-    names = {"username": _clip(username), "first_name": _clip(first_name), "last_name": _clip(last_name)}
+    names = {
+        "username": _clip(identity.username),
+        "first_name": _clip(identity.first_name),
+        "last_name": _clip(identity.last_name),
+    }
     link_messenger_id(app, session, user, messenger_id, **names)
     await session.flush()
     return LinkOutcome("linked")

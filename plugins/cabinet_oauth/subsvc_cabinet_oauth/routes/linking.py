@@ -217,16 +217,7 @@ async def link_messenger(
     identity = await messenger_link.verified_identity(request, session, body)
     ttl = flows.oauth_settings(request.app).OAUTH_MERGE_TOKEN_TTL_SECONDS
     try:
-        outcome = await service.link_messenger(
-            request.app,
-            session,
-            user,
-            identity.messenger_id,
-            username=identity.username,
-            first_name=identity.first_name,
-            last_name=identity.last_name,
-            merge_ttl_seconds=ttl,
-        )
+        outcome = await service.link_messenger(request.app, session, user, identity, ttl)
     except IntegrityError:
         raise FlowError(409, errors.MESSENGER_JUST_LINKED) from None
     return _answer(outcome)
