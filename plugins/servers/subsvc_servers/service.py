@@ -204,9 +204,10 @@ async def _checked_groups(session: AsyncSession, group_ids: Iterable[int]) -> li
 
 async def set_promo_groups(session: AsyncSession, server: Server, group_ids: Iterable[int]) -> None:
     """Replace the server's promo groups (unknown ids: :class:`UnknownPromoGroups`)."""
+    assert server.id is not None
     wanted = await _checked_groups(session, group_ids)
     await session.exec(delete(ServerPromoGroup).where(col(ServerPromoGroup.server_squad_id) == server.id))
-    session.add_all(ServerPromoGroup(server_squad_id=server.id, promo_group_id=g) for g in wanted)  # type: ignore[arg-type]
+    session.add_all(ServerPromoGroup(server_squad_id=server.id, promo_group_id=g) for g in wanted)
     await session.flush()
 
 
@@ -227,7 +228,8 @@ async def create_server(
             await session.flush()
     except IntegrityError:
         raise SquadTaken(fields["squad_uuid"]) from None
-    session.add_all(ServerPromoGroup(server_squad_id=server.id, promo_group_id=g) for g in groups)  # type: ignore[arg-type]
+    assert server.id is not None
+    session.add_all(ServerPromoGroup(server_squad_id=server.id, promo_group_id=g) for g in groups)
     await session.flush()
     return server
 
