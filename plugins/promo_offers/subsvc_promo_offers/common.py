@@ -80,16 +80,16 @@ def user_info(row: RowMapping) -> OfferUserInfo | None:
     return OfferUserInfo(**user, full_name=full_name(user["first_name"], user["last_name"], user["username"]))
 
 
-def equal_to(*pairs: tuple[Any, object]) -> list[Any] | None:
-    """``column == value`` for every pair with a value: the WHERE conditions of a filter;
-    ``None`` when no row can match (an id beyond the id range)."""
+def equal_to(table: Table, values: Mapping[str, object]) -> list[Any] | None:
+    """``column == value`` for every column of ``table`` named in ``values`` with a value: the
+    WHERE conditions of a filter; ``None`` when no row can match (an id beyond the id range)."""
     conditions: list[Any] = []
-    for column, value in pairs:
+    for name, value in values.items():
         if value is None:
             continue
         if isinstance(value, int) and not fits_int32(value):
             return None
-        conditions.append(column == value)
+        conditions.append(table.c[name] == value)
     return conditions
 
 
@@ -150,9 +150,11 @@ class Listing(Generic[R]):
         return self.record(**values, user=user_info(row))
 
     async def page(
-        self, session: AsyncSession, conditions: Sequence[Any] | None, limit: int, offset: int
+        self, session: AsyncSession, filters: Mapping[str, object], limit: int, offset: int
     ) -> tuple[int, list[R]]:
-        """How many rows match, and one window of them as records (see :func:`newest_first_page`)."""
+        """How many rows have the ``filters``' values (see :func:`equal_to`), and one window of
+        them as records (see :func:`newest_first_page`)."""
+        conditions = equal_to(self.table, filters)
         total, rows = await newest_first_page(session, self.query(), self.table, conditions, limit, offset)
         return total, [self.record_of(row) for row in rows]
 

@@ -4,14 +4,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.api import Page
 from subsvc.db import utcnow
-from subsvc_promo_offers.common import Listing, equal_to
+from subsvc_promo_offers.common import Listing
 from subsvc_promo_offers.models import PromoOfferLog
 from subsvc_promo_offers.schemas import PromoOfferLogOfferInfo, PromoOfferLogResponse
 from subsvc_promo_offers.tables import LOGS, OFFERS
@@ -47,23 +46,6 @@ def add_log(
     )
 
 
-@dataclass(frozen=True)
-class LogFilter:
-    user_id: int | None = None
-    offer_id: int | None = None
-    action: str | None = None
-    source: str | None = None
-
-    def conditions(self) -> list[Any] | None:
-        """The WHERE conditions (see :func:`equal_to`)."""
-        return equal_to(
-            (LOGS.c.user_id, self.user_id),
-            (LOGS.c.offer_id, self.offer_id),
-            (LOGS.c.action, self.action),
-            (LOGS.c.source, self.source),
-        )
-
-
 LISTING = Listing(
     table=LOGS,
     record=PromoOfferLogResponse,
@@ -77,8 +59,8 @@ LISTING = Listing(
 
 
 async def list_logs(
-    session: AsyncSession, filters: LogFilter, limit: int, offset: int
+    session: AsyncSession, limit: int, offset: int, **filters: object
 ) -> Page[PromoOfferLogResponse]:
-    """A page of log entries, newest first."""
-    total, items = await LISTING.page(session, filters.conditions(), limit, offset)
+    """A page of log entries with the ``filters``' values (by column), newest first."""
+    total, items = await LISTING.page(session, filters, limit, offset)
     return Page[PromoOfferLogResponse](items=items, total=total, limit=limit, offset=offset)

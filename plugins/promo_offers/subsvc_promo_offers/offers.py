@@ -16,7 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.api import Page, fits_int32
 from subsvc.db import in_list, utcnow
-from subsvc_promo_offers.common import Listing, equal_to, id_chunk, run_select
+from subsvc_promo_offers.common import Listing, id_chunk, run_select
 from subsvc_promo_offers.models import DiscountOffer
 from subsvc_promo_offers.schemas import OfferSubscriptionInfo, OfferTermsRequest, PromoOfferResponse
 from subsvc_promo_offers.tables import OFFERS, SUBSCRIPTIONS, USERS
@@ -150,26 +150,11 @@ async def offers_of(session: AsyncSession, offer_ids: Sequence[int]) -> list[Pro
     return [by_id[offer_id] for offer_id in offer_ids if offer_id in by_id]
 
 
-@dataclass(frozen=True)
-class OfferFilter:
-    user_id: int | None = None
-    notification_type: str | None = None
-    is_active: bool | None = None
-
-    def conditions(self) -> list[Any] | None:
-        """The WHERE conditions (see :func:`equal_to`)."""
-        return equal_to(
-            (OFFERS.c.user_id, self.user_id),
-            (OFFERS.c.notification_type, self.notification_type),
-            (OFFERS.c.is_active, self.is_active),
-        )
-
-
 async def list_offers(
-    session: AsyncSession, filters: OfferFilter, limit: int, offset: int
+    session: AsyncSession, limit: int, offset: int, **filters: object
 ) -> Page[PromoOfferResponse]:
-    """A page of offers, newest first."""
-    total, items = await LISTING.page(session, filters.conditions(), limit, offset)
+    """A page of offers with the ``filters``' values (by column), newest first."""
+    total, items = await LISTING.page(session, filters, limit, offset)
     return Page[PromoOfferResponse](items=items, total=total, limit=limit, offset=offset)
 
 

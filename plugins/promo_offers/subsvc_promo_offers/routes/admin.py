@@ -11,7 +11,7 @@ from subsvc.auth.principal import Principal
 from subsvc.services import services
 from subsvc_promo_offers import offers, recipients
 from subsvc_promo_offers.broadcast import broadcast_offer
-from subsvc_promo_offers.logs import LogFilter, list_logs
+from subsvc_promo_offers.logs import list_logs
 from subsvc_promo_offers.models import OfferBroadcast
 from subsvc_promo_offers.routes.common import (
     READ,
@@ -56,9 +56,7 @@ async def list_offers(
     is_active: bool | None = None,
 ) -> Page[PromoOfferResponse]:
     """Offers, newest first, optionally of one user and by whether they are active."""
-    return await offers.list_offers(
-        session, offers.OfferFilter(user_id=user_id, is_active=is_active), limit, offset
-    )
+    return await offers.list_offers(session, limit, offset, user_id=user_id, is_active=is_active)
 
 
 @router.post(
@@ -121,7 +119,7 @@ async def get_logs(
     action: Text = None,
 ) -> Page[PromoOfferLogResponse]:
     """The log (`claimed`, `consumed`, `disabled`), newest first."""
-    return await list_logs(session, LogFilter(user_id=user_id, action=action), limit, offset)
+    return await list_logs(session, limit, offset, user_id=user_id, action=action)
 
 
 endpoints = router.endpoints

@@ -11,7 +11,7 @@ from subsvc_subscriptions import api as subscriptions
 
 from subsvc.api import BigInt, HTTPError, Limit, Offset, Page, Query, Router
 from subsvc_promo_offers import offers, recipients
-from subsvc_promo_offers.logs import LogFilter, list_logs
+from subsvc_promo_offers.logs import list_logs
 from subsvc_promo_offers.routes.common import (
     CREATE,
     READ,
@@ -76,8 +76,9 @@ async def list_promo_offers(
         if user_id and user_id != found:
             raise HTTPError(400, IDS_DISAGREE)
         user_id = found
-    filters = offers.OfferFilter(user_id=user_id, notification_type=notification_type, is_active=is_active)
-    return await offers.list_offers(session, filters, limit, offset)
+    return await offers.list_offers(
+        session, limit, offset, user_id=user_id, notification_type=notification_type, is_active=is_active
+    )
 
 
 @router.post(
@@ -154,8 +155,9 @@ async def get_promo_offer_logs(
     source: Text = None,
 ) -> Page[PromoOfferLogResponse]:
     """The log (`claimed`, `consumed`, `disabled`), newest first."""
-    filters = LogFilter(user_id=user_id, offer_id=offer_id, action=action, source=source)
-    return await list_logs(session, filters, limit, offset)
+    return await list_logs(
+        session, limit, offset, user_id=user_id, offer_id=offer_id, action=action, source=source
+    )
 
 
 # before `/{offer_id}`, as the document lists them
