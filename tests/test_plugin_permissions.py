@@ -44,9 +44,7 @@ OPERATIONS: list[tuple[str, Endpoint]] = [
 ]
 RBAC = any(info.name == "rbac" for info in MANAGER.enabled)
 # Defects found beyond the gate, to fix in the plugin (then the test passes and must leave this list).
-KNOWN_DEFECTS = {
-    "panel_sync:POST /cabinet/admin/panel/sync/servers": "answers 503 (no panel) without documenting it",
-}
+KNOWN_DEFECTS: dict[str, str] = {}
 # The gate's own refusals (core's check, or the rbac plugin's); a handler may answer 403 too.
 GATE_REFUSALS = ("Insufficient permissions", "Admin access required", "Permission denied")
 

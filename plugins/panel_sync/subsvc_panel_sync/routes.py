@@ -154,7 +154,13 @@ async def admin_recommendations(request: Request, session: AsyncSession) -> Sync
 admin.mount(sync_status, name="admin_status", permission=READ)
 
 
-@admin.post("/servers", response_model=SyncResponse, summary="Sync Servers", permission=SYNC)
+@admin.post(
+    "/servers",
+    response_model=SyncResponse,
+    summary="Sync Servers",
+    permission=SYNC,
+    responses={503: NOT_CONFIGURED},
+)
 async def admin_servers(request: Request) -> SyncResponse:
     """Sync servers (squads) from the panel through the servers plugin, when it runs."""
     service.panel(request.app)
