@@ -36,6 +36,10 @@ class SyncResult:
     removed: int
     total: int
 
+    @property
+    def message(self) -> str:
+        return f"Synced: {self.created} created, {self.updated} updated, {self.removed} removed"
+
 
 async def fetch_squads(panel: SquadsPanel) -> list[PanelSquad]:
     """The panel's squads; a panel failure is a 502 that says what the panel answered."""

@@ -9,15 +9,15 @@ from starlette.requests import Request
 
 from subsvc.api import Router
 from subsvc.db import utcnow
-from subsvc_servers import panel, queries, service, views
+from subsvc_servers import queries, service, views
 from subsvc_servers.models import Server
 from subsvc_servers.routes.common import (
     EDIT,
     READ,
     RESPONSES_CHANGE,
     RESPONSES_ONE,
-    RESPONSES_SYNC,
     get_server,
+    sync_servers,
 )
 from subsvc_servers.schemas import (
     CabinetServerListResponse,
@@ -54,21 +54,13 @@ async def list_servers(session: AsyncSession, include_unavailable: bool = True) 
     return CabinetServerListResponse(servers=[views.list_item(s) for s in servers], total=total)
 
 
-@router.post(
-    "/sync",
+router.mount(
+    sync_servers,
     response_model=CabinetServerSyncResponse,
     summary="Sync Servers",
-    permission=EDIT,
-    responses=RESPONSES_SYNC,
+    description="Sync servers with the VPN panel: new squads become unavailable servers, known ones\n"
+    "take the panel's name as `original_name`, vanished ones are removed. 503 without a panel.",
 )
-async def sync_servers(request: Request, session: AsyncSession) -> CabinetServerSyncResponse:
-    """Sync servers with the VPN panel: new squads become unavailable servers, known ones
-    take the panel's name as `original_name`, vanished ones are removed. 503 without a panel."""
-    result = await panel.sync_with_panel(request.app, session)
-    message = f"Synced: {result.created} created, {result.updated} updated, {result.removed} removed"
-    return CabinetServerSyncResponse(
-        created=result.created, updated=result.updated, removed=result.removed, message=message
-    )
 
 
 @router.get(

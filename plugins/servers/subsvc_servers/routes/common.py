@@ -1,13 +1,15 @@
-"""What both areas share: permissions, the server lookup that answers 404, the error texts.
-The rules' refusals are answered as ``plugin.py`` declares them."""
+"""What both areas share: permissions, the server lookup that answers 404, the error texts,
+the sync with the VPN panel (an operation each area mounts with its own answer). The rules'
+refusals are answered as ``plugin.py`` declares them."""
 
 from __future__ import annotations
 
 from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
 
-from subsvc.api import INT32_MAX, HTTPError
+from subsvc.api import INT32_MAX, HTTPError, operation
 from subsvc.panel import RESPONSES as PANEL_RESPONSES
-from subsvc_servers import service
+from subsvc_servers import panel, service
 from subsvc_servers.models import Server
 
 READ = "servers:read"
@@ -26,3 +28,10 @@ async def get_server(session: AsyncSession, server_id: int, *, for_update: bool 
         return await service.get_server(session, server_id, for_update=for_update)
     except service.ServerNotFound:
         raise HTTPError(404, NOT_FOUND) from None
+
+
+@operation("POST", "/sync", permission=EDIT, responses=RESPONSES_SYNC)
+async def sync_servers(request: Request, session: AsyncSession) -> panel.SyncResult:
+    """Create, update and remove servers so that they follow the VPN panel's squads (503
+    without a panel); each area answers the figures it shows."""
+    return await panel.sync_with_panel(request.app, session)

@@ -9,14 +9,14 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
 from subsvc.api import Query, Router
-from subsvc_servers import panel, queries, service, views
+from subsvc_servers import queries, service, views
 from subsvc_servers.routes.common import (
     EDIT,
     READ,
     RESPONSES_CHANGE,
     RESPONSES_ONE,
-    RESPONSES_SYNC,
     get_server,
+    sync_servers,
 )
 from subsvc_servers.schemas import (
     ServerConnectedUsersResponse,
@@ -93,20 +93,15 @@ async def get_servers_statistics(session: AsyncSession) -> ServerStatisticsRespo
     )
 
 
-@router.post(
-    "/servers/sync",
+router.mount(
+    sync_servers,
+    path="/servers/sync",
+    name="sync_servers_with_panel",
     response_model=ServerSyncResponse,
     summary="Sync Servers With Panel",
-    permission=EDIT,
-    responses=RESPONSES_SYNC,
+    description="Create, update and remove servers so that they follow the VPN panel's squads; 503\n"
+    "while no panel is configured.",
 )
-async def sync_servers_with_panel(request: Request, session: AsyncSession) -> ServerSyncResponse:
-    """Create, update and remove servers so that they follow the VPN panel's squads; 503
-    while no panel is configured."""
-    result = await panel.sync_with_panel(request.app, session)
-    return ServerSyncResponse(
-        created=result.created, updated=result.updated, removed=result.removed, total=result.total
-    )
 
 
 @router.post(
