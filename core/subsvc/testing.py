@@ -19,9 +19,17 @@ Fixtures:
 - Shared by the plugins' tests: ``admin`` and ``member`` (bearer clients of ``admin_token``
   and ``user_token``; :func:`bearer_client` for any token), ``reload`` (a row as
   committed), ``outbox`` (``(event_type, payload)`` pairs), ``wait_for`` (:func:`wait_until`),
-  ``utc_time`` (:func:`parse_utc`). Migration tests: :mod:`subsvc.testing_migrations`.
-  Users for tests (``make_user``, ``insert_user``) come with the users plugin
-  (``subsvc_users.testing``): core's kit imports no plugin.
+  ``utc_time`` (:func:`parse_utc`), ``cabinet`` (``cabinet(user_id)``: a bearer client of
+  that user), ``base`` and ``serve`` (the app, or another, on a loopback uvicorn:
+  :func:`serving`). Helpers: :func:`stored` (a row committed and read back), :func:`created`
+  (a POST asserting its status), :func:`set_env` and :func:`marked_env` (plugin settings in
+  the environment, from a dict and the test's marks). Migration tests:
+  :mod:`subsvc.testing_migrations`.
+
+Core's kit imports no plugin; each plugin's domain comes with its own kit
+(``subsvc_<name>.testing``): users (``make_user``, ``insert_user``, ``api_user``,
+``admin_user``, ``member_user``), subscriptions (``make_subscription``), panel
+(``fake_panel``, ``panel_env``), rbac (``role_holder``), cabinet_oauth (the fake provider).
 """
 
 from __future__ import annotations
@@ -30,11 +38,11 @@ import asyncio
 import os
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from datetime import datetime
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx2
 import pytest
@@ -53,6 +61,7 @@ from subsvc.events import OutboxEvent
 from subsvc.settings import PluginSettings, Settings
 from subsvc.testing_db import ensure_database
 from subsvc.testing_messenger import fake_bot_api  # noqa: F401 - the fixture, for every test
+from subsvc.testing_server import LoopbackServer
 
 API_KEY = "test-api-key-0123456789abcdef"
 JWT_SECRET = "test-jwt-secret-that-is-long-enough-0123456789"  # noqa: S105 - test fixture
@@ -453,8 +462,9 @@ def outbox(rows: Rows) -> Outbox:
     return read
 
 
-async def wait_until(predicate: Callable[[], Awaitable[bool] | bool], seconds: float = 10.0) -> None:
-    """Poll ``predicate`` (plain or async) until it holds; fail after ``seconds``."""
+async def wait_until(predicate: Callable[[], Awaitable[Any] | Any], seconds: float = 10.0) -> Any:
+    """Poll ``predicate`` (plain or async) until it holds; its (true) result. Fail after
+    ``seconds``."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
     while True:
@@ -462,14 +472,14 @@ async def wait_until(predicate: Callable[[], Awaitable[bool] | bool], seconds: f
         if isinstance(result, Awaitable):
             result = await result
         if result:
-            return
+            return result
         if loop.time() > deadline:
             raise AssertionError("condition not reached in time")
         await asyncio.sleep(0.02)
 
 
 @pytest.fixture
-def wait_for() -> Callable[..., Awaitable[None]]:
+def wait_for() -> Callable[..., Awaitable[Any]]:
     """``await wait_for(predicate, seconds=10)`` (plain or async predicate): poll until it
     holds (work done after a response)."""
     return wait_until
@@ -487,3 +497,76 @@ def parse_utc(value: str) -> datetime:
 def utc_time() -> Callable[[str], datetime]:
     """Parse a response's ISO 8601 timestamp, asserting it is timezone-aware UTC."""
     return parse_utc
+
+
+# Factories and servers the plugins' tests share.
+
+Row = TypeVar("Row")
+
+
+async def stored(db: Database, row: Row) -> Row:
+    """``row`` added and committed, then read back (its id and database defaults filled in)."""
+    async with db.session() as session:
+        session.add(row)
+        await session.commit()
+        await session.refresh(row)
+    return row
+
+
+async def created(
+    http: httpx2.AsyncClient, path: str, body: dict[str, Any], status: int = 201
+) -> dict[str, Any]:
+    """POST ``body`` to ``path`` as ``http``, asserting ``status``; the answer's JSON object."""
+    response = await http.post(path, json=body)
+    assert response.status_code == status, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def set_env(monkeypatch: pytest.MonkeyPatch, values: dict[str, Any]) -> dict[str, str]:
+    """Put ``values`` (as text) in the environment for this test (plugins read their settings
+    there when the app is built); the values set."""
+    texts = {name: str(value) for name, value in values.items()}
+    for name, value in texts.items():
+        monkeypatch.setenv(name, value)
+    return texts
+
+
+def marked_env(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, marker: str, values: dict[str, Any]
+) -> dict[str, str]:
+    """:func:`set_env` of ``values`` updated by the test's ``@pytest.mark.<marker>(NAME=value)``."""
+    values = dict(values)
+    for mark in request.node.iter_markers(marker):
+        values.update(mark.kwargs)
+    return set_env(monkeypatch, values)
+
+
+@pytest.fixture
+def cabinet(app: Starlette) -> Callable[[int], httpx2.AsyncClient]:
+    """``async with cabinet(user_id) as http``: a client carrying that user's access JWT."""
+
+    def make(user_id: int) -> httpx2.AsyncClient:
+        return bearer_client(app, app.state.jwt.access_token(user_id))
+
+    return make
+
+
+@asynccontextmanager
+async def serving(app: Starlette) -> AsyncIterator[str]:
+    """A started app served on a free loopback port; yields its ws:// base URL."""
+    async with LoopbackServer(app) as server:
+        yield server.ws_url
+
+
+@pytest.fixture
+def serve() -> Callable[[Starlette], AbstractAsyncContextManager[str]]:
+    """``async with serve(app) as base``: :func:`serving` (another app, too)."""
+    return serving
+
+
+@pytest.fixture
+async def base(app: Starlette) -> AsyncIterator[str]:
+    """The app on a loopback uvicorn: its ws:// base URL (WebSocket tests)."""
+    async with serving(app) as url:
+        yield url

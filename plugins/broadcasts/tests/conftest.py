@@ -1,5 +1,6 @@
 """Run broadcasts with the plugins it needs, against the loopback fake Bot API; give tests
-users, an administrator's client, and ways to wait for the background sender."""
+users (bulk rows), an administrator's client with user 1 existing, and ways to wait for the
+background sender (``member`` and ``base``: core's kit)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,13 @@ import pytest
 import sqlalchemy as sa
 from starlette.applications import Starlette
 from subsvc_broadcasts.models import Broadcast
-from subsvc_users.models import User
+from subsvc_users.testing import insert_users
 
-from subsvc.db import Database, utcnow
-from subsvc.testing import ADMIN_MESSENGER_ID, asgi_transport
+from subsvc.db import Database
+from subsvc.testing import ADMIN_MESSENGER_ID, bearer_client, set_env
 from subsvc.testing_messenger import FakeBotAPI
-from subsvc.testing_server import LoopbackServer
 
 PLUGINS = ["broadcasts"]
-USERS = User.__table__
 FIRST_CHAT = 500_000_000
 FAST = {
     "MESSENGER_MESSAGES_PER_SECOND": 0,
@@ -44,8 +43,7 @@ def broadcast_env() -> dict[str, Any]:
 @pytest.fixture(autouse=True)
 def _fast_env(monkeypatch: pytest.MonkeyPatch, broadcast_env: dict[str, Any]) -> None:
     """Plugin settings come from the environment: no periodic upkeep (tests run it), quick writes."""
-    for name, value in {**FAST, **broadcast_env}.items():
-        monkeypatch.setenv(name, str(value))
+    set_env(monkeypatch, {**FAST, **broadcast_env})
 
 
 @pytest.fixture
@@ -55,34 +53,7 @@ def subsvc_settings_overrides(fake_bot_api: FakeBotAPI) -> dict[str, Any]:
 
 async def seed_users(db: Database, count: int, *, first_chat: int = FIRST_CHAT, **extra: Any) -> list[int]:
     """``count`` active messenger users in one bulk INSERT; their ids."""
-    now = utcnow()
-    rows = [
-        {
-            "messenger_id": first_chat + i,
-            "status": "active",
-            "language": "ru",
-            "balance_kopeks": 0,
-            "has_had_paid_subscription": False,
-            "has_made_first_topup": False,
-            "auth_type": "messenger",
-            "email_verified": False,
-            "created_at": now,
-            "updated_at": now,
-            **extra,
-        }
-        for i in range(count)
-    ]
-    async with db.session() as session:
-        await session.exec(sa.insert(USERS), params=rows)  # type: ignore[call-overload]
-        ids = (
-            await session.exec(  # type: ignore[call-overload]
-                sa.select(USERS.c.id)
-                .where(USERS.c.messenger_id.between(first_chat, first_chat + count - 1))
-                .order_by(USERS.c.id)
-            )
-        ).all()
-        await session.commit()
-    return [row[0] for row in ids]
+    return await insert_users(db, [{"messenger_id": first_chat + i, **extra} for i in range(count)])
 
 
 @pytest.fixture
@@ -112,18 +83,11 @@ async def wait_until_finished(db: Database, broadcast_id: int, seconds: float = 
         await asyncio.sleep(0.05)
 
 
-def cabinet_client(app: Starlette, token: str) -> httpx2.AsyncClient:
-    transport = asgi_transport(app)
-    return httpx2.AsyncClient(
-        transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {token}"}
-    )
-
-
 @pytest.fixture
 async def admin(app: Starlette, db: Database, admin_token: str) -> AsyncIterator[httpx2.AsyncClient]:
     """A client with the administrator's access JWT (user 1, named ``boss``, exists)."""
     await seed_users(db, 1, first_chat=ADMIN_MESSENGER_ID, username="boss")
-    async with cabinet_client(app, admin_token) as http:
+    async with bearer_client(app, admin_token) as http:
         yield http
 
 
@@ -172,17 +136,3 @@ def finished_in() -> Callable[..., Awaitable[Broadcast]]:
         return await wait_until_finished(app.state.db, broadcast_id, seconds)
 
     return wait
-
-
-@pytest.fixture
-async def member(app: Starlette, user_token: str) -> AsyncIterator[httpx2.AsyncClient]:
-    """A client with an ordinary cabinet user's access JWT (no admin, no role)."""
-    async with cabinet_client(app, user_token) as http:
-        yield http
-
-
-@pytest.fixture
-async def base(app: Starlette) -> AsyncIterator[str]:
-    """The app on a loopback uvicorn: its ws:// base URL."""
-    async with LoopbackServer(app) as server:
-        yield server.ws_url

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import email
+import functools
 import re
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -24,8 +25,6 @@ from starlette.applications import Starlette
 from subsvc_cabinet_email.mailer import Mailer
 from subsvc_cabinet_email.passwords import Passwords
 from subsvc_users.models import User
-
-from subsvc.db import Database
 
 SMTP_PORTS = range(18120, 18130)  # this plugin's ports
 SMTP_USER = "mailer"
@@ -185,21 +184,9 @@ MakeUser = Callable[..., Awaitable[User]]
 
 
 @pytest.fixture
-def make_user(db: Database) -> MakeUser:
-    """``await make_user(email=..., email_verified=True)``: a committed user row."""
-    counter = iter(range(1, 1_000_000))
-
-    async def make(**fields: Any) -> User:
-        number = next(counter)
-        fields.setdefault("messenger_id", 810_000_000 + number)
-        fields.setdefault("referral_code", f"refb{number:06d}")
-        user = User(**fields)
-        async with db.session() as session:
-            session.add(user)
-            await session.commit()
-        return user
-
-    return make
+def make_user(insert_user: MakeUser) -> MakeUser:
+    """``await make_user(email=..., email_verified=True)``: the users' kit's bare committed row."""
+    return insert_user
 
 
 @pytest.fixture
@@ -223,12 +210,9 @@ def hash_password(app: Starlette) -> Callable[[str], Awaitable[str]]:
 
 
 @pytest.fixture
-def fetch_user(db: Database) -> Callable[..., Awaitable[User | None]]:
-    async def fetch(user_id: int) -> User | None:
-        async with db.session() as session:
-            return await session.get(User, user_id)
-
-    return fetch
+def fetch_user(reload: Callable[..., Awaitable[Any]]) -> Callable[[int], Awaitable[User | None]]:
+    """``await fetch_user(user_id)``: the user's row as committed now (``None`` when gone)."""
+    return functools.partial(reload, User)
 
 
 @pytest.fixture

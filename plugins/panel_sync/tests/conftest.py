@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -15,6 +14,7 @@ from subsvc_panel.testing import FakePanel
 
 from subsvc.app import create_app
 from subsvc.settings import Settings
+from subsvc.testing import created, marked_env
 
 PLUGINS = ["panel_sync"]
 FAST = {
@@ -51,10 +51,7 @@ def sync_env(
     else:
         monkeypatch.delenv("PANEL_API_URL", raising=False)
         monkeypatch.delenv("PANEL_API_KEY", raising=False)
-    for marker in request.node.iter_markers("sync_env"):
-        values.update({name: str(value) for name, value in marker.kwargs.items()})
-    for name, value in values.items():
-        monkeypatch.setenv(name, value)
+    marked_env(request, monkeypatch, "sync_env", values)
     return fake_panel
 
 
@@ -67,26 +64,6 @@ def subsvc_settings_overrides(request: pytest.FixtureRequest, sync_env: FakePane
 def panel(sync_env: FakePanel) -> FakePanel:
     """The fake panel the app talks to."""
     return sync_env
-
-
-async def _wait_for(predicate: Callable[[], Any], seconds: float = 10.0) -> Any:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while True:
-        result = predicate()
-        if isinstance(result, Awaitable):
-            result = await result
-        if result:
-            return result
-        if loop.time() > deadline:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.02)
-
-
-@pytest.fixture
-def wait_for() -> Callable[..., Awaitable[Any]]:
-    """``await wait_for(lambda: ...)`` (the predicate may be async): poll until it holds."""
-    return _wait_for
 
 
 @contextlib.asynccontextmanager
@@ -108,29 +85,14 @@ Make = Callable[..., Awaitable[dict[str, Any]]]
 
 
 @pytest.fixture
-def make_user(client: httpx2.AsyncClient) -> Make:
-    """``await make_user()``: a user made through the Web API (its record)."""
-    counter = iter(range(1, 1_000_000))
+def make_subscription(client: httpx2.AsyncClient, api_user: Make) -> Make:
+    """``await make_subscription(period_days=30, ...)``: a new user's subscription made through
+    the Web API (its record, with the user's ``messenger_id``)."""
 
     async def make(**fields: Any) -> dict[str, Any]:
-        fields.setdefault("messenger_id", 810_000_000 + next(counter))
-        response = await client.post("/users", json=fields)
-        assert response.status_code == 201, response.text
-        return dict(response.json())
-
-    return make
-
-
-@pytest.fixture
-def make_subscription(client: httpx2.AsyncClient, make_user: Make) -> Make:
-    """``await make_subscription(period_days=30, ...)``: a new user's subscription (its record)."""
-
-    async def make(**fields: Any) -> dict[str, Any]:
-        user = await make_user()
+        user = await api_user()
         body = {"user_id": user["id"], "period_days": 30, "traffic_limit_gb": 50, "device_limit": 2, **fields}
-        response = await client.post("/subscriptions", json=body)
-        assert response.status_code == 201, response.text
-        return {**response.json(), "messenger_id": user["messenger_id"]}
+        return {**await created(client, "/subscriptions", body), "messenger_id": user["messenger_id"]}
 
     return make
 

@@ -1,23 +1,21 @@
-"""Run pinned_messages with the plugins it needs; give tests users as rows, an administrator's
-and a user's cabinet client, a Web API client pointed at the fake Bot API, and polling."""
+"""Run pinned_messages with the plugins it needs against the fake Bot API; give tests users as
+rows, the administrator's and the user's clients with users 1 and 2 existing, and polling."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
-import itertools
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
 import pytest
-from sqlalchemy import insert
-from starlette.applications import Starlette
 from subsvc_pinned_messages.settings import PinnedMessagesSettings
 from subsvc_users.models import User
+from subsvc_users.testing import insert_users
+from subsvc_users.testing_clients import admin_with_users, member_with_users  # noqa: F401 - fixtures
 
-from subsvc.db import Database, utcnow
-from subsvc.testing import ADMIN_MESSENGER_ID, USER_MESSENGER_ID, asgi_transport
+from subsvc.db import Database
+from subsvc.testing import set_env, wait_until
 from subsvc.testing_messenger import FakeBotAPI
 
 PLUGINS = ["pinned_messages"]
@@ -44,7 +42,7 @@ def subsvc_settings_overrides(fake_bot_api: FakeBotAPI) -> dict[str, Any]:
 @pytest.fixture(autouse=True)
 def _no_periodic_upkeep(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests run the upkeep themselves (``sender.upkeep``) instead of every minute."""
-    monkeypatch.setenv("PINNED_MESSAGES_UPKEEP_SECONDS", "0")
+    set_env(monkeypatch, {"PINNED_MESSAGES_UPKEEP_SECONDS": 0})
 
 
 @pytest.fixture
@@ -61,88 +59,29 @@ def small_batches(plugin_settings: Callable[..., None]) -> None:
 
 
 @pytest.fixture
-def make_user(db: Database) -> MakeUser:
-    """``await make_user(email=..., messenger_id=None)``: a committed user row (a messenger id
-    unless given)."""
-    counter = itertools.count(1)
-
-    async def make(**fields: Any) -> User:
-        fields.setdefault("messenger_id", 800_000_000 + next(counter))
-        user = User(**fields)
-        async with db.session() as session:
-            session.add(user)
-            await session.commit()
-        return user
-
-    return make
+def make_user(insert_user: MakeUser) -> MakeUser:
+    """``await make_user(email=..., messenger_id=None)``: the users' kit's bare committed row."""
+    return insert_user
 
 
 @pytest.fixture
 def make_users(db: Database) -> MakeUsers:
-    """``await make_users(n)``: ``n`` active users with messenger ids ``FIRST_CHAT + i`` in one
+    """``await make_users(n)``: ``n`` users with messenger ids ``FIRST_CHAT + i`` in one
     statement; their chat ids."""
 
     async def make(count: int, first_chat: int = FIRST_CHAT) -> list[int]:
-        now = utcnow()
         chats = [first_chat + n for n in range(count)]
-        rows = [
-            {"messenger_id": chat, "username": f"u{chat}", "created_at": now, "updated_at": now}
-            for chat in chats
-        ]
-        async with db.session() as session:
-            await session.exec(insert(User.__table__), params=rows)  # type: ignore[call-overload]
-            await session.commit()
+        await insert_users(db, [{"messenger_id": chat, "username": f"u{chat}"} for chat in chats])
         return chats
 
     return make
 
 
 @pytest.fixture
-async def admin_user(make_user: MakeUser) -> User:
-    """User 1: the administrator of the ``admin_token`` fixture."""
-    return await make_user(messenger_id=ADMIN_MESSENGER_ID, username="admin")
-
-
-@pytest.fixture
-async def member_user(admin_user: User, make_user: MakeUser) -> User:
-    """User 2: the cabinet user of the ``user_token`` fixture."""
-    return await make_user(messenger_id=USER_MESSENGER_ID, username="member")
-
-
-def bearer_client(app: Starlette, token: str) -> httpx2.AsyncClient:
-    transport = asgi_transport(app)
-    return httpx2.AsyncClient(
-        transport=transport, base_url="http://testserver", headers={"Authorization": f"Bearer {token}"}
-    )
-
-
-@pytest.fixture
-async def admin(app: Starlette, admin_token: str, member_user: User) -> AsyncIterator[httpx2.AsyncClient]:
-    """A client with the administrator's access JWT (users 1 and 2 exist)."""
-    async with bearer_client(app, admin_token) as http:
-        yield http
-
-
-@pytest.fixture
-async def member(app: Starlette, user_token: str, member_user: User) -> AsyncIterator[httpx2.AsyncClient]:
-    """A client with an ordinary cabinet user's access JWT (user 2; no admin, no role)."""
-    async with bearer_client(app, user_token) as http:
-        yield http
-
-
-async def _wait_for(predicate: Callable[[], Awaitable[bool]], seconds: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while not await predicate():
-        if loop.time() > deadline:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.02)
-
-
-@pytest.fixture
 def wait_for() -> WaitFor:
-    """``await wait_for(async_predicate, seconds)``: poll until it holds (work done after a response)."""
-    return _wait_for
+    """``await wait_for(async_predicate, seconds=30)``: poll until it holds (work done after a
+    response)."""
+    return functools.partial(wait_until, seconds=30)
 
 
 async def _run_progress(http: httpx2.AsyncClient, run_id: int, base: str = WEB) -> dict[str, Any]:
@@ -158,7 +97,7 @@ async def _run_finished(
     async def done() -> bool:
         return (await _run_progress(http, run_id, base))["status"] in ("completed", "cancelled")
 
-    await _wait_for(done, seconds)
+    await wait_until(done, seconds)
     return await _run_progress(http, run_id, base)
 
 

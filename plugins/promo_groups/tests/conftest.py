@@ -1,13 +1,17 @@
-"""Run promo groups with the users plugin (whose users are the groups' members); helpers to
-look at rows and to make groups and users through the API."""
+"""Run promo groups with the users plugin (whose users are the groups' members); groups and
+users made through the Web API."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
 import pytest
+from subsvc_users.testing import post_user
+
+from subsvc.testing import created
 
 Make = Callable[..., Awaitable[dict[str, Any]]]
 
@@ -20,24 +24,10 @@ def subsvc_plugins() -> list[str]:
 @pytest.fixture
 def make_group(client: httpx2.AsyncClient) -> Make:
     """``await make_group(name="VIP", server_discount_percent=10)``: POST /promo-groups (201)."""
-
-    async def create(**fields: Any) -> dict[str, Any]:
-        response = await client.post("/promo-groups", json=fields)
-        assert response.status_code == 201, response.text
-        body: dict[str, Any] = response.json()
-        return body
-
-    return create
+    return lambda **fields: created(client, "/promo-groups", fields)
 
 
 @pytest.fixture
 def make_user(client: httpx2.AsyncClient) -> Make:
     """``await make_user(promo_group_id=2)``: POST /users (201)."""
-
-    async def create(**fields: Any) -> dict[str, Any]:
-        response = await client.post("/users", json=fields)
-        assert response.status_code == 201, response.text
-        body: dict[str, Any] = response.json()
-        return body
-
-    return create
+    return functools.partial(post_user, client)

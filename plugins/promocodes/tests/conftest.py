@@ -9,9 +9,8 @@ from typing import Any
 
 import httpx2
 import pytest
-from starlette.applications import Starlette
 
-from subsvc.testing import bearer_client
+from subsvc.testing import created
 
 PLUGINS = ["promocodes"]
 ADMIN = "/cabinet/admin/promocodes"
@@ -28,27 +27,9 @@ def subsvc_plugins() -> list[Any]:
 
 
 @pytest.fixture
-def cabinet(app: Starlette) -> Callable[[int], httpx2.AsyncClient]:
-    """``async with cabinet(user_id) as http``: a client carrying that user's access JWT."""
-
-    def make(user_id: int) -> httpx2.AsyncClient:
-        return bearer_client(app, app.state.jwt.access_token(user_id))
-
-    return make
-
-
-@pytest.fixture
-def make_user(client: httpx2.AsyncClient) -> Make:
+def make_user(api_user: Make) -> Make:
     """``await make_user(first_name="Ann")``: a user made through `POST /users`; its record."""
-    numbers = count(1)
-
-    async def make(**fields: Any) -> dict[str, Any]:
-        fields.setdefault("messenger_id", 720_000_000 + next(numbers))
-        response = await client.post("/users", json=fields)
-        assert response.status_code == 201, response.text
-        return dict(response.json())
-
-    return make
+    return api_user
 
 
 @pytest.fixture
@@ -62,9 +43,7 @@ def make_code(admin: httpx2.AsyncClient) -> Make:
         fields.setdefault("type", "balance")
         if fields["type"] == "balance":
             fields.setdefault("balance_bonus_kopeks", 10_000)
-        response = await admin.post(ADMIN, json=fields)
-        assert response.status_code == 201, response.text
-        return dict(response.json())
+        return await created(admin, ADMIN, fields)
 
     return make
 
@@ -74,9 +53,6 @@ def make_subscription(client: httpx2.AsyncClient) -> Make:
     """``await make_subscription(user_id, duration_days=30)``: `POST /subscriptions` (201)."""
 
     async def make(user_id: int, **fields: Any) -> dict[str, Any]:
-        fields.setdefault("duration_days", 30)
-        response = await client.post("/subscriptions", json={"user_id": user_id, **fields})
-        assert response.status_code == 201, response.text
-        return dict(response.json())
+        return await created(client, "/subscriptions", {"user_id": user_id, "duration_days": 30, **fields})
 
     return make

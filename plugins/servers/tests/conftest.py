@@ -1,12 +1,11 @@
 """Run servers with the plugins it needs, plus this test package's fake panel and tariffs
-(a plugin module whose hooks answer what a test puts in it); users, subscriptions and
-promo groups for tests."""
+(a plugin module whose hooks answer what a test puts in it); servers and promo groups for
+tests (users and subscriptions: the users' and subscriptions' kits)."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Awaitable, Callable, Sequence
-from datetime import datetime, timedelta
 from typing import Any
 
 import httpx2
@@ -15,14 +14,11 @@ from sqlmodel import select
 from starlette.applications import Starlette
 from subsvc_servers.models import ServerPromoGroup
 from subsvc_servers.panel import PanelError, PanelSquad
-from subsvc_subscriptions.models import Subscription
-from subsvc_subscriptions.service import new_short_id
-from subsvc_users.models import User
 
-from subsvc.db import Database, utcnow
+from subsvc.db import Database
 from subsvc.hookspecs import hookimpl
+from subsvc.testing import created
 
-MakeSubscription = Callable[..., Awaitable[Subscription]]
 MakeServer = Callable[..., Awaitable[dict[str, Any]]]
 
 PLUGIN_NAME = "servers_fakes"
@@ -80,68 +76,21 @@ def fakes() -> Fakes:
 
 
 @pytest.fixture
-def make_subscription(db: Database) -> MakeSubscription:
-    """``await make_subscription(user, ["squad"], status="active", days=30, is_trial=False)``:
-    a subscription row (negative ``days``: ended that long ago)."""
-
-    async def make(
-        user: User,
-        squads: Sequence[str],
-        *,
-        status: str = "active",
-        days: int = 30,
-        is_trial: bool = False,
-        created_at: datetime | None = None,
-    ) -> Subscription:
-        now = utcnow()
-        assert user.id is not None
-        subscription = Subscription(
-            user_id=user.id,
-            status=status,
-            is_trial=is_trial,
-            start_date=now - timedelta(days=1),
-            end_date=now + timedelta(days=days),
-            connected_squads=list(squads),
-            short_id=new_short_id(),
-            created_at=created_at or now,
-            updated_at=now,
-        )
-        async with db.session() as session:
-            session.add(subscription)
-            await session.commit()
-        return subscription
-
-    return make
-
-
-@pytest.fixture
 def make_server(client: httpx2.AsyncClient) -> MakeServer:
     """``await make_server("squad-1", displayName="DE", priceKopeks=100)``: created through
     ``POST /servers``; answers the server record."""
 
     async def make(squad_uuid: str, **fields: Any) -> dict[str, Any]:
-        body = {
-            "squadUuid": squad_uuid,
-            "displayName": fields.pop("displayName", squad_uuid.upper()),
-            **fields,
-        }
-        response = await client.post("/servers", json=body)
-        assert response.status_code == 201, response.text
-        created: dict[str, Any] = response.json()
-        return created
+        name = fields.pop("displayName", squad_uuid.upper())
+        return await created(client, "/servers", {"squadUuid": squad_uuid, "displayName": name, **fields})
 
     return make
 
 
 @pytest.fixture
 def make_group(client: httpx2.AsyncClient) -> Callable[[str], Awaitable[dict[str, Any]]]:
-    async def make(name: str) -> dict[str, Any]:
-        response = await client.post("/promo-groups", json={"name": name})
-        assert response.status_code == 201, response.text
-        created: dict[str, Any] = response.json()
-        return created
-
-    return make
+    """``await make_group("VIP")``: a promo group made through ``POST /promo-groups``."""
+    return lambda name: created(client, "/promo-groups", {"name": name})
 
 
 @pytest.fixture

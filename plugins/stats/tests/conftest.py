@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from subsvc.testing import set_env
+
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
@@ -13,4 +15,4 @@ def subsvc_plugins() -> list[str]:
 @pytest.fixture(autouse=True)
 def no_stats_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """Compute on every request unless a test asks otherwise."""
-    monkeypatch.setenv("STATS_CACHE_SECONDS", "0")
+    set_env(monkeypatch, {"STATS_CACHE_SECONDS": 0})

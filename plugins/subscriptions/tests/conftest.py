@@ -10,13 +10,12 @@ from typing import Any
 import pytest
 from starlette.applications import Starlette
 from subsvc_subscriptions.models import Subscription
-from subsvc_subscriptions.service import new_short_id
 from subsvc_subscriptions.settings import SubscriptionSettings
+from subsvc_subscriptions.testing import MakeSubscription
 from subsvc_users.models import User
 
-from subsvc.db import Database, utcnow
+from subsvc.db import utcnow
 
-MakeSubscription = Callable[..., Awaitable[Subscription]]
 Outbox = Callable[[], Awaitable[list[tuple[str, dict[str, Any]]]]]
 
 
@@ -26,28 +25,14 @@ def subsvc_plugins() -> list[str]:
 
 
 @pytest.fixture
-def make_subscription(db: Database) -> MakeSubscription:
-    """``await make_subscription(user, status="expired", end_in=timedelta(days=-1))``: a
-    committed subscription row, written directly (no event)."""
+def make_subscription(make_subscription: MakeSubscription) -> MakeSubscription:
+    """``await make_subscription(user, status="expired", end_in=timedelta(days=-1))``: the kit's
+    row (no event), 100 GB, synced, begun a day ago, ending ``end_in`` from now."""
 
     async def make(user: User, *, end_in: timedelta = timedelta(days=30), **fields: Any) -> Subscription:
         now = utcnow()
-        fields.setdefault("created_at", now)
-        values: dict[str, Any] = {
-            "user_id": user.id,
-            "start_date": now - timedelta(days=1),
-            "end_date": now + end_in,
-            "traffic_limit_gb": 100,
-            "device_limit": 1,
-            "short_id": new_short_id(),
-            "panel_sync_state": "synced",
-            **fields,
-        }
-        subscription = Subscription(**values)
-        async with db.session() as session:
-            session.add(subscription)
-            await session.commit()
-        return subscription
+        values = {"start_date": now - timedelta(days=1), "end_date": now + end_in, "traffic_limit_gb": 100}
+        return await make_subscription(user, **{**values, "panel_sync_state": "synced", **fields})
 
     return make
 

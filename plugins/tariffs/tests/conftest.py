@@ -4,7 +4,6 @@ servers, promo groups, subscriptions and a look at the rows."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
 from typing import Any
 
 import httpx2
@@ -13,10 +12,12 @@ from sqlmodel import col, select
 from subsvc_promo_groups.models import PromoGroup
 from subsvc_servers.models import Server
 from subsvc_subscriptions.models import Subscription
+from subsvc_subscriptions.testing import MakeSubscription
 from subsvc_tariffs.models import TariffPromoGroup
 from subsvc_users.models import User
 
-from subsvc.db import Database, utcnow
+from subsvc.db import Database
+from subsvc.testing import stored
 
 PLUGINS = ["tariffs"]
 BASE = "/cabinet/admin/tariffs"
@@ -44,14 +45,6 @@ def make_tariff(admin: httpx2.AsyncClient) -> Make:
     return create
 
 
-async def _add(db: Database, row: Any) -> Any:
-    async with db.session() as session:
-        session.add(row)
-        await session.commit()
-        await session.refresh(row)
-    return row
-
-
 @pytest.fixture
 def make_server(db: Database) -> Make:
     """``await make_server(display_name="NL", sort_order=1)``: a server row (servers plugin)."""
@@ -61,7 +54,7 @@ def make_server(db: Database) -> Make:
         number = next(counter)
         fields.setdefault("squad_uuid", f"00000000-0000-4000-8000-{number:012d}")
         fields.setdefault("display_name", f"Server {number}")
-        return await _add(db, Server(**fields))
+        return await stored(db, Server(**fields))
 
     return create
 
@@ -73,24 +66,18 @@ def make_group(db: Database) -> Make:
 
     async def create(**fields: Any) -> PromoGroup:
         fields.setdefault("name", f"Group {next(counter)}")
-        return await _add(db, PromoGroup(**fields))
+        return await stored(db, PromoGroup(**fields))
 
     return create
 
 
 @pytest.fixture
-def make_subscription(db: Database, make_user: Make) -> Make:
-    """``await make_subscription(tariff_id=1, status="active", days=30)``: a subscription row
-    (of a new user unless ``user`` is given)."""
-    counter = iter(range(1, 1_000_000))
+def make_subscription(make_subscription: MakeSubscription, make_user: Make) -> MakeSubscription:
+    """``await make_subscription(tariff_id=1, status="active", days=30)``: the subscriptions
+    kit's row, of a new user unless ``user`` is given."""
 
     async def create(*, user: User | None = None, days: float = 30, **fields: Any) -> Subscription:
-        owner = user or await make_user()
-        now = utcnow()
-        fields.setdefault("start_date", now)
-        fields.setdefault("end_date", now + timedelta(days=days))
-        fields.setdefault("short_id", f"t{next(counter):07d}")
-        return await _add(db, Subscription(user_id=owner.id, **fields))
+        return await make_subscription(user or await make_user(), days=days, **fields)
 
     return create
 

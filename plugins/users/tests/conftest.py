@@ -1,12 +1,14 @@
-"""Run the users plugin (its requirements come with it); helpers to look at rows and make users."""
+"""Run the users plugin (its requirements come with it); users made through the Web API."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
 import pytest
+from subsvc_users.testing import post_user
 
 MakeUser = Callable[..., Awaitable[dict[str, Any]]]
 
@@ -18,12 +20,5 @@ def subsvc_plugins() -> list[str]:
 
 @pytest.fixture
 def make_user(client: httpx2.AsyncClient) -> MakeUser:
-    """``await make_user(messenger_id=1, first_name="Ann")``: POST /users, asserting 201."""
-
-    async def create(**fields: Any) -> dict[str, Any]:
-        response = await client.post("/users", json=fields)
-        assert response.status_code == 201, response.text
-        body: dict[str, Any] = response.json()
-        return body
-
-    return create
+    """``await make_user(messenger_id=1, first_name="Ann")``: ``POST /users`` (201); its record."""
+    return functools.partial(post_user, client)

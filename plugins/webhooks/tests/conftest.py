@@ -16,6 +16,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
 from subsvc.settings import Settings
+from subsvc.testing import marked_env
 from subsvc.testing_server import LoopbackServer
 
 FAST = {
@@ -45,12 +46,7 @@ def subsvc_plugins() -> list[str]:
 @pytest.fixture
 def webhook_env(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """Short retries (and ``@pytest.mark.webhook_env(...)``) in the environment the app reads."""
-    values = dict(FAST)
-    for marker in request.node.iter_markers("webhook_env"):
-        values.update({name: str(value) for name, value in marker.kwargs.items()})
-    for name, value in values.items():
-        monkeypatch.setenv(name, value)
-    return values
+    return marked_env(request, monkeypatch, "webhook_env", FAST)
 
 
 @pytest.fixture
