@@ -10,7 +10,6 @@ is queued.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -39,7 +38,8 @@ class Rbac:
 
 
 def rbac_of(app: Starlette) -> Rbac:
-    return cast(Rbac, app.state.rbac)
+    rbac: Rbac = app.state.rbac
+    return rbac
 
 
 async def decide(rbac: Rbac, principal: Principal, permission: str, client_ip: str | None) -> str | None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable
-from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
@@ -15,6 +14,7 @@ from starlette.requests import Request
 from subsvc.auth.principal import Grants, Principal
 from subsvc.db import is_database_unavailable
 from subsvc.hookspecs import hookimpl
+from subsvc.services import services
 from subsvc_rbac import auditing, gate, seed
 from subsvc_rbac.auditing import AuditWriter
 from subsvc_rbac.grants import GrantsCache, read_standing
@@ -25,20 +25,20 @@ log = logging.getLogger("subsvc.rbac")
 
 @hookimpl
 async def startup(app: Starlette) -> None:
-    state: Any = app.state
+    kernel = services(app)
     settings = RbacSettings.of(app)
     audit_writer = AuditWriter(
-        state.db,
+        kernel.db,
         flush_seconds=settings.RBAC_AUDIT_FLUSH_SECONDS,
         batch_size=settings.RBAC_AUDIT_BATCH_SIZE,
         max_pending=settings.RBAC_AUDIT_MAX_PENDING,
     )
-    grants = GrantsCache(state.db, state.bus, settings.RBAC_GRANTS_CACHE_SECONDS)
-    state.rbac = gate.Rbac(settings=settings, grants=grants, audit=audit_writer)
+    grants = GrantsCache(kernel.db, kernel.bus, settings.RBAC_GRANTS_CACHE_SECONDS)
+    app.state.rbac = gate.Rbac(settings=settings, grants=grants, audit=audit_writer)
     await audit_writer.start()
-    state.events.subscribe("user.created", functools.partial(seed.on_user_created, app))
+    kernel.events.subscribe("user.created", functools.partial(seed.on_user_created, app))
     try:
-        for row in await seed.seed(state.db, state.settings):
+        for row in await seed.seed(kernel.db, kernel.settings):
             audit_writer.add(row)
     except Exception as exc:
         if not is_database_unavailable(exc):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, cast
+from typing import Annotated
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
@@ -29,7 +29,9 @@ ListOffset = Annotated[int, Query(ge=0)]
 
 
 def _registry(request: Request) -> dict[str, list[str]]:
-    return cast(dict[str, list[str]], request.app.state.permissions)
+    """The permission registry core keeps (``app.state.permissions``)."""
+    registry: dict[str, list[str]] = request.app.state.permissions
+    return registry
 
 
 @router.get(
