@@ -122,7 +122,7 @@ async def broadcast_offer(
     offers = await upsert_offers(session, user_ids, OfferTerms.of(payload))
     answer = PromoOfferBroadcastResponse(created_offers=len(offers), user_ids=user_ids, target=payload.target)
     if payload.send_notification and offers:
-        settings: PromoOffersSettings = app.state.settings_of["promo_offers"]
+        settings = PromoOffersSettings.of(app)
         broadcast = await queue_notifications(
             app, session, payload, list(offers.values()), settings, created_by
         )

@@ -46,7 +46,7 @@ ERROR_CHARS = 255
 
 
 def _settings(app: Starlette) -> PromoOffersSettings:
-    settings: PromoOffersSettings = app.state.settings_of["promo_offers"]
+    settings = PromoOffersSettings.of(app)
     return settings
 
 
