@@ -17,10 +17,9 @@ from subsvc_promo_offers.routes.common import (
     READ,
     SEND,
     PositiveId,
-    TemplateArea,
     Text,
     check_terms,
-    declare_templates,
+    mount_templates,
 )
 from subsvc_promo_offers.schemas import (
     BroadcastProgress,
@@ -36,14 +35,11 @@ BROADCAST_NOT_FOUND = "Broadcast not found"
 MESSENGER_NOT_CONFIGURED = "The messenger bot is not configured (BOT_TOKEN): notifications cannot be sent"
 
 
-declare_templates(
+mount_templates(
     router,
-    TemplateArea(
-        not_found="Template not found",
-        list_description=(
-            "Every template, by offer type (the reference's three defaults exist from the start)."
-        ),
-    ),
+    "user",
+    ["list_templates", "get_template", "update_template"],
+    list_description="Every template, by offer type (the reference's three defaults exist from the start).",
 )
 
 

@@ -17,10 +17,9 @@ from subsvc_promo_offers.routes.common import (
     READ,
     SEND,
     PositiveId,
-    TemplateArea,
     Text,
     check_terms,
-    declare_templates,
+    mount_templates,
 )
 from subsvc_promo_offers.schemas import (
     PromoOfferCreateRequest,
@@ -161,14 +160,15 @@ async def get_promo_offer_logs(
 
 
 # before `/{offer_id}`, as the document lists them
-declare_templates(
+mount_templates(
     router,
-    TemplateArea(
-        not_found="Promo offer template not found",
-        list_name="list_promo_offer_templates_endpoint",
-        get_name="get_promo_offer_template_endpoint",
-        update_name="update_promo_offer_template_endpoint",
-    ),
+    "api_token",
+    [
+        "list_promo_offer_templates_endpoint",
+        "get_promo_offer_template_endpoint",
+        "update_promo_offer_template_endpoint",
+    ],
+    list_description=None,
 )
 
 
