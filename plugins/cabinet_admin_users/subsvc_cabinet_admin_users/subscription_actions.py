@@ -63,6 +63,9 @@ class Context:
         return SubscriptionSettings.of(self.app)
 
 
+Action = Callable[[Context, Subscription], Awaitable[Outcome]]
+
+
 def _required(value: T | None, name: str) -> T:
     if value is None:
         raise ActionRefused(f"{name} parameter is required")
@@ -90,16 +93,19 @@ async def _create(context: Context) -> Outcome:
     return Outcome(created, f"Subscription created for {days} days")
 
 
-async def _extend(context: Context, subscription: Subscription) -> Outcome:
-    days = _required(context.request.days, "days")
-    await subscriptions.extend(context.session, context.events, subscription, days)
-    return Outcome(subscription, f"Subscription extended by {days} days")
+DaysChange = Callable[[AsyncSession, EventBus, Subscription, int], Awaitable[Subscription]]
 
 
-async def _shorten(context: Context, subscription: Subscription) -> Outcome:
-    days = _required(context.request.days, "days")
-    await subscriptions.shorten(context.session, context.events, subscription, days)
-    return Outcome(subscription, f"Subscription shortened by {days} days")
+def _by_days(change: DaysChange, done: str) -> Action:
+    """The action that moves the end by the request's `days` (``change``); ``done``: how the
+    answer says it (``extended``, ``shortened``)."""
+
+    async def act(context: Context, subscription: Subscription) -> Outcome:
+        days = _required(context.request.days, "days")
+        await change(context.session, context.events, subscription, days)
+        return Outcome(subscription, f"Subscription {done} by {days} days")
+
+    return act
 
 
 async def _set_end_date(context: Context, subscription: Subscription) -> Outcome:
@@ -167,10 +173,9 @@ async def _set_device_limit(context: Context, subscription: Subscription) -> Out
     return Outcome(subscription, f"Device limit set to {limit}")
 
 
-Action = Callable[[Context, Subscription], Awaitable[Outcome]]
 ACTIONS: dict[str, Action] = {
-    "extend": _extend,
-    "shorten": _shorten,
+    "extend": _by_days(subscriptions.extend, "extended"),
+    "shorten": _by_days(subscriptions.shorten, "shortened"),
     "set_end_date": _set_end_date,
     "change_tariff": _change_tariff,
     "set_traffic": _set_traffic,

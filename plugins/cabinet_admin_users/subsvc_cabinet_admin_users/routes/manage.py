@@ -9,6 +9,7 @@ from typing import Annotated
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_billing import api as billing
+from subsvc_subscriptions.api import Subscription
 from subsvc_users.api import User, UserStatus
 
 from subsvc.api import HTTPError, Query
@@ -71,6 +72,13 @@ async def _panel_account(
         return gateway, await sync.find_account(gateway, session, user), None
     except PanelError as exc:
         return gateway, None, failure_text(exc)
+
+
+async def _with_subscriptions(session: AsyncSession, user_id: int) -> tuple[User, list[Subscription]]:
+    """The user (404) and every subscription of the user, both locked."""
+    user = await get_user(session, user_id, for_update=True)
+    assert user.id is not None
+    return user, await user_subscriptions(session, user.id, for_update=True)
 
 
 async def _panel_call(call: Awaitable[bool]) -> tuple[bool, str | None]:
@@ -296,9 +304,7 @@ async def disable_user(
     payload: DisableUserRequest = DisableUserRequest(),
 ) -> DisableUserResponse:
     """Disable every subscription of the user, disable the panel account and block the user."""
-    user = await get_user(session, user_id, for_update=True)
-    assert user.id is not None
-    rows = await user_subscriptions(session, user.id, for_update=True)
+    user, rows = await _with_subscriptions(session, user_id)
     disabled = await changes.disable_subscriptions(request.app, session, rows)
     done, error = await _disable_in_panel(request, session, user)
     await _set_status(request, session, principal, user, UserStatus.BLOCKED, payload.reason)
@@ -323,9 +329,8 @@ async def reset_user_trial(
 ) -> ResetTrialResponse:
     """Delete the user's trial subscriptions (paid ones stay), so the user can take a trial
     again; each is disabled first, which tells the panel integration."""
-    user = await get_user(session, user_id, for_update=True)
-    assert user.id is not None
-    trials = [row for row in await user_subscriptions(session, user.id, for_update=True) if row.is_trial]
+    _, rows = await _with_subscriptions(session, user_id)
+    trials = [row for row in rows if row.is_trial]
     deleted = await changes.remove_subscriptions(request.app, session, trials, deactivate=True)
     return ResetTrialResponse(
         success=True,
@@ -349,9 +354,7 @@ async def reset_user_subscription(
 ) -> ResetSubscriptionResponse:
     """Delete every subscription of the user; with `deactivate_in_panel` (default) each is
     disabled first and the panel account is disabled."""
-    user = await get_user(session, user_id, for_update=True)
-    assert user.id is not None
-    rows = await user_subscriptions(session, user.id, for_update=True)
+    user, rows = await _with_subscriptions(session, user_id)
     if not rows:
         return ResetSubscriptionResponse(success=True, message="User has no subscription to reset")
     done, error = False, None
