@@ -21,6 +21,6 @@ plugin = Plugin(
     settings=BroadcastsSettings,
     events={PROGRESS_EVENT: BroadcastProgress},
     jobs=JOBS,
-    errors={BroadcastRefused: lambda refused: (refused.status, refused.detail)},
+    errors={BroadcastRefused: BroadcastRefused.answer},
     hooks=[hooks, merging],
 )

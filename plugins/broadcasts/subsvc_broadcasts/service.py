@@ -16,6 +16,7 @@ from subsvc_segments.api import resolve, user_ids_query
 from subsvc_tariffs.api import Tariff
 from subsvc_users.api import User
 
+from subsvc.api.refusal import Refusal
 from subsvc.db import utcnow
 from subsvc.messenger import CAPTION_LIMIT
 from subsvc.services import services
@@ -43,13 +44,8 @@ NOT_RUNNING = "Broadcast is not running"
 NOT_CONFIGURED = "The messenger bot is not configured (BOT_TOKEN): broadcasts cannot be sent"
 
 
-class BroadcastRefused(Exception):
+class BroadcastRefused(Refusal):
     """A request the rules refuse: its HTTP status and the reference's text."""
-
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
 
 
 @dataclass

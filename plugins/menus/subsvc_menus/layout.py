@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from subsvc.api.refusal import Refusal
 from subsvc_menus import catalogue
 from subsvc_menus.schemas.layout import (
     AddCustomButtonRequest,
@@ -27,13 +28,8 @@ LINK_PREFIXES = ("http://", "https://", "tg://")
 Issue = tuple[list[str | int], str, str]  # (loc, type, message)
 
 
-class LayoutError(Exception):
+class LayoutError(Refusal):
     """A refused change: ``status`` 400 (invalid), 404 (unknown id) or 409 (id taken)."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 def _not_found(what: str, key: str, suffix: str = "") -> LayoutError:

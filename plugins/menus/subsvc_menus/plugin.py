@@ -32,7 +32,7 @@ plugin = Plugin(
     events={UPDATED: MenuUpdated},
     jobs=JOBS,
     errors={
-        LayoutError: lambda exc: (exc.status, exc.message),
+        LayoutError: LayoutError.answer,
         NotFound: 404,
         MenuRuleError: 400,
         CabinetMenuError: 400,

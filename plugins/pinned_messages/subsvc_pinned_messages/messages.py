@@ -16,6 +16,7 @@ from subsvc_users.api import User
 
 from subsvc import messenger_markup as markup
 from subsvc.api import INT32_MAX
+from subsvc.api.refusal import Refusal
 from subsvc.db import utcnow
 from subsvc_pinned_messages.models import MESSAGES, PinnedMessage
 from subsvc_pinned_messages.schemas import (
@@ -34,13 +35,8 @@ MEDIA_TYPES = "Only photo or video media types are supported"
 ACTIVE_CONFLICT = "Another pinned message was activated at the same time; try again"
 
 
-class PinnedMessageError(Exception):
+class PinnedMessageError(Refusal):
     """A refusal of the rules: answer ``status`` with ``detail``."""
-
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
 
 
 def is_row_id(value: int) -> bool:

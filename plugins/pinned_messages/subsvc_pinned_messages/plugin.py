@@ -24,5 +24,5 @@ plugin = Plugin(
     events={FINISHED_EVENT: PinnedMessageRunFinished},
     jobs=JOBS,
     hooks=[merging],
-    errors={PinnedMessageError: lambda refused: (refused.status, refused.detail)},
+    errors={PinnedMessageError: PinnedMessageError.answer},
 )
