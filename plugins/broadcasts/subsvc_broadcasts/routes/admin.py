@@ -153,13 +153,7 @@ async def create_combined_broadcast(
         raise HTTPError(400, EMAIL_UNSUPPORTED)
     if not payload.message_text or not payload.message_text.strip():
         raise HTTPError(400, "Message text is required for Telegram broadcast")
-    single = BroadcastCreateRequest(
-        target=payload.target,
-        message_text=payload.message_text,
-        selected_buttons=payload.selected_buttons,
-        media=payload.media,
-        send_at=payload.send_at,
-    )
+    single = BroadcastCreateRequest.model_validate(dict(payload))  # the channel and e-mail fields go
     return await _create(request, session, principal, single)
 
 
@@ -178,7 +172,4 @@ async def get_broadcast(session: AsyncSession, broadcast_id: int) -> BroadcastRe
     return service.response(broadcast)
 
 
-@common.stop_endpoint(router)
-async def stop_broadcast(request: Request, session: AsyncSession, broadcast_id: int) -> BroadcastResponse:
-    """Stop a running broadcast; the counts so far are kept."""
-    return await common.stop(request, session, broadcast_id)
+router.mount(common.stop_broadcast, description="Stop a running broadcast; the counts so far are kept.")

@@ -1,6 +1,6 @@
-"""What both areas share: permissions and the create, history and stop endpoints (their
-declarations and their handlers' work). The services' refusals (:class:`BroadcastRefused`)
-are answered as the plugin declares them (``plugin.py``)."""
+"""What both areas share: permissions, the create and history endpoints (their declarations
+and their handlers' work) and the stop operation (mounted in both). The services' refusals
+(:class:`BroadcastRefused`) are answered as the plugin declares them (``plugin.py``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import Router
+from subsvc.api import Router, operation
 from subsvc.api.endpoint import Handler
 from subsvc_broadcasts import service
 from subsvc_broadcasts.schemas import BroadcastCreateRequest, BroadcastListResponse, BroadcastResponse
@@ -25,15 +25,7 @@ async def create(
     admin_id: int | None,
     admin_name: str | None,
 ) -> BroadcastResponse:
-    new = service.NewBroadcast(
-        target=payload.target,
-        message_text=payload.message_text,
-        selected_buttons=payload.selected_buttons,
-        media=payload.media,
-        send_at=payload.send_at,
-        admin_id=admin_id,
-        admin_name=admin_name,
-    )
+    new = service.NewBroadcast(**dict(payload), admin_id=admin_id, admin_name=admin_name)
     broadcast = await service.create(request.app, session, new)
     return service.response(broadcast)
 
@@ -43,10 +35,6 @@ async def history_page(session: AsyncSession, limit: int, offset: int) -> Broadc
     return BroadcastListResponse(
         items=[service.response(b) for b in items], total=total, limit=limit, offset=offset
     )
-
-
-async def stop(request: Request, session: AsyncSession, broadcast_id: int) -> BroadcastResponse:
-    return service.response(await service.stop(request.app, session, broadcast_id))
 
 
 def create_endpoint(router: Router) -> Declare:
@@ -66,12 +54,14 @@ def history_endpoint(router: Router) -> Declare:
     return router.get("", response_model=BroadcastListResponse, summary="List Broadcasts", permission=READ)
 
 
-def stop_endpoint(router: Router) -> Declare:
-    """Declare the area's stop endpoint (``POST /{broadcast_id}/stop``)."""
-    return router.post(
-        "/{broadcast_id}/stop",
-        response_model=BroadcastResponse,
-        summary="Stop Broadcast",
-        permission=SEND,
-        responses={400: service.NOT_RUNNING, 404: service.NOT_FOUND},
-    )
+@operation(
+    "POST",
+    "/{broadcast_id}/stop",
+    response_model=BroadcastResponse,
+    summary="Stop Broadcast",
+    permission=SEND,
+    responses={400: service.NOT_RUNNING, 404: service.NOT_FOUND},
+)
+async def stop_broadcast(request: Request, session: AsyncSession, broadcast_id: int) -> BroadcastResponse:
+    """Stop the broadcast (each area mounts it with its own description)."""
+    return service.response(await service.stop(request.app, session, broadcast_id))

@@ -30,8 +30,8 @@ async def list_broadcasts(
     return await common.history_page(session, limit, offset)
 
 
-@common.stop_endpoint(router)
-async def stop_broadcast(request: Request, session: AsyncSession, broadcast_id: int) -> BroadcastResponse:
-    """``cancelled`` at once when nothing is sending it, else ``cancelling`` until the sender
-    stops (before its next batch); the counts are kept."""
-    return await common.stop(request, session, broadcast_id)
+router.mount(
+    common.stop_broadcast,
+    description="``cancelled`` at once when nothing is sending it, else ``cancelling`` until the sender\n"
+    "stops (before its next batch); the counts are kept.",
+)
