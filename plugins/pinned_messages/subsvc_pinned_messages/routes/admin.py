@@ -9,8 +9,7 @@ from starlette.requests import Request
 from subsvc.api import Router
 from subsvc.auth.principal import Principal
 from subsvc_pinned_messages.routes import common
-from subsvc_pinned_messages.routes.common import CONTENT_RESPONSES, CREATE, SEND_RESPONSES
-from subsvc_pinned_messages.routes.operations import creator, declare
+from subsvc_pinned_messages.routes.operations import create_endpoint, creator, declare
 from subsvc_pinned_messages.schemas import CabinetPinnedMessageCreateRequest, PinnedMessageBroadcastResponse
 
 router = Router(
@@ -18,14 +17,7 @@ router = Router(
 )
 
 
-@router.post(
-    "",
-    response_model=PinnedMessageBroadcastResponse,
-    status_code=201,
-    summary="Create Pinned Message",
-    permission=CREATE,
-    responses={**CONTENT_RESPONSES, **SEND_RESPONSES},
-)
+@create_endpoint(router)
 async def create_pinned_message(
     request: Request, session: AsyncSession, principal: Principal, payload: CabinetPinnedMessageCreateRequest
 ) -> PinnedMessageBroadcastResponse:

@@ -1,19 +1,23 @@
 """The operations both API areas serve alike (the Web API and the cabinet admin's twin
 routes): declared once on each area's router by :func:`declare`. Creating a message differs
-(the cabinet takes ``broadcast`` in the body) and is declared by each area."""
+(the cabinet takes ``broadcast`` in the body): each area has its handler, declared alike by
+:func:`create_endpoint`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
 from subsvc.api import Limit, Offset, Page, Query, Router
+from subsvc.api.endpoint import Handler
 from subsvc.auth.principal import Principal
 from subsvc_pinned_messages.routes import common
 from subsvc_pinned_messages.routes.common import (
     CONTENT_RESPONSES,
+    CREATE,
     DELETE,
     EDIT,
     NOT_FOUND_RESPONSES,
@@ -38,6 +42,19 @@ Broadcast = Annotated[bool, Query(description=BROADCAST_HELP)]
 def creator(principal: Principal) -> int | None:
     """The user behind a call (a cabinet admin), or ``None`` for an API token."""
     return principal.id if principal.kind == "user" else None
+
+
+def create_endpoint(router: Router) -> Callable[[Handler], Handler]:
+    """Declare the area's create endpoint (``POST`` on the area's prefix): the handler is the
+    area's own, as each takes ``broadcast`` its own way."""
+    return router.post(
+        "",
+        response_model=PinnedMessageBroadcastResponse,
+        status_code=201,
+        summary="Create Pinned Message",
+        permission=CREATE,
+        responses={**CONTENT_RESPONSES, **SEND_RESPONSES},
+    )
 
 
 def declare(router: Router) -> None:

@@ -7,21 +7,13 @@ from starlette.requests import Request
 
 from subsvc.api import Router
 from subsvc_pinned_messages.routes import common
-from subsvc_pinned_messages.routes.common import CONTENT_RESPONSES, CREATE, SEND_RESPONSES
-from subsvc_pinned_messages.routes.operations import Broadcast, declare
+from subsvc_pinned_messages.routes.operations import Broadcast, create_endpoint, declare
 from subsvc_pinned_messages.schemas import PinnedMessageBroadcastResponse, PinnedMessageCreateRequest
 
 router = Router(area="web", tag="pinned-messages", prefix="/pinned-messages")
 
 
-@router.post(
-    "",
-    response_model=PinnedMessageBroadcastResponse,
-    status_code=201,
-    summary="Create Pinned Message",
-    permission=CREATE,
-    responses={**CONTENT_RESPONSES, **SEND_RESPONSES},
-)
+@create_endpoint(router)
 async def create_pinned_message(
     request: Request, session: AsyncSession, payload: PinnedMessageCreateRequest, broadcast: Broadcast = False
 ) -> PinnedMessageBroadcastResponse:
