@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from sqlalchemy import ColumnElement, Table, or_
+from sqlalchemy import ColumnElement, Table, Update, or_, update
 from sqlmodel import select
 from starlette.applications import Starlette
 
@@ -36,6 +36,12 @@ ERROR_CHARS = 255
 def lease_free(table: Table, now: datetime | None = None) -> ColumnElement[bool]:
     """The run's lease is free: never taken, or run out (before ``now``)."""
     return or_(table.c.lease_until.is_(None), table.c.lease_until < (now or utcnow()))
+
+
+def lease_take(table: Table, run_id: int, unfinished: Collection[str], now: datetime) -> Update:
+    """The ``UPDATE`` that takes a run's lease: of its row while it is unfinished and its lease
+    free (the values to set, and what to return, are the caller's)."""
+    return update(table).where(table.c.id == run_id, table.c.status.in_(unfinished), lease_free(table, now))
 
 
 async def resume_unleased(

@@ -5,18 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Column,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    Table,
-    Text,
-    UniqueConstraint,
-)
+from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from subsvc.db import UTCDateTime, utcnow
@@ -99,5 +88,5 @@ class BroadcastRecipient(SQLModel, table=True):
 
 
 MODELS: list[Any] = [Broadcast, BroadcastRecipient]
-BROADCASTS: Table = SQLModel.metadata.tables["broadcasts"]
-RECIPIENTS: Table = SQLModel.metadata.tables["broadcast_recipients"]
+BROADCASTS = SQLModel.metadata.tables["broadcasts"]
+RECIPIENTS = SQLModel.metadata.tables["broadcast_recipients"]

@@ -41,7 +41,7 @@ from starlette.applications import Starlette
 
 from subsvc.db import in_list, storable, utcnow
 from subsvc.jobs import Job
-from subsvc.leases import Batches, each_limited, lease_free, resume_unleased, save_outcomes, send_batches
+from subsvc.leases import Batches, each_limited, lease_take, resume_unleased, save_outcomes, send_batches
 from subsvc.messenger import Delivery, Media, Messenger, RateLimiter
 from subsvc.services import services
 from subsvc_broadcasts import buttons
@@ -115,19 +115,11 @@ async def take_lease(app: Starlette, broadcast_id: int) -> bool:
     """Become the broadcast's sender if it is unfinished and nobody holds it. Messages a dead
     sender had claimed become ``unknown`` in the same transaction."""
     me, now = state_of(app).owner, utcnow()
-    statement = (
-        update(BROADCASTS)
-        .where(
-            BROADCASTS.c.id == broadcast_id,
-            BROADCASTS.c.status.in_(UNFINISHED),
-            lease_free(BROADCASTS, now),
-        )
-        .values(
-            lease_owner=me,
-            lease_until=_lease_end(app),
-            status=case((BROADCASTS.c.status == QUEUED, IN_PROGRESS), else_=BROADCASTS.c.status),
-            started_at=case((BROADCASTS.c.started_at.is_(None), now), else_=BROADCASTS.c.started_at),
-        )
+    statement = lease_take(BROADCASTS, broadcast_id, UNFINISHED, now).values(
+        lease_owner=me,
+        lease_until=_lease_end(app),
+        status=case((BROADCASTS.c.status == QUEUED, IN_PROGRESS), else_=BROADCASTS.c.status),
+        started_at=case((BROADCASTS.c.started_at.is_(None), now), else_=BROADCASTS.c.started_at),
     )
     async with services(app).db.session() as session:
         if (await session.exec(statement)).rowcount != 1:
@@ -225,14 +217,8 @@ async def record(
     refuses together are recorded one by one, so one costs only itself (raises
     :class:`LeaseLost` when another sender took the broadcast meanwhile: what is left is then
     not written)."""
-    await save_outcomes(
-        partial(_record, app, broadcast_id),
-        batch,
-        results,
-        run=f"broadcast {broadcast_id}",
-        what="broadcast outcomes",
-        logger=log,
-    )
+    run, write = f"broadcast {broadcast_id}", partial(_record, app, broadcast_id)
+    await save_outcomes(write, batch, results, run=run, what="broadcast outcomes", logger=log)
 
 
 async def _record(app: Starlette, broadcast_id: int, outcomes: Sequence[tuple[Any, Delivery]]) -> None:

@@ -35,7 +35,7 @@ from starlette.applications import Starlette
 
 from subsvc.db import in_list, storable, utcnow
 from subsvc.jobs import Job
-from subsvc.leases import Batches, each_limited, lease_free, resume_unleased, save_outcomes, send_batches
+from subsvc.leases import Batches, each_limited, lease_take, resume_unleased, save_outcomes, send_batches
 from subsvc.messenger import Media, Messenger, MessengerBlocked, MessengerError
 from subsvc.services import services
 from subsvc_pinned_messages.models import DELIVERIES, RUNS, UNPIN, PinnedMessageRun
@@ -87,12 +87,7 @@ async def _take_lease(app: Starlette, run_id: int) -> tuple[Work, Lease] | None:
     now = utcnow()
     lease = _lease_end(app)
     take = (
-        update(RUNS)
-        .where(
-            RUNS.c.id == run_id,
-            RUNS.c.status.in_(UNFINISHED),
-            lease_free(RUNS, now),
-        )
+        lease_take(RUNS, run_id, UNFINISHED, now)
         .values(status="running", lease_until=lease, started_at=func.coalesce(RUNS.c.started_at, now))
         .returning(RUNS.c.kind, RUNS.c.content, RUNS.c.media_type, RUNS.c.media_file_id)
     )
@@ -220,14 +215,8 @@ _MARK = (
 async def _save(app: Starlette, run_id: int, batch: Sequence[Any], outcomes: Sequence[Outcome]) -> None:
     """Each recipient's outcome and the run's counters, in one transaction; outcomes the
     database refuses together are saved one by one, so one costs only itself."""
-    await save_outcomes(
-        partial(_save_together, app, run_id),
-        batch,
-        outcomes,
-        run=f"pinned message run {run_id}",
-        what="pinned message outcomes",
-        logger=log,
-    )
+    run, write = f"pinned message run {run_id}", partial(_save_together, app, run_id)
+    await save_outcomes(write, batch, outcomes, run=run, what="pinned message outcomes", logger=log)
 
 
 async def _save_together(app: Starlette, run_id: int, items: Sequence[tuple[Any, Outcome]]) -> None:
