@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func, update
 from sqlmodel import select
@@ -16,6 +16,7 @@ BUTTONS = MainMenuButton.__table__  # type: ignore[attr-defined]
 MESSAGES = UserMessage.__table__  # type: ignore[attr-defined]
 BUTTON_NOT_FOUND = "Main menu button not found"
 MESSAGE_NOT_FOUND = "User message not found"
+Row = TypeVar("Row", MainMenuButton, UserMessage)
 
 
 class MenuRuleError(ValueError):
@@ -26,12 +27,14 @@ class NotFound(LookupError):
     """An unknown id (answered 404)."""
 
 
-def _apply(row: MainMenuButton | UserMessage, changes: dict[str, Any]) -> None:
+async def _apply(session: AsyncSession, row: Row, changes: dict[str, Any]) -> Row:
     """Set the fields given (already without nulls); a change bumps ``updated_at``."""
     for name, value in changes.items():
         setattr(row, name, value)
     if changes:
         row.updated_at = utcnow()
+    await session.flush()
+    return row
 
 
 def _given(changes: dict[str, Any]) -> dict[str, Any]:
@@ -66,26 +69,26 @@ async def create_button(session: AsyncSession, values: dict[str, Any]) -> MainMe
     return button
 
 
+async def _locked(session: AsyncSession, model: type[Row], row_id: int, not_found: str) -> Row:
+    """The row of ``model`` with this id, locked for the change; :class:`NotFound` without one."""
+    row = await session.get(model, row_id, with_for_update=True)
+    if row is None:
+        raise NotFound(not_found)
+    return row
+
+
 async def get_button(session: AsyncSession, button_id: int) -> MainMenuButton:
-    button = await session.get(MainMenuButton, button_id, with_for_update=True)
-    if button is None:
-        raise NotFound(BUTTON_NOT_FOUND)
-    return button
+    return await _locked(session, MainMenuButton, button_id, BUTTON_NOT_FOUND)
 
 
 async def update_button(session: AsyncSession, button_id: int, changes: dict[str, Any]) -> MainMenuButton:
     """Change the fields given (null stays); the action is checked as it ends up."""
     button = await get_button(session, button_id)
-    changes = {name: value for name, value in changes.items() if value is not None}
+    changes = _given(changes)
     check_action(
         changes.get("action_type", button.action_type), changes.get("action_value", button.action_value)
     )
-    for name, value in changes.items():
-        setattr(button, name, value)
-    if changes:
-        button.updated_at = utcnow()
-    await session.flush()
-    return button
+    return await _apply(session, button, changes)
 
 
 async def delete_button(session: AsyncSession, button_id: int) -> None:
@@ -121,10 +124,7 @@ async def create_message(
 
 
 async def get_message(session: AsyncSession, message_id: int) -> UserMessage:
-    message = await session.get(UserMessage, message_id, with_for_update=True)
-    if message is None:
-        raise NotFound(MESSAGE_NOT_FOUND)
-    return message
+    return await _locked(session, UserMessage, message_id, MESSAGE_NOT_FOUND)
 
 
 async def update_message(session: AsyncSession, message_id: int, changes: dict[str, Any]) -> UserMessage:
@@ -132,9 +132,7 @@ async def update_message(session: AsyncSession, message_id: int, changes: dict[s
     changes = _given(changes)
     if "message_text" in changes:
         _check_text(changes["message_text"])
-    _apply(message, changes)
-    await session.flush()
-    return message
+    return await _apply(session, message, changes)
 
 
 async def toggle_message(session: AsyncSession, message_id: int) -> UserMessage:
