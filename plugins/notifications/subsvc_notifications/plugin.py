@@ -5,7 +5,7 @@ from subsvc_notifications import merging
 from subsvc_notifications.models import SubscriptionEvent
 from subsvc_notifications.routes import router
 from subsvc_notifications.schemas import SubscriptionEventRecorded
-from subsvc_notifications.service import EVENT_RECORDED
+from subsvc_notifications.service import EVENT_RECORDED, ReferenceNotFound
 
 plugin = Plugin(
     models=[SubscriptionEvent],
@@ -13,4 +13,5 @@ plugin = Plugin(
     tags={"notifications": "The log of subscription events the bot reports."},
     events={EVENT_RECORDED: SubscriptionEventRecorded},
     hooks=[merging],
+    errors={ReferenceNotFound: 404},
 )

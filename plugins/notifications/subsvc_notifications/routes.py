@@ -1,11 +1,13 @@
-"""Web API (X-API-Key), tag `notifications`: `POST` and `GET /notifications/subscriptions`."""
+"""Web API (X-API-Key), tag `notifications`: `POST` and `GET /notifications/subscriptions`.
+An unknown reference (:class:`~subsvc_notifications.service.ReferenceNotFound`) is answered
+404 as ``plugin.py`` declares it."""
 
 from __future__ import annotations
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import HTTPError, Limit, Offset, Page, Router
+from subsvc.api import Limit, Offset, Page, Router
 from subsvc.services import services
 from subsvc_notifications import service
 from subsvc_notifications.schemas import LenientDatetime, SubscriptionEventCreate, SubscriptionEventResponse
@@ -29,11 +31,7 @@ async def receive_subscription_event(
     `user_id`, `subscription_id` and `transaction_id` are internal ids and must exist (404
     otherwise; nothing is stored). `subscription_event.recorded` is published with the record.
     """
-    events = services(request.app).events
-    try:
-        return await service.record_event(session, events, payload)
-    except service.ReferenceNotFound as missing:
-        raise HTTPError(404, str(missing)) from None
+    return await service.record_event(session, services(request.app).events, payload)
 
 
 @router.get(

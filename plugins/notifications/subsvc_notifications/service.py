@@ -142,13 +142,7 @@ async def record_event(
     found = await _references_of(session, data)
     now = utcnow()
     event = SubscriptionEvent(
-        event_type=data.event_type,
-        user_id=data.user_id,
-        subscription_id=data.subscription_id,
-        transaction_id=data.transaction_id,
-        amount_kopeks=data.amount_kopeks,
-        currency=data.currency,
-        message=data.message,
+        **data.model_dump(exclude={"occurred_at", "extra"}),
         occurred_at=data.occurred_at or now,
         created_at=now,
         extra=data.extra or None,
