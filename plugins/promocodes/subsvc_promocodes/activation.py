@@ -261,7 +261,7 @@ async def _add_days_and_traffic(
     if subscription is None:
         raise ActivationRefused("no_subscription_for_days")
     events: EventBus = services(app).events
-    settings: SubscriptionSettings = app.state.settings_of["subscriptions"]
+    settings = SubscriptionSettings.of(app)
     try:
         if code.subscription_days > 0:
             await subscriptions.extend(session, events, subscription, code.subscription_days)
@@ -282,7 +282,7 @@ async def _start_trial(
     assert user.id is not None
     if await subscriptions.primary_of(session, user.id, for_update=True) is not None:
         raise ActivationRefused("trial_subscription_exists")
-    settings: SubscriptionSettings = app.state.settings_of["subscriptions"]
+    settings = SubscriptionSettings.of(app)
     order = subscriptions.Order(is_trial=True, days=code.subscription_days or None)
     try:
         trial = await subscriptions.create_or_replace(session, services(app).events, settings, user, order)
