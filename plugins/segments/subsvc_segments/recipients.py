@@ -23,11 +23,11 @@ import sqlalchemy as sa
 from sqlalchemy import ColumnElement, Select, bindparam, func
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from sqlmodel.sql.expression import Select as RowSelect
 from sqlmodel.sql.expression import SelectOfScalar
 from starlette.applications import Starlette
 
 from subsvc.db import UTCDateTime, utcnow
+from subsvc.db.rows import Rows
 from subsvc.services import services
 from subsvc_segments.catalogue import TARIFF, USERS, Definition, merged, normalize, tariff_id_of
 from subsvc_segments.settings import SegmentSettings
@@ -45,8 +45,6 @@ COLUMNS = (
     USERS.c.username,
     USERS.c.messenger_blocked_at,
 )
-# a SELECT of rows that ``session.exec`` takes (``sqlmodel.select`` types at most four columns)
-Rows = RowSelect[*tuple[Any, ...]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,8 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel.ext.asyncio.session import AsyncSession
-from sqlmodel.sql.expression import Select as RowSelect
+
+from subsvc.db.rows import Rows
 
 users = sa.table(
     "users",
@@ -28,8 +29,6 @@ transactions = sa.table(
 # Every payment method that is a real gateway: the manual correction and internal balance
 # payments are not money coming in.
 NOT_GATEWAYS = ("manual", "balance")
-# a SELECT of rows that ``session.exec`` takes (``sqlmodel.select`` types at most four columns)
-Rows = RowSelect[*tuple[Any, ...]]
 
 
 def _count(condition: Any = None) -> Any:
