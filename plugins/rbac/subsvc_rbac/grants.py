@@ -24,6 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc.auth.principal import Grants
 from subsvc.bus import Bus
 from subsvc.db import Database, utcnow
+from subsvc.db.rows import Rows
 from subsvc_rbac.models import SUPERADMIN_LEVEL, AccessPolicy, AdminRole, UserRole
 
 log = logging.getLogger("subsvc.rbac")
@@ -81,7 +82,7 @@ async def read_standing(session: AsyncSession, user_id: int) -> Standing:
     """One query: the user's effective roles, highest level first."""
     now = utcnow()
     query = (
-        select(  # type: ignore[call-overload]
+        Rows(
             col(AdminRole.id),
             col(AdminRole.name),
             col(AdminRole.level),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from sqlalchemy import ColumnElement, func, or_, text
+from sqlalchemy import ColumnElement, func, or_
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -157,8 +157,7 @@ async def seed(db: Database, settings: Settings) -> list[auditing.Row]:
         try:
             async with db.session() as session:
                 if db.dialect == "postgresql":
-                    lock = text("SELECT pg_advisory_xact_lock(:key)").bindparams(key=ADVISORY_LOCK)
-                    await session.exec(lock)  # type: ignore[call-overload]
+                    await session.exec(select(func.pg_advisory_xact_lock(ADVISORY_LOCK)))
                 roles = await ensure_system_roles(session)
                 audit = await sync_superadmins(session, settings, roles[SUPERADMIN_LEVEL])
                 await session.commit()

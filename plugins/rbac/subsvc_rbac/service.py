@@ -23,6 +23,7 @@ from subsvc_users.api import User
 from subsvc.api import fits_int32
 from subsvc.auth.principal import Principal
 from subsvc.db import utcnow
+from subsvc.db.rows import Rows
 from subsvc_rbac.grants import MANAGEMENT_CEILING, effective_assignment, management_level, read_standing
 from subsvc_rbac.models import REVOKED_BY_UI, SUPERADMIN_LEVEL, AccessPolicy, AdminRole, UserRole
 from subsvc_rbac.registry import invalid_permissions, not_held, unique
@@ -255,10 +256,15 @@ async def delete_role(session: AsyncSession, actor: Actor, role_id: int) -> None
 # --- assignments ---------------------------------------------------------------------------------
 
 
-def _assignment_query() -> Any:
+def _assignment_query() -> Rows:
     return (
-        select(  # type: ignore[call-overload]
-            UserRole, AdminRole.name, User.messenger_id, User.username, User.first_name, User.email
+        Rows(
+            UserRole,
+            col(AdminRole.name),
+            col(User.messenger_id),
+            col(User.username),
+            col(User.first_name),
+            col(User.email),
         )
         .join(AdminRole, col(AdminRole.id) == col(UserRole.role_id))
         .join(User, col(User.id) == col(UserRole.user_id))
