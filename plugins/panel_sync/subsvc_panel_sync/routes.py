@@ -11,6 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
 from subsvc.api import Query, Router, operation
+from subsvc.api.outcome import Outcome
 from subsvc.panel import NOT_CONFIGURED
 from subsvc.panel import RESPONSES as PANEL_RESPONSES
 from subsvc_panel_sync import service
@@ -41,29 +42,23 @@ KINDS = {
 }
 
 
-def _web_starter(kind: str, summary: str) -> None:
-    async def handler(request: Request, session: AsyncSession) -> PanelGenericSyncResponse:
-        message, data = await service.begin(request.app, session, kind)
-        return PanelGenericSyncResponse(success=True, detail=message, data=data)
+def _mount_starter(path: str, kind: str, summary: str) -> None:
+    """Serve starting a ``kind`` sync in both areas."""
 
-    handler.__name__ = f"web_{kind}"
-    handler.__doc__ = (
-        f"Start {service.LABELS[kind].lower()} in the background; follow it at `/panel/sync/status`."
+    async def start(request: Request, session: AsyncSession) -> Outcome:
+        message, data = await service.begin(request.app, session, kind)
+        return Outcome(message, data=data)
+
+    started = operation("POST", path, summary=summary, responses=STARTED)(start)
+    doing = f"Start {service.LABELS[kind].lower()} in the background"
+    web.mount(
+        started,
+        name=f"web_{kind}",
+        response_model=PanelGenericSyncResponse,
+        description=f"{doing}; follow it at `/panel/sync/status`.",
     )
-    path = next(p for p, (k, _) in KINDS.items() if k == kind)
-    web.post(path, response_model=PanelGenericSyncResponse, summary=summary, responses=STARTED)(handler)
-
-
-def _admin_starter(kind: str, summary: str) -> None:
-    async def handler(request: Request, session: AsyncSession) -> SyncResponse:
-        message, data = await service.begin(request.app, session, kind)
-        return SyncResponse(success=True, message=message, data=data)
-
-    handler.__name__ = f"admin_{kind}"
-    handler.__doc__ = f"Start {service.LABELS[kind].lower()} in the background."
-    path = next(p for p, (k, _) in KINDS.items() if k == kind)
-    admin.post(path, response_model=SyncResponse, summary=summary, permission=SYNC, responses=STARTED)(
-        handler
+    admin.mount(
+        started, name=f"admin_{kind}", response_model=SyncResponse, permission=SYNC, description=f"{doing}."
     )
 
 
@@ -81,9 +76,8 @@ async def sync_status(  # served in both areas
     return await service.status(session, run_id)
 
 
-for _kind, _summary in KINDS.values():
-    _web_starter(_kind, _summary)
-    _admin_starter(_kind, _summary)
+for _path, (_kind, _summary) in KINDS.items():
+    _mount_starter(_path, _kind, _summary)
 
 
 # --- Web API ----------------------------------------------------------------------------------

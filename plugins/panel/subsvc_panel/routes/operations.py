@@ -5,8 +5,8 @@ An operation is :func:`subsvc.api.operation` with the Web API's and the cabinet'
 areas differ, their answer models); `web.py` and `cabinet.py` mount them (:func:`mount`). A
 summary is the operation name's words (the endpoint default).
 
-A handler answers an :class:`Outcome`, which each area's answer model reads: its text as
-`detail` (Web API) or `message` (cabinet). Where an area validates a body by its own rules
+A handler answers an :class:`subsvc.api.outcome.Outcome`, which each area's answer model
+reads: its text as `detail` (Web API) or `message` (cabinet). Where an area validates a body by its own rules
 (squad names), the body's model is that area's (:func:`reading`).
 
 Annotations are not postponed here: the endpoints read the handlers' annotations as objects.
@@ -24,6 +24,7 @@ from starlette.requests import Request
 
 from subsvc.api import Operation, Router, operation
 from subsvc.api.endpoint import Handler
+from subsvc.api.outcome import Outcome
 from subsvc.services import services
 from subsvc_panel import local, service
 from subsvc_panel.routes.common import (
@@ -65,22 +66,10 @@ Wording = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """What an operation did, as each area's answer model reads it: ``text`` is its `detail`
-    (Web API) or `message` (cabinet); fields an area's model lacks are left out."""
+class NodeOutcome(Outcome):
+    """A node action's outcome: the cabinet shows the node's `is_disabled` after it."""
 
-    text: str | None
-    success: bool = True
-    data: Any = None
     is_disabled: bool | None = None
-
-    @property
-    def detail(self) -> str | None:
-        return self.text
-
-    @property
-    def message(self) -> str | None:
-        return self.text
 
 
 @dataclass(frozen=True)
@@ -248,10 +237,10 @@ async def node_usage(
         "description": "Enable, disable or restart one node; `is_disabled` as the panel answers after it.",
     },
 )
-async def node_action(request: Request, node_uuid: str, payload: NodeActionRequest) -> Outcome:
+async def node_action(request: Request, node_uuid: str, payload: NodeActionRequest) -> NodeOutcome:
     """Enable, disable or restart one node."""
     node = await service.node_action(panel(request), node_uuid, payload.action)
-    return Outcome(service.NODE_ACTION_DONE[payload.action], is_disabled=node.is_disabled)
+    return NodeOutcome(service.NODE_ACTION_DONE[payload.action], is_disabled=node.is_disabled)
 
 
 # --- squads and inbounds ---------------------------------------------------------------------
