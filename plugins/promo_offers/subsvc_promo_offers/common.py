@@ -120,33 +120,31 @@ async def newest_first_page(
 @dataclass(frozen=True)
 class Listing(Generic[R]):
     """How rows of ``table`` are read and answered as ``record``: each with its user and one
-    more record (field ``joined_field``, a ``joined_model`` read from ``joined_table`` through
-    the row's ``joined_key``, its columns labelled ``<prefix>``); a null ``free_json`` is ``{}``."""
+    more record, the ``joined`` field (a ``joined_model`` read from ``joined_table`` through the
+    row's ``<joined>_id``, its columns labelled ``<joined>__``); a null ``free_json`` is ``{}``."""
 
     table: Table
     record: type[R]
     free_json: str
-    joined_field: str
+    joined: str
     joined_model: type[BaseModel]
     joined_table: Table
-    joined_key: str
-    prefix: str
 
     def query(self) -> Select[Any]:
         """Every row with its user's and its joined record's columns."""
         return (
-            select(self.table, *USER_COLUMNS, *labelled(self.joined_table, self.prefix, self._fields))
+            select(self.table, *USER_COLUMNS, *labelled(self.joined_table, self._prefix, self._fields))
             .select_from(self.table)
             .outerjoin(USERS, USERS.c.id == self.table.c.user_id)
-            .outerjoin(self.joined_table, self.joined_table.c.id == self.table.c[self.joined_key])
+            .outerjoin(self.joined_table, self.joined_table.c.id == self.table.c[f"{self.joined}_id"])
         )
 
     def record_of(self, row: RowMapping) -> R:
         """A row of :meth:`query` as the wire record."""
         values = own_values(row, self.table)
         values[self.free_json] = values[self.free_json] or {}
-        other = joined(row, self.prefix, self._fields)
-        values[self.joined_field] = None if other is None else self.joined_model(**other)
+        other = joined(row, self._prefix, self._fields)
+        values[self.joined] = None if other is None else self.joined_model(**other)
         return self.record(**values, user=user_info(row))
 
     async def page(
@@ -161,3 +159,7 @@ class Listing(Generic[R]):
     @property
     def _fields(self) -> tuple[str, ...]:
         return tuple(self.joined_model.model_fields)
+
+    @property
+    def _prefix(self) -> str:
+        return f"{self.joined}__"  # not "<joined>_": "<joined>_id" is a column of the row

@@ -47,14 +47,12 @@ def add_log(
 
 
 LISTING = Listing(
-    table=LOGS,
-    record=PromoOfferLogResponse,
+    LOGS,
+    PromoOfferLogResponse,
     free_json="details",
-    joined_field="offer",
+    joined="offer",
     joined_model=PromoOfferLogOfferInfo,
     joined_table=OFFERS,
-    joined_key="offer_id",
-    prefix="o_",
 )
 
 

@@ -123,14 +123,12 @@ async def upsert_offers(session: AsyncSession, user_ids: Sequence[int], terms: O
 
 
 LISTING = Listing(
-    table=OFFERS,
-    record=PromoOfferResponse,
+    OFFERS,
+    PromoOfferResponse,
     free_json="extra_data",
-    joined_field="subscription",
+    joined="subscription",
     joined_model=OfferSubscriptionInfo,
     joined_table=SUBSCRIPTIONS,
-    joined_key="subscription_id",
-    prefix="s_",
 )
 
 
