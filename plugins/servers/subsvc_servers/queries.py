@@ -15,14 +15,16 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import ColumnElement, Select
+from sqlalchemy import ColumnElement
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlmodel import SQLModel
+from sqlmodel import SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import SelectOfScalar
 from subsvc_subscriptions.api import Subscription, SubscriptionStatus
 from subsvc_users.api import User
 
 from subsvc.db import utcnow
+from subsvc.db.rows import Rows
 from subsvc_servers.models import Server
 
 SUBSCRIPTIONS = SQLModel.metadata.tables[Subscription.__tablename__]
@@ -69,15 +71,15 @@ def _connected(dialect: str) -> sa.Subquery:
 
 
 @functools.cache
-def _connected_total(dialect: str) -> Select[Any]:
-    return sa.select(sa.func.count()).select_from(_connected(dialect))
+def _connected_total(dialect: str) -> SelectOfScalar[int]:
+    return select(sa.func.count()).select_from(_connected(dialect))
 
 
 @functools.cache
-def _connected_page(dialect: str) -> Select[Any]:
+def _connected_page(dialect: str) -> Rows:
     connected = _connected(dialect)
     return (
-        sa.select(
+        Rows(
             USERS.c.id,
             USERS.c.messenger_id,
             USERS.c.username,
@@ -100,15 +102,18 @@ def _connected_page(dialect: str) -> Select[Any]:
 
 async def connected_users(
     session: AsyncSession, squad_uuid: str, limit: int, offset: int
-) -> tuple[list[sa.Row[Any]], int]:
-    """A page of the users connected to the squad (by user id) and how many there are."""
+) -> tuple[list[dict[str, Any]], int]:
+    """A page of the users connected to the squad (by user id; each row by column label) and
+    how many there are."""
     dialect = dialect_of(session)
     params = {"squad": squad_uuid, "limit": limit, "offset": offset}
-    total = (await session.exec(_connected_total(dialect), params=params)).one()[0]  # type: ignore[call-overload]
+    total = (await session.exec(_connected_total(dialect), params=params)).one()
     if total <= offset:
         return [], total
-    rows = list((await session.exec(_connected_page(dialect), params=params)).all())  # type: ignore[call-overload]
-    return rows, total
+    page = _connected_page(dialect)
+    labels = page.selected_columns.keys()
+    rows = (await session.exec(page, params=params)).all()
+    return [dict(zip(labels, row, strict=True)) for row in rows], total
 
 
 # --- counts -----------------------------------------------------------------------------------
@@ -123,28 +128,28 @@ class SquadCounts:
 
 
 @functools.cache
-def _squad_counts(dialect: str) -> Select[Any]:
+def _squad_counts(dialect: str) -> Rows:
     squad = sa.bindparam("squad", type_=sa.String)
     trial = sa.func.coalesce(sa.func.sum(sa.case((_trial(), 1), else_=0)), 0)
-    return sa.select(sa.func.count(), trial).where(_live(), connects(squad, dialect))
+    return Rows(sa.func.count(), trial).where(_live(), connects(squad, dialect))
 
 
 async def squad_counts(session: AsyncSession, squad_uuid: str) -> SquadCounts:
     total, trial = (
-        await session.exec(_squad_counts(dialect_of(session)), params={"squad": squad_uuid, "now": utcnow()})  # type: ignore[call-overload]
+        await session.exec(_squad_counts(dialect_of(session)), params={"squad": squad_uuid, "now": utcnow()})
     ).one()
     return SquadCounts(active=int(total) - int(trial), trial=int(trial))
 
 
 @functools.cache
-def _current_users(dialect: str) -> Select[Any]:
+def _current_users(dialect: str) -> Rows:
     """Every server with its stored counter and the number of users it serves now."""
     users = (
         sa.select(sa.func.count(sa.distinct(SUBSCRIPTIONS.c.user_id)))
         .where(_live(), connects(SERVERS.c.squad_uuid, dialect))
         .scalar_subquery()
     )
-    return sa.select(SERVERS.c.id, SERVERS.c.current_users, users).order_by(SERVERS.c.id)
+    return Rows(SERVERS.c.id, SERVERS.c.current_users, users).order_by(SERVERS.c.id)
 
 
 _SET_COUNT = (
@@ -158,7 +163,7 @@ async def recount(session: AsyncSession, now: datetime | None = None) -> int:
     """Set every server's ``current_users`` to the users with a live subscription on its
     squad; answers how many counters changed."""
     params = {"now": now or utcnow()}
-    rows = (await session.exec(_current_users(dialect_of(session)), params=params)).all()  # type: ignore[call-overload]
+    rows = (await session.exec(_current_users(dialect_of(session)), params=params)).all()
     changed = [{"server_id": id_, "users": users} for id_, stored, users in rows if stored != users]
     if changed:
         await (await session.connection()).execute(_SET_COUNT, changed)

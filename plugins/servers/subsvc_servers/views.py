@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import sqlalchemy as sa
 from subsvc_promo_groups.api import PromoGroup
 from subsvc_subscriptions.api import actual_status
 from subsvc_users.api import PromoGroupSummary
@@ -66,8 +65,8 @@ def detail(
     )
 
 
-def connected_user(row: sa.Row[Any]) -> ServerConnectedUser:
-    values = row._asdict()
+def connected_user(row: Mapping[str, Any]) -> ServerConnectedUser:
+    values = dict(row)
     values["subscription_status"] = actual_status(
         values["subscription_status"], values["subscription_end_date"], utcnow()
     )
