@@ -10,8 +10,6 @@ whose hooks this plugin implements. The client's :class:`PanelError` is the port
 
 from __future__ import annotations
 
-from typing import cast
-
 from starlette.applications import Starlette
 
 from subsvc.panel import NOT_CONFIGURED
@@ -37,7 +35,8 @@ __all__ = [
 def client_of(app: Starlette) -> PanelClient:
     """The app's panel client, configured or not (its calls then raise
     :class:`PanelNotConfigured`)."""
-    return cast(PanelClient, app.state.panel)
+    client: PanelClient = app.state.panel
+    return client
 
 
 def configured_client(app: Starlette) -> PanelClient:

@@ -92,8 +92,7 @@ class Run:
 
     @property
     def settings(self) -> PanelSyncSettings:
-        settings: PanelSyncSettings = self.app.state.settings_of["panel_sync"]
-        return settings
+        return PanelSyncSettings.of(self.app)
 
     @property
     def stopping(self) -> bool:

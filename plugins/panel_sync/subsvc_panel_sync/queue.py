@@ -213,38 +213,41 @@ async def _record(
                 await session.commit()
 
 
-def _failed_row(outcome: Pushed, now: datetime, retry_at: datetime) -> dict[str, Any]:
+def _row(outcome: Pushed, now: datetime, **values: Any) -> dict[str, Any]:
+    """The state row of a push's subscription with these ``values``."""
     wanted = outcome.wanted
-    return {
-        "subscription_id": wanted.subscription_id,
-        "user_id": wanted.user_id,
-        "short_id": wanted.short_id,
-        "status": FAILED,
-        "version": max(wanted.version, 1),
-        "synced_version": 0,
-        "attempts": 1,
-        "next_attempt_at": retry_at,
-        "error": outcome.error,
-        "updated_at": now,
-    }
+    ids = {"subscription_id": wanted.subscription_id, "user_id": wanted.user_id, "short_id": wanted.short_id}
+    return {**ids, **values, "updated_at": now}
+
+
+def _failed_row(outcome: Pushed, now: datetime, retry_at: datetime) -> dict[str, Any]:
+    version = max(outcome.wanted.version, 1)
+    return _row(
+        outcome,
+        now,
+        status=FAILED,
+        version=version,
+        synced_version=0,
+        attempts=1,
+        next_attempt_at=retry_at,
+        error=outcome.error,
+    )
 
 
 def _synced_row(outcome: Pushed, now: datetime) -> dict[str, Any]:
-    wanted = outcome.wanted
-    return {
-        "subscription_id": wanted.subscription_id,
-        "user_id": wanted.user_id,
-        "short_id": wanted.short_id,
-        "status": SYNCED,
-        "version": wanted.version,
-        "synced_version": wanted.version,
-        "attempts": 0,
-        "next_attempt_at": None,
-        "panel_uuid": outcome.panel_uuid,
-        "synced_at": now,
-        "error": None,
-        "updated_at": now,
-    }
+    version = outcome.wanted.version
+    return _row(
+        outcome,
+        now,
+        status=SYNCED,
+        version=version,
+        synced_version=version,
+        attempts=0,
+        next_attempt_at=None,
+        panel_uuid=outcome.panel_uuid,
+        synced_at=now,
+        error=None,
+    )
 
 
 class Pusher:
@@ -259,8 +262,7 @@ class Pusher:
 
     @property
     def settings(self) -> PanelSyncSettings:
-        settings: PanelSyncSettings = self.app.state.settings_of["panel_sync"]
-        return settings
+        return PanelSyncSettings.of(self.app)
 
     async def drain(self) -> None:
         if self._draining:

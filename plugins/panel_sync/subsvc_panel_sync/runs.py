@@ -44,8 +44,7 @@ class Busy(Exception):
 
 
 def settings_of(app: Starlette) -> PanelSyncSettings:
-    settings: PanelSyncSettings = app.state.settings_of["panel_sync"]
-    return settings
+    return PanelSyncSettings.of(app)
 
 
 def auto_times(settings: PanelSyncSettings) -> list[str]:

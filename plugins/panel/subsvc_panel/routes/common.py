@@ -3,12 +3,11 @@ The rules' refusals are answered as ``plugin.py`` declares them."""
 
 from __future__ import annotations
 
-from typing import cast
-
 from starlette.requests import Request
 
 from subsvc.panel import NOT_CONFIGURED
 from subsvc_panel import service
+from subsvc_panel.api import client_of
 from subsvc_panel.client import PanelClient
 
 READ = "panel:read"
@@ -23,4 +22,4 @@ SQUAD_ACTION_RESPONSES = {400: "Name is required for rename", **SQUAD_RESPONSES}
 
 def panel(request: Request) -> PanelClient:
     """The app's panel client."""
-    return cast(PanelClient, request.app.state.panel)
+    return client_of(request.app)
