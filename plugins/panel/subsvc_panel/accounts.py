@@ -27,8 +27,21 @@ def description_for(user: User) -> str:
     return " ".join(part for part in (name, handle) if part)[:255]
 
 
-def _utc(moment: datetime) -> datetime:
+def utc(moment: datetime) -> datetime:
+    """The moment as an aware UTC datetime (a naive one is taken as UTC)."""
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def parse_time(value: Any) -> datetime | None:
+    """An ISO time of the panel (``Z`` or an offset) as an aware UTC datetime; ``None`` when
+    it is missing or not a time."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return utc(parsed)
 
 
 def subscription_fields(subscription: Subscription) -> dict[str, Any]:
@@ -38,7 +51,7 @@ def subscription_fields(subscription: Subscription) -> dict[str, Any]:
     ``hwidDeviceLimit`` and ``activeInternalSquads``."""
     return {
         "status": "DISABLED" if subscription.status in DISABLED_STATUSES else "ACTIVE",
-        "expireAt": _utc(subscription.end_date).isoformat(),
+        "expireAt": utc(subscription.end_date).isoformat(),
         "trafficLimitBytes": int(subscription.traffic_limit_gb) * GIB,
         "hwidDeviceLimit": subscription.device_limit,
         "activeInternalSquads": list(subscription.connected_squads),
@@ -94,7 +107,7 @@ def _same_moment(old: Any, new: Any) -> bool:
         b = datetime.fromisoformat(str(new).replace("Z", "+00:00"))
     except ValueError:
         return False
-    return abs((_utc(a) - _utc(b)).total_seconds()) < 1
+    return abs((utc(a) - utc(b)).total_seconds()) < 1
 
 
 async def find_account(

@@ -13,6 +13,7 @@ from __future__ import annotations
 from starlette.applications import Starlette
 
 from subsvc.panel import NOT_CONFIGURED
+from subsvc_panel.accounts import parse_time, utc
 from subsvc_panel.client import (
     PanelClient,
     PanelError,
@@ -29,6 +30,8 @@ __all__ = [
     "PanelUnavailable",
     "client_of",
     "configured_client",
+    "parse_time",
+    "utc",
 ]
 
 

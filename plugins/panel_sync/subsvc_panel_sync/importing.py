@@ -17,14 +17,14 @@ from typing import Any
 
 import sqlalchemy as sa
 from starlette.applications import Starlette
-from subsvc_panel.api import PanelClient
+from subsvc_panel.api import PanelClient, parse_time
 from subsvc_subscriptions import api as subscriptions
 from subsvc_users.api import UserCreateRequest, create_user
 
 from subsvc.db import in_list, utcnow
 from subsvc.panel import GIB
 from subsvc.services import services
-from subsvc_panel_sync.mapping import gib, parse_time, short_id_of, squads_of
+from subsvc_panel_sync.mapping import gib, short_id_of, squads_of
 from subsvc_panel_sync.models import FAILED, PENDING, SYNCED
 from subsvc_panel_sync.progress import Run
 from subsvc_panel_sync.queries import STATES, SUBSCRIPTIONS, USERS, run_sql, same_subscription, statements

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from subsvc_panel.api import parse_time, utc
 
 from subsvc.panel import GIB
 
@@ -71,7 +73,7 @@ class Wanted:
         """The panel user's fields (without ``username``, which is set once at creation)."""
         fields: dict[str, Any] = {
             "status": self.panel_status,
-            "expireAt": _utc(self.end_date).isoformat(),
+            "expireAt": utc(self.end_date).isoformat(),
             "trafficLimitBytes": self.traffic_limit_gb * GIB,
             "trafficLimitStrategy": "NO_RESET",
             "hwidDeviceLimit": self.device_limit,
@@ -91,7 +93,7 @@ class Wanted:
         if enabled != (self.panel_status == ACTIVE):
             found.append("status")
         expire = parse_time(panel_user.get("expireAt"))
-        if expire is None or abs((expire - _utc(self.end_date)).total_seconds()) >= 1:
+        if expire is None or abs((expire - utc(self.end_date)).total_seconds()) >= 1:
             found.append("expireAt")
         if _int(panel_user.get("trafficLimitBytes")) != self.traffic_limit_gb * GIB:
             found.append("trafficLimitBytes")
@@ -123,24 +125,9 @@ def short_id_of(username: Any) -> str | None:
     return suffix or None
 
 
-def parse_time(value: Any) -> datetime | None:
-    """An ISO time of the panel (``Z`` or an offset) as an aware UTC datetime."""
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return _utc(parsed)
-
-
 def gib(value: Any) -> float:
     """Bytes to GiB."""
     return _int(value) / GIB
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def _int(value: Any) -> int:

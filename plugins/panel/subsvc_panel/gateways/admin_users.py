@@ -17,16 +17,6 @@ from subsvc_panel.service import as_int
 PUSHED_BY = {"status": "status", "traffic_limit": "trafficLimitBytes", "expire_date": "expireAt"}
 
 
-def _moment(value: Any) -> datetime | None:
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        found = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return found if found.tzinfo else found.replace(tzinfo=UTC)
-
-
 def panel_user(account: dict[str, Any]) -> PanelUser:
     """The client's account as the cabinet_admin_users plugin reads it."""
     traffic = accounts.traffic_of(account)
@@ -39,7 +29,7 @@ def panel_user(account: dict[str, Any]) -> PanelUser:
         short_uuid=short,
         username=account.get("username"),
         status=account.get("status"),
-        expire_at=_moment(account.get("expireAt")),
+        expire_at=accounts.parse_time(account.get("expireAt")),
         traffic_limit_bytes=as_int(account.get("trafficLimitBytes")),
         used_traffic_bytes=as_int(traffic.get("usedTrafficBytes")),
         lifetime_used_traffic_bytes=as_int(traffic.get("lifetimeUsedTrafficBytes")),
@@ -52,8 +42,8 @@ def panel_user(account: dict[str, Any]) -> PanelUser:
         trojan_password=account.get("trojanPassword"),
         vless_uuid=account.get("vlessUuid"),
         ss_password=account.get("ssPassword"),
-        first_connected_at=_moment(traffic.get("firstConnectedAt")),
-        online_at=_moment(traffic.get("onlineAt")),
+        first_connected_at=accounts.parse_time(traffic.get("firstConnectedAt")),
+        online_at=accounts.parse_time(traffic.get("onlineAt")),
         last_connected_node_uuid=traffic.get("lastConnectedNodeUuid"),
         last_connected_node_name=node.get("nodeName"),
     )
