@@ -12,6 +12,7 @@ from subsvc_subscriptions.api import Subscription, SubscriptionStatus
 from subsvc_users.api import User
 
 from subsvc.db import utcnow
+from subsvc.db.rows import Rows
 from subsvc_cabinet_admin_users.schemas import UsersStatsResponse
 
 LIVE = (SubscriptionStatus.ACTIVE.value, SubscriptionStatus.TRIAL.value)
@@ -32,7 +33,7 @@ async def users_stats(session: AsyncSession, now: datetime | None = None) -> Use
     seen = col(User.last_activity)
     user_row = (
         await session.exec(
-            select(  # type: ignore[call-overload]
+            Rows(
                 func.count(),
                 _count(active),
                 _count(col(User.status) == "blocked"),

@@ -14,6 +14,7 @@ from subsvc_servers.api import Server
 from subsvc_subscriptions.api import Subscription, publish_change
 from subsvc_users.api import find_user_by_messenger_id
 
+from subsvc.db.rows import Rows
 from subsvc.events import EventBus
 from subsvc_panel import accounts, service
 from subsvc_panel.client import PanelClient
@@ -92,9 +93,7 @@ async def migration_preview(
     dialect = server_queries.dialect_of(session)
     table = Subscription.__table__  # type: ignore[attr-defined]
     total = (
-        await session.exec(
-            sa.select(sa.func.count()).select_from(table).where(_connected(squad_uuid, dialect))
-        )  # type: ignore[call-overload]
+        await session.exec(Rows(sa.func.count()).select_from(table).where(_connected(squad_uuid, dialect)))
     ).one()[0]
     return MigrationPreviewResponse(
         squad_uuid=squad_uuid,

@@ -18,12 +18,13 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import SQLModel, col
+from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_subscriptions.api import Subscription
 from subsvc_users.api import User
 
+from subsvc.db.rows import Rows
 from subsvc.panel import GIB
 from subsvc.services import services
 from subsvc_panel import accounts
@@ -113,21 +114,21 @@ async def tariff_names(app: Starlette, session: AsyncSession) -> dict[int, str]:
     table = SQLModel.metadata.tables.get("tariffs")
     if table is None:
         return {}
-    found = await session.exec(sa.select(table.c.id, table.c.name))  # type: ignore[call-overload]
+    found = await session.exec(Rows(table.c.id, table.c.name))
     return {int(row[0]): str(row[1]) for row in found}
 
 
 async def subscribed_users(app: Starlette, session: AsyncSession) -> list[Row]:
     """Every user with a subscription, with the current one (active, then trial, then the
     one that ends last)."""
-    query = sa.select(Subscription, User).join(User, col(User.id) == col(Subscription.user_id))
-    found = (await session.exec(query)).all()  # type: ignore[call-overload]
+    query = select(Subscription, User).join(User, col(User.id) == col(Subscription.user_id))
+    found = (await session.exec(query)).all()
     names = await tariff_names(app, session)
     current: dict[int, tuple[Subscription, User]] = {}
     for subscription, user in found:
-        held = current.get(user.id)
+        held = current.get(subscription.user_id)  # the user's id (the join)
         if held is None or _rank(subscription) < _rank(held[0]):
-            current[user.id] = (subscription, user)
+            current[subscription.user_id] = (subscription, user)
     return [
         Row(user, subscription, names.get(subscription.tariff_id) if subscription.tariff_id else None)
         for subscription, user in current.values()
@@ -278,11 +279,11 @@ async def total_spent(app: Starlette, session: AsyncSession) -> dict[int, int]:
     if table is None:
         return {}
     query = (
-        sa.select(table.c.user_id, sa.func.sum(table.c.amount_kopeks))
+        Rows(table.c.user_id, sa.func.sum(table.c.amount_kopeks))
         .where(table.c.type == "subscription_payment", table.c.is_completed)
         .group_by(table.c.user_id)
     )
-    return {int(user_id): abs(int(total or 0)) for user_id, total in await session.exec(query)}  # type: ignore[call-overload]
+    return {int(user_id): abs(int(total or 0)) for user_id, total in await session.exec(query)}
 
 
 async def enrichment(
