@@ -148,20 +148,8 @@ async def get_user_node_usage(request: Request, session: AsyncSession, user_id: 
     end = utcnow().date()
     with failures_as_502():
         categories, nodes = await gateway.node_usage(account.uuid, end - timedelta(days=days), end)
-    items = sorted(
-        (
-            UserNodeUsageItem(
-                node_uuid=node.node_uuid,
-                node_name=node.node_name,
-                country_code=node.country_code,
-                total_bytes=node.total_bytes,
-                daily_bytes=list(node.daily_bytes),
-            )
-            for node in nodes
-        ),
-        key=lambda item: item.total_bytes,
-        reverse=True,
-    )
+    found = [UserNodeUsageItem.model_validate(node, from_attributes=True) for node in nodes]
+    items = sorted(found, key=lambda item: item.total_bytes, reverse=True)
     return UserNodeUsageResponse(items=items, categories=categories, period_days=days)
 
 
@@ -176,21 +164,8 @@ async def get_user_panel_info(request: Request, session: AsyncSession, user_id: 
     _, _, account = await _account(request, session, user_id)
     if account is None:
         return UserPanelInfoResponse(found=False)
-    return UserPanelInfoResponse(
-        found=True,
-        trojan_password=account.trojan_password,
-        vless_uuid=account.vless_uuid,
-        ss_password=account.ss_password,
-        subscription_url=account.subscription_url,
-        happ_link=account.happ_link,
-        used_traffic_bytes=account.used_traffic_bytes,
-        lifetime_used_traffic_bytes=account.lifetime_used_traffic_bytes,
-        traffic_limit_bytes=account.traffic_limit_bytes,
-        first_connected_at=account.first_connected_at,
-        online_at=account.online_at,
-        last_connected_node_uuid=account.last_connected_node_uuid,
-        last_connected_node_name=account.last_connected_node_name,
-    )
+    info = UserPanelInfoResponse.model_validate(account, from_attributes=True)  # its fields of the account
+    return info.model_copy(update={"found": True})
 
 
 @router.get(
