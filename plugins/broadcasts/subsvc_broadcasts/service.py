@@ -196,25 +196,10 @@ def _counts(row: Any) -> dict[str, Any]:
 
 
 def response(broadcast: Broadcast) -> BroadcastResponse:
-    assert broadcast.id is not None
-    return BroadcastResponse(
-        id=broadcast.id,
-        target_type=broadcast.target_type,
-        message_text=broadcast.message_text,
-        has_media=broadcast.has_media,
-        media_type=broadcast.media_type,
-        media_file_id=broadcast.media_file_id,
-        media_caption=broadcast.media_caption,
-        **_counts(broadcast),
-        status=broadcast.status,
-        admin_id=broadcast.admin_id,
-        admin_name=broadcast.admin_name,
-        created_at=broadcast.created_at,
-        send_at=broadcast.send_at,
-        started_at=broadcast.started_at,
-        completed_at=broadcast.completed_at,
-        channel=broadcast.channel,
-        selected_buttons=list(broadcast.selected_buttons or []),
+    """The record as answered: its columns (not the lease), the counts and the progress."""
+    chosen = list(broadcast.selected_buttons or [])
+    return BroadcastResponse.model_validate(
+        {**broadcast.model_dump(), **_counts(broadcast), "selected_buttons": chosen}
     )
 
 

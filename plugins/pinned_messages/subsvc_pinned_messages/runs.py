@@ -29,17 +29,8 @@ EVERYONE = "all"
 
 
 def finished_event(run: PinnedMessageRun) -> PinnedMessageRunFinished:
-    assert run.id is not None
-    return PinnedMessageRunFinished(
-        broadcast_id=run.id,
-        message_id=run.message_id,
-        kind=run.kind,
-        status=run.status,
-        total_count=run.total_count,
-        sent_count=run.sent_count,
-        failed_count=run.failed_count,
-        blocked_count=run.blocked_count,
-    )
+    """The event's payload: the run's id (as ``broadcast_id``), kind, status and counts."""
+    return PinnedMessageRunFinished.model_validate({**run.model_dump(), "broadcast_id": run.id})
 
 
 async def cancel_unfinished(app: Starlette, session: AsyncSession, message_id: int | None = None) -> None:
