@@ -9,13 +9,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.hookspecs import hookimpl
 from subsvc.reassign import reassign
-from subsvc_pinned_messages.models import PinnedMessage, PinnedMessageDelivery, PinnedMessageRun
+from subsvc_pinned_messages.models import DELIVERIES, MESSAGES, RUNS
 
 
 @hookimpl(optionalhook=True)
 async def cabinet_account_merging(session: AsyncSession, kept_user_id: int, removed_user_id: int) -> None:
     """pinned_messages' part of an account merge (see the module's text)."""
-    deliveries = PinnedMessageDelivery.__table__.c  # type: ignore[attr-defined]
+    deliveries = DELIVERIES.c
     await reassign(session, deliveries.user_id, kept_user_id, removed_user_id, unique=(deliveries.run_id,))
-    for column in (PinnedMessage.__table__.c.created_by, PinnedMessageRun.__table__.c.created_by):  # type: ignore[attr-defined]
+    for column in (MESSAGES.c.created_by, RUNS.c.created_by):
         await reassign(session, column, kept_user_id, removed_user_id)

@@ -30,7 +30,8 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, func, update
+from sqlmodel import select as select_rows
 from starlette.applications import Starlette
 
 from subsvc.db import in_list, storable, utcnow
@@ -127,11 +128,11 @@ async def _claim(app: Starlette, run_id: int, lease: Lease, size: int) -> list[A
         if held.first() is None:
             await session.commit()
             return None
-        pending = select(DELIVERIES.c.id).where(
+        pending = select_rows(DELIVERIES.c.id).where(
             DELIVERIES.c.run_id == run_id, DELIVERIES.c.state == "pending"
         )
         page = pending.order_by(DELIVERIES.c.id).limit(size)
-        ids = [row[0] for row in (await session.exec(page)).all()]  # type: ignore[call-overload]
+        ids = list((await session.exec(page)).all())
         batch: list[Any] = []
         if ids:
             claim = (
