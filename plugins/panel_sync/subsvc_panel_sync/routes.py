@@ -11,7 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
 from subsvc.api import Query, Router, operation
-from subsvc.api.outcome import Outcome
+from subsvc.api.outcome import Outcome, with_body
 from subsvc.panel import NOT_CONFIGURED
 from subsvc.panel import RESPONSES as PANEL_RESPONSES
 from subsvc_panel_sync import service
@@ -80,18 +80,25 @@ for _path, (_kind, _summary) in KINDS.items():
     _mount_starter(_path, _kind, _summary)
 
 
+@operation("POST", "/from-panel", summary="Sync From Panel", responses=STARTED)
+async def from_panel(  # served in both areas (the Web API reads its own model of the body)
+    request: Request, session: AsyncSession, payload: SyncMode
+) -> Outcome:
+    message, data = await service.begin(request.app, session, "from_panel", payload.mode)
+    return Outcome(message, data=data)
+
+
 # --- Web API ----------------------------------------------------------------------------------
 
 
-@web.post(
-    "/from-panel", response_model=PanelGenericSyncResponse, summary="Sync From Panel", responses=STARTED
+web.mount(
+    with_body(from_panel, PanelSyncFromPanelRequest),
+    name="web_from_panel",
+    response_model=PanelGenericSyncResponse,
+    description=(
+        "Start importing the panel's users (mode `all`, `new_only`, `update_only`) in the background."
+    ),
 )
-async def web_from_panel(
-    request: Request, session: AsyncSession, payload: PanelSyncFromPanelRequest
-) -> PanelGenericSyncResponse:
-    """Start importing the panel's users (mode `all`, `new_only`, `update_only`) in the background."""
-    message, data = await service.begin(request.app, session, "from_panel", payload.mode)
-    return PanelGenericSyncResponse(success=True, detail=message, data=data)
 
 
 @web.get(
@@ -123,13 +130,13 @@ async def web_subscription_state(session: AsyncSession, subscription_id: int) ->
 # --- Cabinet Admin --------------------------------------------------------------------------
 
 
-@admin.post(
-    "/from-panel", response_model=SyncResponse, summary="Sync From Panel", permission=SYNC, responses=STARTED
+admin.mount(
+    from_panel,
+    name="admin_from_panel",
+    response_model=SyncResponse,
+    permission=SYNC,
+    description="Sync users from the panel to the service (in the background).",
 )
-async def admin_from_panel(request: Request, session: AsyncSession, payload: SyncMode) -> SyncResponse:
-    """Sync users from the panel to the service (in the background)."""
-    message, data = await service.begin(request.app, session, "from_panel", payload.mode)
-    return SyncResponse(success=True, message=message, data=data)
 
 
 @admin.get(

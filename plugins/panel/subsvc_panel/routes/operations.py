@@ -7,24 +7,22 @@ summary is the operation name's words (the endpoint default).
 
 A handler answers an :class:`subsvc.api.outcome.Outcome`, which each area's answer model
 reads: its text as `detail` (Web API) or `message` (cabinet). Where an area validates a body by its own rules
-(squad names), the body's model is that area's (:func:`reading`).
+(squad names), the body's model is that area's (:func:`subsvc.api.outcome.with_body`).
 
 Annotations are not postponed here: the endpoints read the handlers' annotations as objects.
 """
 
-import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from pydantic import BaseModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
 from subsvc.api import Operation, Router, operation
 from subsvc.api.endpoint import Handler
-from subsvc.api.outcome import Outcome
+from subsvc.api.outcome import Outcome, with_body
 from subsvc.services import services
 from subsvc_panel import local, service
 from subsvc_panel.routes.common import (
@@ -84,10 +82,7 @@ class Shared:
         """Serve it on ``router`` (the Web API's or the cabinet admin's), worded for that area."""
         wording = dict(self.web if router.area == "web" else self.cabinet)
         body = wording.pop("body", None)
-        shared = self.operation
-        if body is not None:
-            shared = Operation(shared.method, shared.path, reading(body, shared.handler), shared.options)
-        router.mount(shared, **wording)
+        router.mount(self.operation if body is None else with_body(self.operation, body), **wording)
 
 
 def shared(
@@ -100,17 +95,6 @@ def shared(
         return Shared(operation(method, path, **options)(handler), web or {}, cabinet or {})
 
     return declare
-
-
-def reading(body: type[BaseModel], handler: Handler) -> Handler:
-    """``handler`` with its ``payload`` read as ``body`` (an area's own rules for it)."""
-
-    @functools.wraps(handler)
-    async def read(**inputs: Any) -> Any:
-        return await handler(**inputs)
-
-    read.__annotations__ = {**handler.__annotations__, "payload": body}
-    return read
 
 
 def mount(router: Router, *operations: Shared) -> None:
