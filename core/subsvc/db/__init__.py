@@ -3,7 +3,7 @@ values, new records and batches written apart when refused."""
 
 from subsvc.db.database import Database, is_database_unavailable
 from subsvc.db.queries import DriverSelect, DriverWrite, in_list, is_short
-from subsvc.db.records import add_new
+from subsvc.db.records import add_new, once_after_commit
 from subsvc.db.storable import (
     Refused,
     error_unstored,
@@ -28,6 +28,7 @@ __all__ = [
     "is_database_unavailable",
     "is_refusal",
     "is_short",
+    "once_after_commit",
     "refusal_reason",
     "storable",
     "storable_row",

@@ -1,10 +1,13 @@
-"""Writing a new record the way every plugin does."""
+"""Writing a new record the way every plugin does, and work to do once a session commits."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Protocol, TypeVar
 
+from sqlalchemy import event
+from sqlalchemy.orm import Session
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.db.types import utcnow
@@ -26,3 +29,18 @@ async def add_new(session: AsyncSession, record: R) -> R:
     session.add(record)
     await session.flush()
     return record
+
+
+def once_after_commit(session: AsyncSession, key: str, callback: Callable[[Session], None]) -> None:
+    """Call ``callback(session)`` once when ``session`` next commits, however many times it
+    is asked for under ``key`` before (nothing if it rolls back and is not committed)."""
+    sync_session = session.sync_session
+    if sync_session.info.get(key):
+        return
+    sync_session.info[key] = True
+
+    def called(committed: Session) -> None:
+        committed.info.pop(key, None)
+        callback(committed)
+
+    event.listen(sync_session, "after_commit", called, once=True)

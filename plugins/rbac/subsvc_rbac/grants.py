@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import event, or_
+from sqlalchemy import or_
 from sqlalchemy.orm import Session
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.auth.principal import Grants
 from subsvc.bus import Bus
-from subsvc.db import Database, utcnow
+from subsvc.db import Database, once_after_commit, utcnow
 from subsvc.db.rows import Rows
 from subsvc_rbac.models import SUPERADMIN_LEVEL, AccessPolicy, AdminRole, UserRole
 
@@ -181,13 +181,9 @@ class GrantsCache:
         """Forget everything now and again when ``session`` commits, and tell the other
         instances after the commit."""
         self.invalidate()
-        sync_session = session.sync_session
-        if not sync_session.info.get(_PENDING_KEY):
-            sync_session.info[_PENDING_KEY] = True
-            event.listen(sync_session, "after_commit", self._after_commit, once=True)
+        once_after_commit(session, _PENDING_KEY, self._after_commit)
 
-    def _after_commit(self, session: Session) -> None:
-        session.info.pop(_PENDING_KEY, None)
+    def _after_commit(self, _session: Session) -> None:
         self.invalidate()
         try:
             task = asyncio.get_running_loop().create_task(self.bus.publish(INVALIDATE_CHANNEL, "*"))

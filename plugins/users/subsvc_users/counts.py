@@ -15,10 +15,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 
-from sqlalchemy import event
-from sqlalchemy.orm import Session
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
+
+from subsvc.db import once_after_commit
 
 _PENDING_KEY = "subsvc_users.counts.invalidate"
 
@@ -88,14 +88,7 @@ class CountCache:
         """Forget every total now and again when ``session`` commits (a count run between
         the two would otherwise keep the old figure)."""
         self.invalidate()
-        sync_session = session.sync_session
-        if not sync_session.info.get(_PENDING_KEY):
-            sync_session.info[_PENDING_KEY] = True
-            event.listen(sync_session, "after_commit", self._after_commit, once=True)
-
-    def _after_commit(self, session: Session) -> None:
-        session.info.pop(_PENDING_KEY, None)
-        self.invalidate()
+        once_after_commit(session, _PENDING_KEY, lambda _: self.invalidate())
 
 
 def count_cache(app: Starlette) -> CountCache:
