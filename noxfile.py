@@ -76,8 +76,7 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def typecheck(session: nox.Session) -> None:
-    """mypy (strict) on core and every plugin's package (pyproject.toml [tool.mypy]; the
-    plugins whose errors are still to fix are listed there)."""
+    """mypy (strict) on core and every plugin's package (pyproject.toml [tool.mypy])."""
     install(session, "test", "dev")
     session.run("mypy", *session.posargs)
 
