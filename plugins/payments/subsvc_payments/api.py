@@ -1,0 +1,56 @@
+"""What other plugins (the payment providers first) may use of the payments plugin.
+
+- :func:`create_payment`: a pending payment of a provider (idempotent per user and key);
+  :func:`attach_provider_payment` records the provider's id once it has answered.
+- :func:`credit_paid`: a paid provider payment credits its user exactly once;
+  :func:`mark_failed`: it ended unpaid. Both answer an :class:`Outcome`.
+- :class:`Payment`, the ORM model, for reading (only this plugin writes it), and its statuses.
+"""
+
+from __future__ import annotations
+
+from subsvc_payments.crediting import (
+    BALANCE_TOPPED_UP,
+    PAYMENT_FAILED,
+    PAYMENT_SUCCEEDED,
+    Outcome,
+    credit_paid,
+    mark_failed,
+)
+from subsvc_payments.models import (
+    CANCELED,
+    EXPIRED,
+    FAILED,
+    PENDING,
+    REFUSED_MISMATCH,
+    STATUSES,
+    SUCCEEDED,
+    Payment,
+)
+from subsvc_payments.records import (
+    IdempotencyConflict,
+    PaymentNotFound,
+    attach_provider_payment,
+    create_payment,
+)
+
+__all__ = [
+    "BALANCE_TOPPED_UP",
+    "CANCELED",
+    "EXPIRED",
+    "FAILED",
+    "PAYMENT_FAILED",
+    "PAYMENT_SUCCEEDED",
+    "PENDING",
+    "REFUSED_MISMATCH",
+    "STATUSES",
+    "SUCCEEDED",
+    "IdempotencyConflict",
+    "Outcome",
+    "Payment",
+    "PaymentNotFound",
+    "attach_provider_payment",
+    "create_payment",
+    "credit_paid",
+    "mark_failed",
+]
