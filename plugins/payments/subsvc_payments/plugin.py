@@ -1,15 +1,17 @@
 """Plugin `payments`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_payments import merging
+from subsvc_payments import hookspecs, merging
 from subsvc_payments.crediting import BALANCE_TOPPED_UP, PAYMENT_FAILED, PAYMENT_SUCCEEDED
 from subsvc_payments.models import Payment
 from subsvc_payments.records import IdempotencyConflict
+from subsvc_payments.routes import balance
 from subsvc_payments.schemas import BalanceToppedUp, PaymentEvent
 from subsvc_payments.settings import PaymentsSettings
 
 plugin = Plugin(
     models=[Payment],
+    endpoints=[balance],
     settings=PaymentsSettings,
     events={
         PAYMENT_SUCCEEDED: PaymentEvent,
@@ -17,5 +19,6 @@ plugin = Plugin(
         BALANCE_TOPPED_UP: BalanceToppedUp,
     },
     errors={IdempotencyConflict: 409},
+    hookspecs=hookspecs,
     hooks=[merging],
 )

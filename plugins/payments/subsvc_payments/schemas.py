@@ -1,10 +1,11 @@
-"""Event payloads of the payments plugin."""
+"""Wire models of the payments plugin: its answers and its event payloads."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 
 class PaymentEvent(BaseModel):
@@ -37,3 +38,17 @@ class BalanceToppedUp(BaseModel):
     new_balance_kopeks: int
     flagged_late: bool
     occurred_at: datetime
+
+
+class PaymentMethodResponse(BaseModel):
+    """Available payment method."""
+
+    id: str
+    name: str
+    description: str | None = None
+    min_amount_kopeks: int
+    max_amount_kopeks: int
+    is_available: bool = True
+    options: list[dict[str, Any]] | None = None
+    quick_amounts: list[int] = Field(default_factory=list)
+    open_url_direct: bool = False
