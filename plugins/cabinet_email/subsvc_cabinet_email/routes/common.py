@@ -13,7 +13,7 @@ from subsvc.api import HTTPError, Router
 from subsvc.auth.principal import Principal
 from subsvc.ratelimit import TOO_MANY_REQUESTS, rate_limit, rate_limiter
 from subsvc_cabinet_email import delivery, tokens
-from subsvc_cabinet_email.models import VERIFY
+from subsvc_cabinet_email.models import VERIFY, EmailToken
 from subsvc_cabinet_email.passwords import Passwords
 from subsvc_cabinet_email.settings import CabinetEmailSettings
 
@@ -73,6 +73,21 @@ async def current_user(session: AsyncSession, principal: Principal) -> User:
     if user is None:
         raise HTTPError(404, USER_NOT_FOUND)
     return user
+
+
+async def redeem_link(
+    session: AsyncSession, purpose: str, token: str, *, invalid: str, expired: str
+) -> EmailToken:
+    """The mailed link ``token`` of ``purpose``, used up now (its siblings go too); 400
+    ``invalid`` when unknown or already used, 400 ``expired`` when past its lifetime."""
+    row = await tokens.find(session, purpose, tokens.hash_link_token(token))
+    if row is None:
+        raise HTTPError(400, invalid)
+    if tokens.is_expired(row):
+        raise HTTPError(400, expired)
+    if not await tokens.use(session, row):
+        raise HTTPError(400, invalid)
+    return row
 
 
 def require_links(request: Request) -> None:

@@ -20,6 +20,7 @@ from subsvc_cabinet_email.routes.common import (
     link,
     new_router,
     passwords,
+    redeem_link,
     require_links,
     settings,
 )
@@ -141,12 +142,8 @@ async def reset_password(
     """Set a new password with a mailed reset link (once). Every session of the account is
     logged out, and the account's other reset links stop working."""
     await limit(request, "password_reset")
-    row = await tokens.find(session, RESET, tokens.hash_link_token(payload.token))
-    if row is None:
-        raise HTTPError(400, INVALID_RESET)
-    if tokens.is_expired(row):
-        raise HTTPError(400, EXPIRED_RESET)
-    if not await tokens.use(session, row) or row.user_id is None:
+    row = await redeem_link(session, RESET, payload.token, invalid=INVALID_RESET, expired=EXPIRED_RESET)
+    if row.user_id is None:
         raise HTTPError(400, INVALID_RESET)
     user = await session.get(User, row.user_id, with_for_update=True)
     if user is None or user.email != row.email:

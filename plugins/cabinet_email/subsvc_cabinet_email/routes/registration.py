@@ -21,6 +21,7 @@ from subsvc_cabinet_email.routes.common import (
     mail_verification_link,
     new_router,
     passwords,
+    redeem_link,
     require_links,
     settings,
 )
@@ -187,13 +188,7 @@ async def verify_email(request: Request, session: AsyncSession, payload: EmailVe
     """Open a mailed verification link: the address is verified (a pending registration
     becomes an account) and the caller is logged in. Each link works once."""
     await limit(request, "email_verify")
-    row = await tokens.find(session, VERIFY, tokens.hash_link_token(payload.token))
-    if row is None:
-        raise HTTPError(400, INVALID_TOKEN)
-    if tokens.is_expired(row):
-        raise HTTPError(400, EXPIRED_TOKEN)
-    if not await tokens.use(session, row):
-        raise HTTPError(400, INVALID_TOKEN)
+    row = await redeem_link(session, VERIFY, payload.token, invalid=INVALID_TOKEN, expired=EXPIRED_TOKEN)
     user = await _verified_user(request, session, row)
     return await issue_session(request, session, user, device_info="email")
 
