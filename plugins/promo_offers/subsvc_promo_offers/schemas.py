@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from subsvc_users.api import UserSummary
 
 from subsvc.api import BigInt, Page
 
@@ -38,15 +39,9 @@ def normalise_target(value: str | None) -> str | None:
 # --- records -------------------------------------------------------------------------------------
 
 
-class OfferUserInfo(BaseModel):
+class OfferUserInfo(UserSummary):
     """The user an offer or a log entry belongs to."""
 
-    id: int
-    messenger_id: int | None = None
-    email: str | None = None
-    username: str | None = None
-    first_name: str | None = None
-    last_name: str | None = None
     full_name: str | None = None
 
 

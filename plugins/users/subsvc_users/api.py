@@ -55,6 +55,7 @@ from subsvc_users.schemas import (
     UserCreateRequest,
     UserResponse,
     UserStatus,
+    UserSummary,
     UserUpdateRequest,
 )
 from subsvc_users.service import (
@@ -80,6 +81,7 @@ __all__ = [
     "UserResponse",
     "UserRuleError",
     "UserStatus",
+    "UserSummary",
     "UserUpdateRequest",
     "count_cache",
     "count_query",

@@ -61,11 +61,8 @@ class SubscriptionSummary(BaseModel):
     tariff_name: str | None = None
 
 
-class UserResponse(BaseModel):
-    """The user record: the row, its promo group, and what other plugins add through the
-    ``user_record_extras`` hook (``subscription`` and ``subscriptions``)."""
-
-    model_config = ConfigDict(from_attributes=True)
+class UserSummary(BaseModel):
+    """Who a user is: the fields the user record and other plugins' user answers start with."""
 
     id: int
     messenger_id: int | None = None
@@ -73,6 +70,14 @@ class UserResponse(BaseModel):
     username: str | None = None
     first_name: str | None = None
     last_name: str | None = None
+
+
+class UserResponse(UserSummary):
+    """The user record: the row, its promo group, and what other plugins add through the
+    ``user_record_extras`` hook (``subscription`` and ``subscriptions``)."""
+
+    model_config = ConfigDict(from_attributes=True)
+
     status: str
     language: str
     balance_kopeks: int
