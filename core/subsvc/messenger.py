@@ -29,7 +29,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, Unpack
 
 import httpx2
 
@@ -155,6 +155,15 @@ class Delivery:
     status: DeliveryStatus
     message_id: int | None = None
     error: str | None = None
+
+
+class SendOptions(TypedDict, total=False):
+    """The options of :meth:`Messenger.send`, passed on unchanged by :meth:`Messenger.deliver`."""
+
+    media: Media | None
+    keyboard: Keyboard | None
+    parse_mode: str | None
+    disable_notification: bool
 
 
 # --- rate limits ---------------------------------------------------------------------------------
@@ -405,26 +414,11 @@ class Messenger:
             chat_id, text, keyboard=keyboard, parse_mode=parse_mode, disable_notification=disable_notification
         )
 
-    async def deliver(
-        self,
-        chat_id: int | str,
-        text: str,
-        *,
-        media: Media | None = None,
-        keyboard: Keyboard | None = None,
-        parse_mode: str | None = "HTML",
-        disable_notification: bool = False,
-    ) -> Delivery:
-        """:meth:`send` that answers instead of raising: for broadcasts that count outcomes."""
+    async def deliver(self, chat_id: int | str, text: str, **options: Unpack[SendOptions]) -> Delivery:
+        """:meth:`send` (same options) that answers instead of raising: for broadcasts that
+        count outcomes."""
         try:
-            message = await self.send(
-                chat_id,
-                text,
-                media=media,
-                keyboard=keyboard,
-                parse_mode=parse_mode,
-                disable_notification=disable_notification,
-            )
+            message = await self.send(chat_id, text, **options)
         except MessengerBlocked as exc:
             return Delivery("blocked", error=exc.description)
         except MessengerError as exc:
