@@ -30,6 +30,17 @@ class _Camel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
 
 
+class _ServerIdentity(BaseModel):
+    """The fields both APIs' server answers start with."""
+
+    id: int
+    squad_uuid: str
+    display_name: str
+    original_name: str | None = None
+    country_code: str | None = None
+    is_available: bool
+
+
 # --- Web API ---------------------------------------------------------------------------------
 
 
@@ -70,15 +81,9 @@ class ServerUpdateRequest(_Camel):
     )
 
 
-class ServerResponse(_Camel):
+class ServerResponse(_ServerIdentity, _Camel):
     """A server with its promo-group restrictions."""
 
-    id: int
-    squad_uuid: str
-    display_name: str
-    original_name: str | None = None
-    country_code: str | None = None
-    is_available: bool
     is_trial_eligible: bool = False
     price_kopeks: int
     description: str | None = None
@@ -169,15 +174,9 @@ class ServerConnectedUsersResponse(BaseModel):
 # --- Cabinet admin -----------------------------------------------------------------------------
 
 
-class ServerListItem(BaseModel):
+class ServerListItem(_ServerIdentity):
     """Server item for list view."""
 
-    id: int
-    squad_uuid: str
-    display_name: str
-    original_name: str | None = None
-    country_code: str | None = None
-    is_available: bool
     is_trial_eligible: bool
     price_kopeks: int
     max_users: int | None = None
