@@ -1,9 +1,4 @@
-"""core: API tokens of the Web API
-
-Revision ID: core_0001
-Revises:
-Create Date: 2026-11-22
-"""
+"""core: API tokens of the Web API"""
 
 from __future__ import annotations
 
@@ -15,7 +10,6 @@ from subsvc.db.types import UTCDateTime
 revision = "core_0001"
 down_revision = None
 branch_labels = ("core",)
-depends_on = None
 
 
 def upgrade() -> None:

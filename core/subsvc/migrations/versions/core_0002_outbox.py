@@ -1,9 +1,4 @@
-"""core: outbox of domain events
-
-Revision ID: core_0002
-Revises: core_0001
-Create Date: 2026-11-22
-"""
+"""core: outbox of domain events"""
 
 from __future__ import annotations
 
@@ -14,8 +9,6 @@ from subsvc.db.types import UTCDateTime
 
 revision = "core_0002"
 down_revision = "core_0001"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -4,10 +4,6 @@ The dispatcher claims ``WHERE dispatched_at IS NULL ORDER BY id LIMIT n``. With 
 ``dispatched_at`` PostgreSQL walked the primary key instead and skipped every dispatched row
 (83 ms per claim at 145,000 rows); an index of the pending rows' ids serves the claim at any
 table size and stays as small as the backlog.
-
-Revision ID: core_0003
-Revises: core_0002
-Create Date: 2026-11-22
 """
 
 from __future__ import annotations
@@ -17,8 +13,6 @@ from alembic import op
 
 revision = "core_0003"
 down_revision = "core_0002"
-branch_labels = None
-depends_on = None
 
 PENDING = sa.text("dispatched_at IS NULL")
 

@@ -4,10 +4,6 @@ Nothing looks events up by type (the dispatcher claims by id, webhook deliveries
 events just written), yet every event paid for the index twice: when written and when
 marked dispatched (a mark is never a heap-only update: the pending index's predicate names
 ``dispatched_at``).
-
-Revision ID: core_0004
-Revises: core_0003
-Create Date: 2026-11-23
 """
 
 from __future__ import annotations
@@ -16,8 +12,6 @@ from alembic import op
 
 revision = "core_0004"
 down_revision = "core_0003"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,9 +1,4 @@
-"""billing: the transaction table, with indexes for the list filters and the daily sums
-
-Revision ID: billing_0001
-Revises:
-Create Date: 2026-11-22
-"""
+"""billing: the transaction table, with indexes for the list filters and the daily sums"""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""broadcasts: broadcasts and their recipients
-
-Revision ID: broadcasts_0001
-Revises:
-Create Date: 2026-11-22
-"""
+"""broadcasts: broadcasts and their recipients"""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""cabinet_admin_users: per-user administrator settings (restrictions, commission, panel link)
-
-Revision ID: cabinet_admin_users_0001
-Revises:
-Create Date: 2026-11-23
-"""
+"""cabinet_admin_users: per-user administrator settings (restrictions, commission, panel link)"""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""cabinet_auth: refresh tokens, used one-time credentials, deep-link tokens
-
-Revision ID: cabinet_auth_0001
-Revises:
-Create Date: 2026-12-01
-"""
+"""cabinet_auth: refresh tokens, used one-time credentials, deep-link tokens"""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""cabinet_email: pending verification links, reset links and e-mail change codes
-
-Revision ID: cabinet_email_0001
-Revises:
-Create Date: 2026-11-23
-"""
+"""cabinet_email: pending verification links, reset links and e-mail change codes"""
 
 from __future__ import annotations
 

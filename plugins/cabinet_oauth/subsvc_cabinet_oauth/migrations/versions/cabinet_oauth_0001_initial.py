@@ -1,9 +1,4 @@
-"""cabinet_oauth: external identities, OAuth states, merge tokens
-
-Revision ID: cabinet_oauth_0001
-Revises:
-Create Date: 2026-11-23
-"""
+"""cabinet_oauth: external identities, OAuth states, merge tokens"""
 
 from __future__ import annotations
 

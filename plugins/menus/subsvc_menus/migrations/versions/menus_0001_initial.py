@@ -1,9 +1,4 @@
-"""menus: main menu buttons and messages, menu documents, layout history, click log
-
-Revision ID: menus_0001
-Revises:
-Create Date: 2026-11-22
-"""
+"""menus: main menu buttons and messages, menu documents, layout history, click log"""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""notifications: the subscription event log
-
-Revision ID: notifications_0001
-Revises:
-Create Date: 2026-11-23
-"""
+"""notifications: the subscription event log"""
 
 from __future__ import annotations
 

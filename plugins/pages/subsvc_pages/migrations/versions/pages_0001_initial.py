@@ -1,9 +1,4 @@
-"""pages: service rules, public offer, privacy policy, FAQ
-
-Revision ID: pages_0001
-Revises:
-Create Date: 2026-11-22
-"""
+"""pages: service rules, public offer, privacy policy, FAQ"""
 
 from __future__ import annotations
 

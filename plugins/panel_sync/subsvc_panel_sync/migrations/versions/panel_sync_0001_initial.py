@@ -1,9 +1,4 @@
-"""panel_sync: subscription sync states, full-sync runs, the control row
-
-Revision ID: panel_sync_0001
-Revises:
-Create Date: 2026-11-22
-"""
+"""panel_sync: subscription sync states, full-sync runs, the control row"""
 
 from __future__ import annotations
 

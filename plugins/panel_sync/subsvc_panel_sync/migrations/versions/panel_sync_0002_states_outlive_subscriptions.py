@@ -5,10 +5,6 @@ queued in ``panel_sync_states`` in the removing transaction, after the row went:
 ``ON DELETE CASCADE`` key that INSERT failed (the removal answered 500), and a change queued
 earlier went with the subscription, so the panel user stayed active. ``short_id`` tells such
 a row from a new subscription that got the same id.
-
-Revision ID: panel_sync_0002
-Revises: panel_sync_0001
-Create Date: 2026-11-25
 """
 
 from __future__ import annotations
@@ -18,8 +14,6 @@ from alembic import op
 
 revision = "panel_sync_0002"
 down_revision = "panel_sync_0001"
-branch_labels = None
-depends_on = None
 
 FOREIGN_KEY = "panel_sync_states_subscription_id_fkey"
 # PostgreSQL's name of the unnamed key of panel_sync_0001; SQLite's batch copy is given it too

@@ -1,9 +1,4 @@
-"""pinned_messages: messages, their broadcast and unpin runs, one row per recipient
-
-Revision ID: pinned_messages_0001
-Revises:
-Create Date: 2026-11-22
-"""
+"""pinned_messages: messages, their broadcast and unpin runs, one row per recipient"""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""promo_groups: the promo group table (at most one default group)
-
-Revision ID: promo_groups_0001
-Revises:
-Create Date: 2026-11-22
-"""
+"""promo_groups: the promo group table (at most one default group)"""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""promo_offers: offers, templates, log, active discounts, test access, broadcasts
-
-Revision ID: promo_offers_0001
-Revises:
-Create Date: 2026-12-01
-"""
+"""promo_offers: offers, templates, log, active discounts, test access, broadcasts"""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""promocodes: promo codes, their uses and the discounts they granted
-
-Revision ID: promocodes_0001
-Revises:
-Create Date: 2026-11-24
-"""
+"""promocodes: promo codes, their uses and the discounts they granted"""
 
 from __future__ import annotations
 

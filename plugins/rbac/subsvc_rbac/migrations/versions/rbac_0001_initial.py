@@ -1,9 +1,4 @@
-"""rbac: admin roles, user roles, access policies and the admin audit log
-
-Revision ID: rbac_0001
-Revises:
-Create Date: 2026-11-29
-"""
+"""rbac: admin roles, user roles, access policies and the admin audit log"""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
 """servers: the server table, its promo-group restrictions, and (PostgreSQL) a GIN index on
 the subscriptions' connected squads for the connected-users queries
-
-Revision ID: servers_0001
-Revises:
-Create Date: 2026-11-23
 """
 
 from __future__ import annotations

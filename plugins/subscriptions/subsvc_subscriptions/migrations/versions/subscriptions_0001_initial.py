@@ -1,9 +1,4 @@
-"""subscriptions: subscriptions and traffic purchases
-
-Revision ID: subscriptions_0001
-Revises:
-Create Date: 2026-11-22
-"""
+"""subscriptions: subscriptions and traffic purchases"""
 
 from __future__ import annotations
 

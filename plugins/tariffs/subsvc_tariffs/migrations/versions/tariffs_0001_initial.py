@@ -1,9 +1,5 @@
 """tariffs: the tariff table (at most one trial tariff), its promo-group restrictions, and an
 index on subscriptions.tariff_id for the per-tariff counts
-
-Revision ID: tariffs_0001
-Revises:
-Create Date: 2026-11-23
 """
 
 from __future__ import annotations

@@ -1,9 +1,4 @@
-"""users: the user table, with indexes for listing, filtering and searching
-
-Revision ID: users_0001
-Revises:
-Create Date: 2026-11-22
-"""
+"""users: the user table, with indexes for listing, filtering and searching"""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""users: cabinet identity columns (auth type, verified e-mail, password hash, last login)
-
-Revision ID: users_0002
-Revises: users_0001
-Create Date: 2026-11-22
-"""
+"""users: cabinet identity columns (auth type, verified e-mail, password hash, last login)"""
 
 from __future__ import annotations
 
@@ -14,8 +9,6 @@ from subsvc.db.types import UTCDateTime
 
 revision = "users_0002"
 down_revision = "users_0001"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,9 +1,4 @@
-"""users: when the user blocked the bot (messenger_blocked_at)
-
-Revision ID: users_0003
-Revises: users_0002
-Create Date: 2026-11-29
-"""
+"""users: when the user blocked the bot (messenger_blocked_at)"""
 
 from __future__ import annotations
 
@@ -14,8 +9,6 @@ from subsvc.db.types import UTCDateTime
 
 revision = "users_0003"
 down_revision = "users_0002"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,9 +1,4 @@
-"""webhooks: the webhook endpoints and their delivery attempts
-
-Revision ID: webhooks_0001
-Revises:
-Create Date: 2026-11-24
-"""
+"""webhooks: the webhook endpoints and their delivery attempts"""
 
 from __future__ import annotations
 
@@ -15,7 +10,6 @@ from subsvc.db.types import UTCDateTime
 revision = "webhooks_0001"
 down_revision = None
 branch_labels = ("webhooks",)
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,9 +1,4 @@
-"""welcome_texts: the welcome text table
-
-Revision ID: welcome_texts_0001
-Revises:
-Create Date: 2026-11-22
-"""
+"""welcome_texts: the welcome text table"""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""hello: greetings
-
-Revision ID: hello_0001
-Revises:
-"""
+"""hello: greetings"""
 
 from __future__ import annotations
 
