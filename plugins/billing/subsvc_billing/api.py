@@ -2,13 +2,14 @@
 
 Every balance change goes through :func:`adjust_balance` or :func:`change_balance` with
 :func:`record_transaction`, in the caller's transaction. :class:`Transaction` is the ORM
-model, for reading; ``DEPOSIT`` and ``WITHDRAWAL`` its types; :func:`rubles` formats kopeks.
+model, for reading; ``DEPOSIT`` and ``WITHDRAWAL`` its types; :func:`rubles` formats kopeks;
+:class:`TransactionSummary` starts a transaction's wire shape in a history.
 """
 
 from __future__ import annotations
 
 from subsvc_billing.models import DEPOSIT, WITHDRAWAL, Transaction
-from subsvc_billing.schemas import rubles
+from subsvc_billing.schemas import TransactionSummary, rubles
 from subsvc_billing.service import (
     PAYMENT_COMPLETED,
     TRANSACTION_CREATED,
@@ -28,6 +29,7 @@ __all__ = [
     "InsufficientBalance",
     "Transaction",
     "TransactionFilter",
+    "TransactionSummary",
     "adjust_balance",
     "change_balance",
     "list_transactions",

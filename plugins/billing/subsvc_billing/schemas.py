@@ -72,6 +72,18 @@ class TransactionResponse(BaseModel):
         return rubles(self.amount_kopeks)
 
 
+class TransactionSummary(BaseModel):
+    """A transaction as a user's history lists it: the fields the cabinet's history and the
+    administrators' view of a user start with."""
+
+    id: int
+    type: str
+    amount_kopeks: int
+    amount_rubles: float
+    description: str | None = None
+    payment_method: str | None = None
+
+
 class TransactionEvent(BaseModel):
     """Payload of ``transaction.created`` and ``payment.completed``.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
+from subsvc_billing.api import TransactionSummary
 
 
 class ServerInfo(BaseModel):
@@ -73,17 +74,11 @@ class BalanceResponse(BaseModel):
     balance_rubles: float
 
 
-class CabinetTransaction(BaseModel):
+class CabinetTransaction(TransactionSummary):
     """A transaction in the cabinet's history."""
 
     model_config = ConfigDict(from_attributes=True)
 
-    id: int
-    type: str
-    amount_kopeks: int
-    amount_rubles: float
-    description: str | None = None
-    payment_method: str | None = None
     is_completed: bool
     created_at: datetime
     completed_at: datetime | None = None

@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field
+from subsvc_billing.api import TransactionSummary
 from subsvc_subscriptions.api import MAX_DEVICES, MAX_TRAFFIC_GB
 from subsvc_users.api import UserStatus
 
@@ -148,15 +149,9 @@ class UserReferralInfo(BaseModel):
     referred_by_username: str | None = None
 
 
-class UserTransactionItem(BaseModel):
+class UserTransactionItem(TransactionSummary):
     """A transaction as administrators see it: money going out is negative."""
 
-    id: int
-    type: str
-    amount_kopeks: int
-    amount_rubles: float
-    description: str | None = None
-    payment_method: str | None = None
     is_completed: bool = True
     created_at: datetime
 
