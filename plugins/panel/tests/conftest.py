@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from subsvc_panel.testing import FakePanel
+from subsvc_rbac.testing import permission_holder  # noqa: F401 - fixture (tests with rbac)
 from subsvc_subscriptions.testing import MakeSubscription
 
 BASE_PLUGINS = ["panel"]

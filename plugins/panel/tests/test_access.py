@@ -8,9 +8,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from starlette.applications import Starlette
 from subsvc_panel.testing import FakePanel
-from subsvc_rbac.testing import role_holder
 
 from .conftest import BASE_PLUGINS
 
@@ -23,24 +21,9 @@ def subsvc_plugins() -> list[Any]:
     return [*BASE_PLUGINS, "subsvc_rbac.plugin"]
 
 
-@pytest.fixture
-def holder(app: Starlette, admin: httpx2.AsyncClient, make_user: Any) -> Any:
-    """``http = await holder(["panel:read"])``: a client of a user holding a new role."""
-    counter = iter(range(1, 1000))
-
-    async def make(permissions: list[str]) -> httpx2.AsyncClient:
-        number = next(counter)
-        user = await make_user(first_name=f"Holder {number}")
-        return await role_holder(
-            app, admin, user.id, permissions, messenger_id=user.messenger_id, name=f"role-{number}"
-        )
-
-    return make
-
-
-async def test_read_reads_and_manage_acts(holder: Any, fake_panel: FakePanel):
+async def test_read_reads_and_manage_acts(permission_holder: Any, fake_panel: FakePanel):
     node = fake_panel.add_node("A")
-    async with await holder(["panel:read"]) as reader:
+    async with await permission_holder(["panel:read"]) as reader:
         for path in ("/system", "/nodes", f"/nodes/{node['uuid']}", "/squads", "/inbounds", "/status"):
             assert (await reader.get(f"{BASE}{path}")).status_code == 200, path
         refused = await reader.post(f"{BASE}/nodes/{node['uuid']}/action", json={"action": "disable"})
@@ -48,24 +31,24 @@ async def test_read_reads_and_manage_acts(holder: Any, fake_panel: FakePanel):
         assert (await reader.post(f"{BASE}/squads", json={"name": "X"})).status_code == 403
         assert (await reader.get("/cabinet/admin/traffic")).status_code == 403
     assert fake_panel.nodes[node["uuid"]]["isDisabled"] is False
-    async with await holder(["panel:read", "panel:manage"]) as manager:
+    async with await permission_holder(["panel:read", "panel:manage"]) as manager:
         done = await manager.post(f"{BASE}/nodes/{node['uuid']}/action", json={"action": "disable"})
         assert done.status_code == 200
     assert fake_panel.nodes[node["uuid"]]["isDisabled"] is True
 
 
-async def test_traffic_permissions(holder: Any):
-    async with await holder(["traffic:read"]) as reader:
+async def test_traffic_permissions(permission_holder: Any):
+    async with await permission_holder(["traffic:read"]) as reader:
         assert (await reader.get("/cabinet/admin/traffic")).status_code == 200
         assert (await reader.post("/cabinet/admin/traffic/export-csv", json={})).status_code == 403
         assert (await reader.get(f"{BASE}/system")).status_code == 403
-    async with await holder(["servers:read"]) as other:
+    async with await permission_holder(["servers:read"]) as other:
         assert (await other.get("/cabinet/admin/traffic/enrichment")).status_code == 403
 
 
-async def test_actions_are_audited(holder: Any, admin: httpx2.AsyncClient, fake_panel: FakePanel):
+async def test_actions_are_audited(permission_holder: Any, admin: httpx2.AsyncClient, fake_panel: FakePanel):
     node = fake_panel.add_node("A")
-    async with await holder(["panel:*"]) as manager:
+    async with await permission_holder(["panel:*"]) as manager:
         assert (
             await manager.post(f"{BASE}/nodes/{node['uuid']}/action", json={"action": "restart"})
         ).status_code == 200

@@ -1,5 +1,5 @@
-"""Test helpers for tests that run with the rbac plugin deciding: a holder of a new role, and
-an audit log that starts empty.
+"""Test helpers for tests that run with the rbac plugin deciding: a holder of a new role (and
+the ``permission_holder`` fixture making them), and an audit log that starts empty.
 
 In a test module (or a conftest) of an app that includes ``subsvc_rbac.plugin``::
 
@@ -15,7 +15,7 @@ of that module (or of the conftest's folder).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import httpx2
@@ -68,6 +68,24 @@ async def role_holder(
     await grant_role(admin, user_id, permissions, **role)
     token: str = services(app).jwt.access_token(user_id, messenger_id=messenger_id)
     return bearer_client(app, token, client_ip)
+
+
+@pytest.fixture
+def permission_holder(
+    app: Starlette, admin: httpx2.AsyncClient, make_user: Any
+) -> Callable[[list[str]], Awaitable[httpx2.AsyncClient]]:
+    """``async with await permission_holder(["panel:read"]) as http``: a client of a new user
+    (``make_user``) holding a new role (``role-<n>``) with ``permissions``."""
+    counter = iter(range(1, 1000))
+
+    async def make(permissions: list[str]) -> httpx2.AsyncClient:
+        number = next(counter)
+        user = await make_user(first_name=f"Holder {number}")
+        return await role_holder(
+            app, admin, user.id, permissions, messenger_id=user.messenger_id, name=f"role-{number}"
+        )
+
+    return make
 
 
 @pytest.fixture(autouse=True)

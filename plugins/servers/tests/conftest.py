@@ -12,6 +12,7 @@ import httpx2
 import pytest
 from sqlmodel import select
 from starlette.applications import Starlette
+from subsvc_rbac.testing import permission_holder  # noqa: F401 - fixture (tests with rbac)
 from subsvc_servers.models import ServerPromoGroup
 from subsvc_servers.panel import PanelError, PanelSquad
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx2
 import pytest
-from starlette.applications import Starlette
-from subsvc_rbac.testing import role_holder
 
 from .conftest import BASE_PLUGINS
 
@@ -20,24 +17,9 @@ def subsvc_plugins() -> list[Any]:
     return [*BASE_PLUGINS, "subsvc_rbac.plugin"]
 
 
-@pytest.fixture
-def holder(app: Starlette, admin: httpx2.AsyncClient, make_user: Any) -> Any:
-    """``http = await holder(["servers:read"])``: a client of a user holding a new role."""
-    counter = iter(range(1, 1000))
-
-    async def make(permissions: list[str]) -> httpx2.AsyncClient:
-        number = next(counter)
-        user = await make_user(first_name=f"Holder {number}")
-        return await role_holder(
-            app, admin, user.id, permissions, messenger_id=user.messenger_id, name=f"role-{number}"
-        )
-
-    return make
-
-
-async def test_read_permission_reads_but_does_not_change(holder, make_server):
+async def test_read_permission_reads_but_does_not_change(permission_holder, make_server):
     server = await make_server("squad-1")
-    async with await holder(["servers:read"]) as reader:
+    async with await permission_holder(["servers:read"]) as reader:
         assert (await reader.get(BASE)).status_code == 200
         assert (await reader.get(f"{BASE}/{server['id']}")).status_code == 200
         assert (await reader.get(f"{BASE}/{server['id']}/stats")).status_code == 200
@@ -48,12 +30,12 @@ async def test_read_permission_reads_but_does_not_change(holder, make_server):
         assert (await reader.post(f"{BASE}/sync")).status_code == 403
 
 
-async def test_edit_permission_changes_and_other_roles_are_refused(holder, make_server):
+async def test_edit_permission_changes_and_other_roles_are_refused(permission_holder, make_server):
     server = await make_server("squad-1")
-    async with await holder(["servers:read", "servers:edit"]) as editor:
+    async with await permission_holder(["servers:read", "servers:edit"]) as editor:
         response = await editor.post(f"{BASE}/{server['id']}/toggle")
         assert (response.status_code, response.json()["is_available"]) == (200, False)
-    async with await holder(["users:read"]) as other:
+    async with await permission_holder(["users:read"]) as other:
         response = await other.get(BASE)
         assert response.status_code == 403
         assert response.json() == {"detail": "Permission denied: Permission not granted by any role"}
