@@ -24,15 +24,13 @@ from starlette.applications import Starlette
 from subsvc.api import Endpoint
 from subsvc.app import create_app
 from subsvc.plugins import load
-from subsvc.settings import Settings
 from subsvc.testing import (
     ADMIN_MESSENGER_ID,
-    API_KEY,
-    JWT_SECRET,
     USER_MESSENGER_ID,
     bearer_client,
     ensure_migrated,
     running,
+    settings_for_tests,
 )
 
 MANAGER = load()
@@ -84,18 +82,7 @@ async def _call(http: httpx2.AsyncClient, endpoint: Endpoint) -> httpx2.Response
 async def app(subsvc_database_url: str) -> AsyncIterator[Starlette]:
     """One app with every installed plugin for the whole module (its rows emptied at the end):
     the gate does not depend on the rows, and an app per operation would cost minutes."""
-    settings = Settings(
-        _env_file=None,
-        DATABASE_URL=subsvc_database_url,
-        ENVIRONMENT="test",
-        WEB_API_DEFAULT_TOKEN=API_KEY,
-        CABINET_JWT_SECRET=JWT_SECRET,
-        ADMIN_IDS=[ADMIN_MESSENGER_ID],
-        SUBSVC_PLUGINS=None,
-        SUBSVC_PLUGINS_DISABLED=[],
-        REDIS_URL=None,
-        IS_DOCS_ENABLED=False,
-    )
+    settings = settings_for_tests(subsvc_database_url)
     application = create_app(settings, plugins=None)
     await ensure_migrated(settings.DATABASE_URL, application.state.migration_dirs)
     async with running(application):

@@ -260,10 +260,11 @@ def subsvc_settings_overrides() -> dict[str, Any]:
     return {}
 
 
-@pytest.fixture
-def subsvc_settings(subsvc_database_url: str, subsvc_settings_overrides: dict[str, Any]) -> Settings:
+def settings_for_tests(database_url: str, **overrides: Any) -> Settings:
+    """A test app's settings (no ``.env``): ``database_url``, the test API key, JWT secret and
+    administrator, every installed plugin, no Redis, no docs; ``overrides`` on top."""
     values: dict[str, Any] = {
-        "DATABASE_URL": subsvc_database_url,
+        "DATABASE_URL": database_url,
         "ENVIRONMENT": "test",
         "WEB_API_DEFAULT_TOKEN": API_KEY,
         "CABINET_JWT_SECRET": JWT_SECRET,
@@ -272,9 +273,14 @@ def subsvc_settings(subsvc_database_url: str, subsvc_settings_overrides: dict[st
         "SUBSVC_PLUGINS_DISABLED": [],
         "REDIS_URL": None,
         "IS_DOCS_ENABLED": False,
-        **subsvc_settings_overrides,
+        **overrides,
     }
     return Settings(_env_file=None, **values)
+
+
+@pytest.fixture
+def subsvc_settings(subsvc_database_url: str, subsvc_settings_overrides: dict[str, Any]) -> Settings:
+    return settings_for_tests(subsvc_database_url, **subsvc_settings_overrides)
 
 
 @pytest.fixture

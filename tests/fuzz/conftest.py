@@ -64,7 +64,13 @@ from subsvc_panel.testing import FakePanel, serve_fake_panel
 
 from subsvc.app import create_app
 from subsvc.settings import Settings
-from subsvc.testing import ADMIN_MESSENGER_ID, API_KEY, JWT_SECRET, USER_MESSENGER_ID, reset_database
+from subsvc.testing import (
+    ADMIN_MESSENGER_ID,
+    API_KEY,
+    USER_MESSENGER_ID,
+    reset_database,
+    settings_for_tests,
+)
 from subsvc.testing_db import ensure_database
 from subsvc.testing_messenger import serve_fake_bot_api
 
@@ -225,16 +231,8 @@ class FuzzRun:
         os.environ.update(environment)
         stack.callback(_restore, saved)
         self.app: Starlette = create_app(
-            Settings(
-                _env_file=None,
-                DATABASE_URL=url,
-                ENVIRONMENT="test",
-                WEB_API_DEFAULT_TOKEN=API_KEY,
-                CABINET_JWT_SECRET=JWT_SECRET,
-                ADMIN_IDS=[ADMIN_MESSENGER_ID],
-                SUBSVC_PLUGINS=None,
-                SUBSVC_PLUGINS_DISABLED=[],
-                REDIS_URL=None,
+            settings_for_tests(
+                url,
                 IS_DOCS_ENABLED=True,
                 # login endpoints are limited per client IP: the run would see mostly 429s
                 RATE_LIMIT_ENABLED=False,
