@@ -20,7 +20,7 @@ from sqlalchemy import ColumnElement, Table, Update, or_, update
 from sqlmodel import select
 from starlette.applications import Starlette
 
-from subsvc.db import error_unstored, utcnow, write_batch
+from subsvc.db import Refused, error_unstored, utcnow, write_batch
 from subsvc.services import services
 
 if TYPE_CHECKING:
@@ -103,11 +103,12 @@ async def save_outcomes(
     run: str,
     what: str,
     logger: logging.Logger,
-) -> None:
+) -> list[Refused[tuple[Any, D]]]:
     """``write`` each recipient row (with its ``messenger_id``) and its outcome in one
     transaction (:func:`subsvc.db.write_batch`): outcomes refused together are written one by
-    one, one refused alone without the messenger's words (an outcome's ``error``)."""
-    await write_batch(
+    one, one refused alone without the messenger's words (an outcome's ``error``). The
+    outcomes refused alone (``stand_in`` ``None``: not written at all)."""
+    return await write_batch(
         write,
         zip(batch, outcomes, strict=True),
         stand_in=error_unstored("the messenger's answer", ERROR_CHARS),

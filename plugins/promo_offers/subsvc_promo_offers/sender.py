@@ -1,10 +1,11 @@
 """The background work of the plugin (core jobs, :mod:`subsvc.jobs`).
 
 ``promo_offers.send_broadcast(broadcast_id)`` sends a broadcast's pending messages through the
-messenger client, a batch at a time, saving each batch's outcome and the counters in the
-database. It first takes the broadcast's lease (one sender per broadcast across instances);
-a sender that dies leaves the lease to run out, and the upkeep job starts another, which
-resumes with the messages still pending (those of the interrupted batch may go twice).
+messenger client, a batch at a time (the leased loop of :mod:`subsvc.leases`), saving each
+batch's outcome and the counters in the database. It first takes the broadcast's lease (one
+sender per broadcast across instances); a sender that dies leaves the lease to run out, and
+the upkeep job starts another, which resumes with the messages still pending (those of the
+interrupted batch may go twice).
 
 One outcome never costs the others theirs (an unsaved batch would be sent again): the
 messenger's error is made storable (a NUL character, which PostgreSQL's text refuses, becomes
@@ -25,12 +26,13 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_, update
+from sqlalchemy import bindparam, func, update
 from sqlmodel import select
 from starlette.applications import Starlette
 
-from subsvc.db import error_unstored, storable, utcnow, write_batch
+from subsvc.db import storable, utcnow
 from subsvc.jobs import Job
+from subsvc.leases import Batches, each_limited, lease_take, resume_unleased, save_outcomes, send_batches
 from subsvc.messenger import Delivery, InlineButton, Messenger
 from subsvc.services import services
 from subsvc_promo_offers import server_access, templates
@@ -60,12 +62,7 @@ async def _take_lease(app: Starlette, broadcast_id: int) -> tuple[str, str] | No
     now = utcnow()
     lease = timedelta(seconds=_settings(app).PROMO_OFFERS_SEND_LEASE_SECONDS)
     statement = (
-        update(BROADCASTS)
-        .where(
-            BROADCASTS.c.id == broadcast_id,
-            BROADCASTS.c.status.in_(UNFINISHED),
-            or_(BROADCASTS.c.lease_until.is_(None), BROADCASTS.c.lease_until < now),
-        )
+        lease_take(BROADCASTS, broadcast_id, UNFINISHED, now)
         .values(
             status="running",
             lease_until=now + lease,
@@ -91,19 +88,17 @@ async def _pending(app: Starlette, broadcast_id: int, limit: int) -> list[Any]:
 
 
 async def _deliver_batch(
-    messenger: Messenger, batch: Sequence[Any], text: str, button: str, concurrency: int
+    messenger: Messenger, text: str, button: str, concurrency: int, batch: Sequence[Any]
 ) -> list[Delivery]:
-    gate = asyncio.Semaphore(concurrency)
+    async def one(row: Any) -> Delivery:
+        try:
+            keyboard = claim_keyboard(button, row.offer_id)
+            return await messenger.deliver(row.messenger_id, text, keyboard=keyboard)
+        except Exception as exc:  # a broadcast counts a failure, it never dies of one
+            log.warning("promo offer message to %s failed: %s", row.messenger_id, exc)
+            return Delivery("failed", error=str(exc)[:255])
 
-    async def one(messenger_id: int, offer_id: int) -> Delivery:
-        async with gate:
-            try:
-                return await messenger.deliver(messenger_id, text, keyboard=claim_keyboard(button, offer_id))
-            except Exception as exc:  # a broadcast counts a failure, it never dies of one
-                log.warning("promo offer message to %s failed: %s", messenger_id, exc)
-                return Delivery("failed", error=str(exc)[:255])
-
-    return list(await asyncio.gather(*(one(row.messenger_id, row.offer_id) for row in batch)))
+    return await each_limited(concurrency, batch, one)
 
 
 _MARK = (
@@ -119,16 +114,8 @@ async def _save_batch(
     """Each message's outcome, the broadcast's counters and a renewed lease, in one transaction;
     outcomes the database refuses together are saved one by one, so one costs only itself.
     Raises when one is left unsaved (still pending: the sender stops rather than send it again)."""
-    refused = await write_batch(
-        partial(_save_together, app, broadcast_id),
-        zip(batch, results, strict=True),
-        stand_in=error_unstored("the messenger's answer", ERROR_CHARS),
-        describe=lambda item: (
-            f"promo offer broadcast {broadcast_id}: the outcome for chat {item[0].messenger_id}"
-        ),
-        what="promo offer outcomes",
-        logger=log,
-    )
+    run, write = f"promo offer broadcast {broadcast_id}", partial(_save_together, app, broadcast_id)
+    refused = await save_outcomes(write, batch, results, run=run, what="promo offer outcomes", logger=log)
     if any(refusal.stand_in is None for refusal in refused):
         raise RuntimeError(f"promo offer broadcast {broadcast_id}: outcomes left unsaved")
 
@@ -180,19 +167,14 @@ async def send_broadcast(app: Starlette, broadcast_id: int) -> None:
     text, button = leased
     settings = _settings(app)
     messenger: Messenger = services(app).messenger
+    batches = Batches(
+        claim=partial(_pending, app, broadcast_id, settings.PROMO_OFFERS_SEND_BATCH),
+        deliver=partial(_deliver_batch, messenger, text, button, settings.PROMO_OFFERS_SEND_CONCURRENCY),
+        record=partial(_save_batch, app, broadcast_id),
+        finish=lambda done: _finish(app, broadcast_id, "completed" if done else None),
+    )
     try:
-        while True:
-            if services(app).jobs.stopping:
-                await _finish(app, broadcast_id, None)
-                return
-            batch = await _pending(app, broadcast_id, settings.PROMO_OFFERS_SEND_BATCH)
-            if not batch:
-                await _finish(app, broadcast_id, "completed")
-                return
-            results = await _deliver_batch(
-                messenger, batch, text, button, settings.PROMO_OFFERS_SEND_CONCURRENCY
-            )
-            await _save_batch(app, broadcast_id, batch, results)
+        await send_batches(app, batches)
     except asyncio.CancelledError:
         raise
     except Exception:
@@ -203,15 +185,8 @@ async def upkeep(app: Starlette) -> None:
     """Resume broadcasts nobody sends, end test access that ran out, make sure the default
     templates exist, deactivate expired offers (the periodic job ``promo_offers.upkeep``)."""
     now = utcnow()
-    unsent = select(BROADCASTS.c.id).where(
-        BROADCASTS.c.status.in_(UNFINISHED),
-        or_(BROADCASTS.c.lease_until.is_(None), BROADCASTS.c.lease_until < now),
-    )
     # one short transaction per step: none holds a lock while it asks for another table's
-    async with services(app).db.session(read_only=True) as session:
-        orphans = list(await session.exec(unsent))
-    for broadcast_id in orphans:
-        await services(app).jobs.enqueue(SEND_JOB, broadcast_id=broadcast_id)
+    await resume_unleased(app, BROADCASTS, UNFINISHED, SEND_JOB, "broadcast_id")
     while True:
         async with services(app).db.session() as session:
             revoked = await server_access.revoke_due(session, services(app).events, now)
