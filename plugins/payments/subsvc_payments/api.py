@@ -4,6 +4,9 @@
   :func:`attach_provider_payment` records the provider's id once it has answered.
 - :func:`credit_paid`: a paid provider payment credits its user exactly once;
   :func:`mark_failed`: it ended unpaid. Both answer an :class:`Outcome`.
+- for a provider plugin: :class:`PaymentMethodInfo` (its methods), :class:`PaymentProvider`
+  (its ``create`` / ``fetch``, with :class:`ProviderPaymentRequest`, :class:`ProviderPayment`,
+  :class:`ProviderStatus`) and :class:`ProviderError` (answered 502).
 - :class:`Payment`, the ORM model, for reading (only this plugin writes it), and its statuses.
 """
 
@@ -27,6 +30,14 @@ from subsvc_payments.models import (
     SUCCEEDED,
     Payment,
 )
+from subsvc_payments.providers import (
+    PaymentMethodInfo,
+    PaymentProvider,
+    ProviderError,
+    ProviderPayment,
+    ProviderPaymentRequest,
+    ProviderStatus,
+)
 from subsvc_payments.records import (
     IdempotencyConflict,
     PaymentNotFound,
@@ -48,7 +59,13 @@ __all__ = [
     "IdempotencyConflict",
     "Outcome",
     "Payment",
+    "PaymentMethodInfo",
     "PaymentNotFound",
+    "PaymentProvider",
+    "ProviderError",
+    "ProviderPayment",
+    "ProviderPaymentRequest",
+    "ProviderStatus",
     "attach_provider_payment",
     "create_payment",
     "credit_paid",

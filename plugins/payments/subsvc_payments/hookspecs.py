@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Sequence
 
 from starlette.applications import Starlette
 
 from subsvc.hookspecs import hookspec
+from subsvc_payments.providers import PaymentMethodInfo, PaymentProvider
 
-
-@dataclass(frozen=True)
-class PaymentMethodInfo:
-    """A payment method a provider plugin offers the cabinet's top-up screen: its ``id``
-    (the provider's name, e.g. ``yookassa``), the name and description shown, the amounts
-    it takes, its sub-options (``[{"id", "name", "description"}]``, e.g. card and SBP) and
-    the amounts offered as one-tap choices."""
-
-    id: str
-    name: str
-    min_amount_kopeks: int
-    max_amount_kopeks: int
-    description: str | None = None
-    options: Sequence[Mapping[str, Any]] | None = None
-    quick_amounts: Sequence[int] = field(default_factory=tuple)
-    open_url_direct: bool = False
+__all__ = ["PaymentMethodInfo", "PaymentProvider", "payments_provider", "payments_providers"]
 
 
 @hookspec
@@ -34,3 +18,11 @@ def payments_providers(app: Starlette) -> Sequence[PaymentMethodInfo] | None:
     empty list) while the provider is not configured. Called on every
     ``GET /cabinet/balance/payment-methods``, in the plugins' order; read settings, not the
     network. A method id answered by an earlier plugin is not listed twice."""
+
+
+@hookspec(firstresult=True)
+def payments_provider(app: Starlette, method: str) -> PaymentProvider | None:
+    """Return the provider serving the cabinet's method id ``method`` (its ``name``), or
+    ``None`` when the plugin does not serve it or is not configured. Top-up calls its
+    ``create``, a check its ``fetch``; both raise ``ProviderError`` when the provider is down
+    or refuses. The first plugin answering wins."""
