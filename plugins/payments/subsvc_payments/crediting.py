@@ -33,7 +33,7 @@ from subsvc_payments.models import (
     UNPAID,
     Payment,
 )
-from subsvc_payments.records import lock_payment
+from subsvc_payments.records import lock_payment, lock_payment_id
 from subsvc_payments.schemas import BalanceToppedUp, PaymentEvent
 
 PAYMENT_SUCCEEDED = "payment.succeeded"
@@ -199,6 +199,31 @@ async def mark_failed(
     if status not in ENDED_UNPAID:
         raise ValueError(f"not a status of an unpaid end: {status!r}")
     payment = await lock_payment(session, provider, provider_payment_id)
+    return await _end_unpaid(app, session, payment, status, reason, raw)
+
+
+async def fail_payment(
+    app: Starlette, session: AsyncSession, payment_id: int, status: str, reason: str | None = None
+) -> Outcome | None:
+    """:func:`mark_failed` by the local id, for a payment the provider may not know (its
+    creation failed, or it expired here): ``None`` when there is no such payment."""
+    if status not in ENDED_UNPAID:
+        raise ValueError(f"not a status of an unpaid end: {status!r}")
+    payment = await lock_payment_id(session, payment_id)
+    if payment is None:
+        return None
+    return await _end_unpaid(app, session, payment, status, reason, None)
+
+
+async def _end_unpaid(
+    app: Starlette,
+    session: AsyncSession,
+    payment: Payment,
+    status: str,
+    reason: str | None,
+    raw: dict[str, Any] | None,
+) -> Outcome:
+    """A locked pending (or expired) payment takes ``status``; any other answers as it is."""
     if payment.status not in (PENDING, EXPIRED) or payment.status == status or payment.transaction_id:
         return _outcome(payment)
     now = utcnow()

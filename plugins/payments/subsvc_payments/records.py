@@ -101,15 +101,23 @@ async def create_payment(
 
 
 async def attach_provider_payment(
-    session: AsyncSession, payment_id: int, provider_payment_id: str, data: dict[str, Any] | None = None
+    session: AsyncSession,
+    payment_id: int,
+    provider_payment_id: str,
+    data: dict[str, Any] | None = None,
+    *,
+    expires_at: datetime | None = None,
 ) -> None:
-    """Record the provider's id of a payment (once the provider has answered its creation) and
-    merge ``data`` into the payment's provider data."""
+    """Record the provider's id of a payment (once the provider has answered its creation),
+    merge ``data`` into the payment's provider data and take the provider's ``expires_at``
+    when it gives one."""
     payment = await session.get(Payment, payment_id, with_for_update=True)
     if payment is None:
         raise LookupError(f"no payment {payment_id}")
     payment.provider_payment_id = provider_payment_id
     payment.data = {**payment.data, **(data or {})}
+    if expires_at is not None:
+        payment.expires_at = expires_at
     payment.updated_at = utcnow()
     session.add(payment)
     await session.flush()
@@ -121,10 +129,19 @@ async def lock_payment(session: AsyncSession, provider: str, provider_payment_id
     takes the database's one write turn (so the read after it sees the last writer's commit).
     Raises :class:`PaymentNotFound`."""
     where = (col(Payment.provider) == provider, col(Payment.provider_payment_id) == provider_payment_id)
-    if session.get_bind().dialect.name != "postgresql":
-        await session.exec(update(Payment).where(*where).values(provider=col(Payment.provider)))
-    query = select(Payment).where(*where).with_for_update().execution_options(populate_existing=True)
-    payment = (await session.exec(query)).first()
+    payment = await _locked(session, where)
     if payment is None:
         raise PaymentNotFound(f"no {provider} payment {provider_payment_id!r}")
     return payment
+
+
+async def lock_payment_id(session: AsyncSession, payment_id: int) -> Payment | None:
+    """The payment with this local id, locked as :func:`lock_payment` does; ``None`` if gone."""
+    return await _locked(session, (col(Payment.id) == payment_id,))
+
+
+async def _locked(session: AsyncSession, where: tuple[Any, ...]) -> Payment | None:
+    if session.get_bind().dialect.name != "postgresql":
+        await session.exec(update(Payment).where(*where).values(provider=col(Payment.provider)))
+    query = select(Payment).where(*where).with_for_update().execution_options(populate_existing=True)
+    return (await session.exec(query)).first()

@@ -1,15 +1,28 @@
-"""The cabinet's payment methods (tag Cabinet Balance): what the provider plugins offer."""
+"""The cabinet's balance payments (tag Cabinet Balance): the provider plugins' methods, the
+top-up, and the user's pending payments and their check."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import Router
-from subsvc.services import services
-from subsvc_payments.hookspecs import PaymentMethodInfo
-from subsvc_payments.schemas import PaymentMethodResponse
+from subsvc.api import Header, Query, Router
+from subsvc.auth.principal import Principal
+from subsvc_payments import pending, topup
+from subsvc_payments.providers import PaymentMethodInfo, offered_methods
+from subsvc_payments.schemas import (
+    ManualCheckResponse,
+    PaymentMethodResponse,
+    PendingPaymentListResponse,
+    PendingPaymentResponse,
+    TopUpRequest,
+    TopUpResponse,
+)
 
 balance = Router(area="cabinet", tag="Cabinet Balance")
+PROVIDER_FAILED = "The payment provider is down or refused (the payment is left `failed`)"
 
 
 def _response(method: PaymentMethodInfo) -> PaymentMethodResponse:
@@ -25,16 +38,6 @@ def _response(method: PaymentMethodInfo) -> PaymentMethodResponse:
     )
 
 
-async def payment_methods(request: Request) -> list[PaymentMethodResponse]:
-    """The methods every configured provider plugin offers, each id once."""
-    answers = await services(request.app).plugins.call_all("payments_providers", app=request.app)
-    listed: dict[str, PaymentMethodResponse] = {}
-    for methods in answers:
-        for method in methods:
-            listed.setdefault(method.id, _response(method))
-    return list(listed.values())
-
-
 @balance.get(
     "/cabinet/balance/payment-methods",
     response_model=list[PaymentMethodResponse],
@@ -43,4 +46,96 @@ async def payment_methods(request: Request) -> list[PaymentMethodResponse]:
 async def get_payment_methods(request: Request) -> list[PaymentMethodResponse]:
     """Payment methods available to the user: those of the configured provider plugins (an
     empty list while none is installed or configured)."""
-    return await payment_methods(request)
+    return [_response(method) for method in (await offered_methods(request.app)).values()]
+
+
+@balance.post(
+    "/cabinet/balance/topup",
+    response_model=TopUpResponse,
+    summary="Create Topup",
+    responses={
+        400: f"{topup.INVALID_METHOD}, an invalid option, or the amount outside the method's limits",
+        409: "The Idempotency-Key was used for another top-up, or its first request is still running",
+        502: PROVIDER_FAILED,
+    },
+)
+async def create_topup(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    payload: TopUpRequest,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            min_length=1,
+            max_length=128,
+            description="Repeated: the first top-up is answered, no second payment is made",
+        ),
+    ] = None,
+) -> TopUpResponse:
+    """Create a payment at the method's provider and answer the URL the payer confirms at.
+
+    With an `Idempotency-Key`, a repeat answers the first payment (409 when it asked for
+    another method or amount). A provider that fails leaves the payment `failed`: 502."""
+    return await topup.create_topup(request.app, session, principal.id, payload, idempotency_key)
+
+
+@balance.get(
+    "/cabinet/balance/pending-payments",
+    response_model=PendingPaymentListResponse,
+    summary="Get Pending Payments",
+)
+async def get_pending_payments(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    page: Annotated[int, Query(ge=1, description="Page number")] = 1,
+    per_page: Annotated[int, Query(ge=1, le=50, description="Items per page")] = 10,
+) -> PendingPaymentListResponse:
+    """The user's pending payments, newest first."""
+    return await pending.pending_page(request.app, session, principal.id, page, per_page)
+
+
+@balance.get(
+    "/cabinet/balance/pending-payments/{method}/latest",
+    response_model=PendingPaymentResponse,
+    summary="Get Latest Payment By Method",
+    responses={404: pending.NO_RECENT},
+)
+async def get_latest_payment_by_method(
+    request: Request, session: AsyncSession, principal: Principal, method: str
+) -> PendingPaymentResponse:
+    """The user's newest payment of the method, whatever its status."""
+    return await pending.latest(request.app, session, principal.id, method)
+
+
+@balance.get(
+    "/cabinet/balance/pending-payments/{method}/{payment_id}",
+    response_model=PendingPaymentResponse,
+    summary="Get Pending Payment Details",
+    responses={404: f"{pending.PAYMENT_NOT_FOUND} (unknown, of another method or another user's)"},
+)
+async def get_pending_payment_details(
+    request: Request, session: AsyncSession, principal: Principal, method: str, payment_id: int
+) -> PendingPaymentResponse:
+    """One of the user's payments."""
+    return await pending.details(request.app, session, principal.id, method, payment_id)
+
+
+@balance.post(
+    "/cabinet/balance/pending-payments/{method}/{payment_id}/check",
+    response_model=ManualCheckResponse,
+    summary="Check Payment Status",
+    responses={
+        404: f"{pending.PAYMENT_NOT_FOUND} (unknown, of another method or another user's)",
+        502: PROVIDER_FAILED.split(" (")[0],
+    },
+)
+async def check_payment_status(
+    request: Request, session: AsyncSession, principal: Principal, method: str, payment_id: int
+) -> ManualCheckResponse:
+    """Ask the provider for the payment's status: paid credits the balance (once, however many
+    checks and notifications race), an unpaid end marks it so. A payment not pending (or
+    expired here), or whose provider is not configured, is answered `success: false`."""
+    return await pending.check(request.app, session, principal.id, method, payment_id)

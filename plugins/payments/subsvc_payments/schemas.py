@@ -52,3 +52,65 @@ class PaymentMethodResponse(BaseModel):
     options: list[dict[str, Any]] | None = None
     quick_amounts: list[int] = Field(default_factory=list)
     open_url_direct: bool = False
+
+
+class TopUpRequest(BaseModel):
+    """Request to create payment for balance top-up."""
+
+    amount_kopeks: int = Field(ge=1000, le=2_000_000_000, description="Amount in kopeks (min 10 rubles)")
+    payment_method: str = Field(description="Payment method ID")
+    payment_option: str | None = Field(None, description="Payment option (e.g. Platega method code)")
+
+
+class TopUpResponse(BaseModel):
+    """Response with payment info."""
+
+    payment_id: str
+    payment_url: str
+    amount_kopeks: int
+    amount_rubles: float
+    status: str
+    expires_at: datetime | None = None
+
+
+class PendingPaymentResponse(BaseModel):
+    """Pending payment details for manual verification."""
+
+    id: int
+    method: str
+    method_display: str
+    identifier: str
+    amount_kopeks: int
+    amount_rubles: float
+    status: str
+    status_emoji: str
+    status_text: str
+    is_paid: bool
+    is_checkable: bool
+    created_at: datetime
+    expires_at: datetime | None = None
+    payment_url: str | None = None
+    user_id: int | None = None
+    user_messenger_id: int | None = None
+    user_username: str | None = None
+
+
+class PendingPaymentListResponse(BaseModel):
+    """Paginated list of pending payments."""
+
+    items: list[PendingPaymentResponse]
+    total: int
+    page: int
+    per_page: int
+    pages: int
+
+
+class ManualCheckResponse(BaseModel):
+    """Response after manual payment status check."""
+
+    success: bool
+    message: str
+    payment: PendingPaymentResponse | None = None
+    status_changed: bool = False
+    old_status: str | None = None
+    new_status: str | None = None

@@ -19,3 +19,19 @@ class PaymentsSettings(PluginSettings):
             "a payment paid later is still credited once, and flagged late."
         ),
     )
+    PAYMENTS_EXPIRE_INTERVAL_SECONDS: int = Field(
+        60,
+        ge=0,
+        le=86_400,
+        description=(
+            "How often the job `payments.expire_pending` marks the pending payments past their "
+            "`expires_at` expired (seconds; 0: never)."
+        ),
+    )
+    PAYMENTS_RETURN_URL: str | None = Field(
+        None,
+        description=(
+            "Where a provider sends the payer back after paying: `{PAYMENTS_RETURN_URL}?method={id}` "
+            "(e.g. `https://cabinet.example.com/balance/top-up/result`); none when unset."
+        ),
+    )

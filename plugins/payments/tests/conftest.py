@@ -3,7 +3,11 @@ each in a session of its own (as a request or a provider's notification would)."
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import importlib.util
+import sys
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import httpx2
@@ -17,8 +21,37 @@ PROVIDER = "fakepay"
 
 
 @pytest.fixture
-def subsvc_plugins() -> list[str]:
+def subsvc_plugins() -> list[Any]:
     return ["payments"]
+
+
+def fake_provider_plugin() -> ModuleType:
+    """The test provider plugin (fake_provider.py), loaded once (test modules import nothing
+    from each other)."""
+    name = "subsvc_payments_tests_fake_provider"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("fake_provider.py"))
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@pytest.fixture
+def provider_plugin() -> ModuleType:
+    """The test provider plugin's module, for ``subsvc_plugins``."""
+    return fake_provider_plugin()
+
+
+@pytest.fixture
+def fake_provider() -> Iterator[Any]:
+    """The test provider plugin's provider, configured for this test (with
+    ``subsvc_plugins`` returning ``["payments", provider_plugin]``)."""
+    plugin = fake_provider_plugin()
+    plugin.Configured.provider = provider = plugin.FakeProvider()
+    yield provider
+    plugin.Configured.provider = None
 
 
 @pytest.fixture

@@ -1,0 +1,119 @@
+"""The cabinet's top-up: a payment row first (idempotent by the client's key), then the
+provider's creation outside any lock, then its id and URL attached. A provider failure
+leaves the payment ``failed`` with the reason and answers 502."""
+
+from __future__ import annotations
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.applications import Starlette
+
+from subsvc.api import HTTPError
+from subsvc_payments.crediting import fail_payment
+from subsvc_payments.models import FAILED, Payment
+from subsvc_payments.providers import (
+    PaymentMethodInfo,
+    PaymentProvider,
+    ProviderError,
+    ProviderPaymentRequest,
+    offered_methods,
+    provider_for,
+)
+from subsvc_payments.records import attach_provider_payment, create_payment
+from subsvc_payments.schemas import TopUpRequest, TopUpResponse
+from subsvc_payments.settings import PaymentsSettings
+
+INVALID_METHOD = "Invalid or unavailable payment method"
+URL_KEY = "payment_url"
+
+
+class TopUpInProgress(Exception):
+    """The first request with this idempotency key is still waiting for its provider."""
+
+
+def _rubles(kopeks: int) -> str:
+    return f"{kopeks / 100:.2f}"
+
+
+async def _chosen(app: Starlette, request: TopUpRequest) -> tuple[PaymentMethodInfo, PaymentProvider]:
+    """The offered method and its provider, the amount within its limits (400 otherwise)."""
+    info = (await offered_methods(app)).get(request.payment_method)
+    provider = None if info is None else await provider_for(app, request.payment_method)
+    if info is None or provider is None:
+        raise HTTPError(400, INVALID_METHOD)
+    options = [str(option.get("id")) for option in info.options or ()]
+    if request.payment_option is not None and request.payment_option not in options:
+        raise HTTPError(400, f"Invalid payment option: {request.payment_option}")
+    if request.amount_kopeks < info.min_amount_kopeks:
+        raise HTTPError(400, f"Minimum amount is {_rubles(info.min_amount_kopeks)} RUB")
+    if request.amount_kopeks > info.max_amount_kopeks:
+        raise HTTPError(400, f"Maximum amount is {_rubles(info.max_amount_kopeks)} RUB")
+    return info, provider
+
+
+def _return_url(app: Starlette, method: str) -> str | None:
+    base = PaymentsSettings.of(app).PAYMENTS_RETURN_URL
+    return f"{base}?method={method}" if base else None
+
+
+def _answer(payment: Payment) -> TopUpResponse:
+    """The top-up answer of a payment the provider has created."""
+    return TopUpResponse(
+        payment_id=str(payment.id),
+        payment_url=str(payment.data[URL_KEY]),
+        amount_kopeks=payment.amount_kopeks,
+        amount_rubles=payment.amount_kopeks / 100,
+        status=payment.status,
+        expires_at=payment.expires_at,
+    )
+
+
+def _repeated(payment: Payment) -> TopUpResponse:
+    """A repeated idempotency key: the first payment's answer, or its failure again."""
+    if URL_KEY in payment.data:
+        return _answer(payment)
+    if payment.status == FAILED:
+        raise ProviderError(f"Payment {payment.id} failed: {payment.failure_reason}")
+    raise TopUpInProgress("A top-up with this Idempotency-Key is still being created; retry shortly")
+
+
+async def create_topup(
+    app: Starlette, session: AsyncSession, user_id: int, request: TopUpRequest, idempotency_key: str | None
+) -> TopUpResponse:
+    """Create (or, for a repeated key, answer) the user's top-up payment; commits."""
+    _, provider = await _chosen(app, request)
+    method = request.payment_option or request.payment_method
+    payment, created = await create_payment(
+        app, session, user_id, provider.name, method, request.amount_kopeks, idempotency_key
+    )
+    await session.commit()
+    if not created:
+        return _repeated(payment)
+    assert payment.id is not None
+    asked = ProviderPaymentRequest(
+        payment_id=payment.id,
+        user_id=user_id,
+        method=request.payment_method,
+        option=request.payment_option,
+        amount_kopeks=payment.amount_kopeks,
+        currency=payment.currency,
+        description=f"Пополнение баланса на {_rubles(payment.amount_kopeks)} ₽",
+        return_url=_return_url(app, request.payment_method),
+        idempotence_key=f"subsvc-payment-{payment.id}",
+    )
+    try:
+        created_at_provider = await provider.create(asked)
+    except ProviderError as error:
+        reason = f"provider_error: {error}"[:255]
+        await fail_payment(app, session, payment.id, FAILED, reason)
+        await session.commit()
+        failed = f"Payment provider {provider.name} failed to create the payment: {error}"
+        raise ProviderError(failed) from error
+    await attach_provider_payment(
+        session,
+        payment.id,
+        created_at_provider.provider_payment_id,
+        {**created_at_provider.data, URL_KEY: created_at_provider.payment_url},
+        expires_at=created_at_provider.expires_at,
+    )
+    await session.commit()
+    return _answer(payment)
