@@ -17,7 +17,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from run import (
     RunResult,
     ensure_wrk,
     free_port,
+    in_scratch_folder,
     log,
     pinning,
     run_wrk,
@@ -187,12 +187,7 @@ def benchmark(args: argparse.Namespace, workdir: Path) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    try:
-        with tempfile.TemporaryDirectory(prefix="subsvc-ab-") as tmp:
-            return benchmark(args, Path(tmp))
-    except BenchError as exc:
-        log(f"error: {exc}")
-        return 2
+    return in_scratch_folder("subsvc-ab-", lambda folder: benchmark(args, folder))
 
 
 if __name__ == "__main__":

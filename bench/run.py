@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -538,19 +538,25 @@ def raise_on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the process exit status."""
-    args = parse_args(argv)
-    signal.signal(signal.SIGTERM, raise_on_sigterm)
+def in_scratch_folder(prefix: str, work: Callable[[Path], int]) -> int:
+    """``work(folder)`` in a temporary folder removed afterwards: its exit status, 2 after a
+    :class:`BenchError` (logged), 130 when interrupted. The benchmarks' ``main``."""
     try:
-        with tempfile.TemporaryDirectory(prefix="subsvc-bench-") as tmp:
-            return benchmark(args, Path(tmp))
+        with tempfile.TemporaryDirectory(prefix=prefix) as folder:
+            return work(Path(folder))
     except BenchError as exc:
         log(f"error: {exc}")
         return 2
     except KeyboardInterrupt:
         log("interrupted")
         return 130
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the process exit status."""
+    args = parse_args(argv)
+    signal.signal(signal.SIGTERM, raise_on_sigterm)
+    return in_scratch_folder("subsvc-bench-", lambda folder: benchmark(args, folder))
 
 
 if __name__ == "__main__":

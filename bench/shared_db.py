@@ -46,6 +46,7 @@ from run import (
     ensure_wrk,
     free_port,
     http_status,
+    in_scratch_folder,
     log,
     lua_string,
     parse_wrk,
@@ -434,16 +435,12 @@ def benchmark(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    try:
-        with tempfile.TemporaryDirectory(prefix="subsvc-bench-shared-") as folder:
-            args.workdir = Path(folder)
-            return benchmark(args)
-    except BenchError as exc:
-        log(f"error: {exc}")
-        return 2
-    except KeyboardInterrupt:
-        log("interrupted")
-        return 130
+
+    def in_folder(folder: Path) -> int:
+        args.workdir = folder
+        return benchmark(args)
+
+    return in_scratch_folder("subsvc-bench-shared-", in_folder)
 
 
 if __name__ == "__main__":
