@@ -4,15 +4,33 @@ offer when the account belongs to another user, unlinking, and server-side compl
 from __future__ import annotations
 
 import time
+from typing import Any
 
+import httpx2
 import pytest
 from subsvc_cabinet_oauth.models import MergeToken, OAuthIdentity, OAuthState
-from subsvc_cabinet_oauth.testing import account, callback_body, start_and_authorize
+from subsvc_cabinet_oauth.testing import FakeProvider, account, callback_body, start_and_authorize
 from subsvc_users.models import User
 
 
 def by_provider(body: dict) -> dict[str, dict]:
     return {item["provider"]: item for item in body["providers"]}
+
+
+async def link_twice(
+    http: httpx2.AsyncClient,
+    fake: FakeProvider,
+    headers: dict[str, str],
+    provider: str,
+    first: str,
+    second: str,
+) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """Two links of ``provider`` started and authorized by the user of ``headers`` (accounts
+    ``first``, then ``second``); the callback URL and both callback bodies."""
+    path = f"/cabinet/auth/account/link/{provider}/init"
+    _, one = await start_and_authorize(http, fake, path, account(provider, first), headers=headers)
+    _, two = await start_and_authorize(http, fake, path, account(provider, second), headers=headers)
+    return f"/cabinet/auth/account/link/{provider}/callback", callback_body(one), callback_body(two)
 
 
 async def test_linked_providers_lists_every_way_to_log_in(anon_client, insert_user, bearer):
@@ -70,14 +88,9 @@ async def test_init_refuses_a_provider_already_linked(oauth_link, insert_user, a
 async def test_linking_the_same_account_again_is_already_linked(anon_client, fake, insert_user, bearer, db):
     user = await insert_user()
     headers = bearer(user.id)
-    path = "/cabinet/auth/account/link/discord/init"
-    _, first = await start_and_authorize(anon_client, fake, path, account("discord", "d-1"), headers=headers)
-    _, second = await start_and_authorize(anon_client, fake, path, account("discord", "d-1"), headers=headers)
-    url = "/cabinet/auth/account/link/discord/callback"
-    assert (await anon_client.post(url, json=callback_body(first), headers=headers)).json()[
-        "message"
-    ] == "linked"
-    r = await anon_client.post(url, json=callback_body(second), headers=headers)
+    url, first, second = await link_twice(anon_client, fake, headers, "discord", "d-1", "d-1")
+    assert (await anon_client.post(url, json=first, headers=headers)).json()["message"] == "linked"
+    r = await anon_client.post(url, json=second, headers=headers)
     assert r.json() == {
         "success": True,
         "message": "already_linked",
@@ -89,12 +102,9 @@ async def test_linking_the_same_account_again_is_already_linked(anon_client, fak
 async def test_another_account_of_a_linked_provider_is_409(anon_client, fake, insert_user, bearer, rows):
     user = await insert_user()
     headers = bearer(user.id)
-    path = "/cabinet/auth/account/link/google/init"
-    _, first = await start_and_authorize(anon_client, fake, path, account("google", "g-1"), headers=headers)
-    _, second = await start_and_authorize(anon_client, fake, path, account("google", "g-2"), headers=headers)
-    url = "/cabinet/auth/account/link/google/callback"
-    await anon_client.post(url, json=callback_body(first), headers=headers)
-    r = await anon_client.post(url, json=callback_body(second), headers=headers)
+    url, first, second = await link_twice(anon_client, fake, headers, "google", "g-1", "g-2")
+    await anon_client.post(url, json=first, headers=headers)
+    r = await anon_client.post(url, json=second, headers=headers)
     assert r.status_code == 409 and "Unlink it first" in r.json()["detail"]
     assert [i.subject for i in await rows(OAuthIdentity)] == ["g-1"]
 

@@ -241,24 +241,20 @@ async def test_wrong_client_secret_fails_the_exchange(anon_client, fake, monkeyp
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-async def test_token_endpoint_failure_is_400(anon_client, fake, rows, provider):
-    fake.failing.add("token")
+@pytest.mark.parametrize(
+    ("endpoint", "detail"),
+    [
+        ("token", "Failed to exchange authorization code"),
+        ("userinfo", "Failed to fetch user information from provider"),
+    ],
+)
+async def test_a_provider_endpoint_failure_is_400(anon_client, fake, rows, provider, endpoint, detail):
+    fake.failing.add(endpoint)
     _, back = await start_and_authorize(
         anon_client, fake, f"/cabinet/auth/oauth/{provider}/authorize", account(provider, "x")
     )
     r = await anon_client.post(f"/cabinet/auth/oauth/{provider}/callback", json=callback_body(back))
-    assert r.status_code == 400 and r.json()["detail"] == "Failed to exchange authorization code"
-    assert await rows(User) == []
-
-
-@pytest.mark.parametrize("provider", PROVIDERS)
-async def test_userinfo_failure_is_400(anon_client, fake, rows, provider):
-    fake.failing.add("userinfo")
-    _, back = await start_and_authorize(
-        anon_client, fake, f"/cabinet/auth/oauth/{provider}/authorize", account(provider, "x")
-    )
-    r = await anon_client.post(f"/cabinet/auth/oauth/{provider}/callback", json=callback_body(back))
-    assert r.status_code == 400 and r.json()["detail"] == "Failed to fetch user information from provider"
+    assert r.status_code == 400 and r.json()["detail"] == detail
     assert await rows(User) == [] and await rows(OAuthIdentity) == []
 
 
