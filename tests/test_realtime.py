@@ -45,6 +45,21 @@ async def receive(ws: ClientConnection, seconds: float = 5.0) -> dict[str, Any]:
     return json.loads(await asyncio.wait_for(ws.recv(), seconds))
 
 
+@asynccontextmanager
+async def admin_and_user(
+    app: Starlette, url: str, api_key: str
+) -> AsyncIterator[tuple[ClientConnection, ClientConnection]]:
+    """An administrator's ``/ws`` and user 2's ``/cabinet/ws`` on ``url`` (tokens of ``app``),
+    both greeted."""
+    async with (
+        connect(f"{url}/ws?token={api_key}") as admin,
+        connect(f"{url}/cabinet/ws?token={app.state.jwt.access_token(2)}") as user,
+    ):
+        assert await receive(admin) == ADMIN_GREETING
+        assert (await receive(user))["type"] == "connected"
+        yield admin, user
+
+
 async def closed_with(ws: ClientConnection) -> tuple[int, str]:
     """Read until the server closes; its close code and reason."""
     with pytest.raises(ConnectionClosed) as info:
@@ -262,11 +277,8 @@ async def test_shutdown_closes_sockets_with_1001(subsvc_settings, app, api_key, 
     async with (
         other.router.lifespan_context(other),
         serving(other) as url,
-        connect(f"{url}/ws?token={api_key}") as admin,
-        connect(f"{url}/cabinet/ws?token={other.state.jwt.access_token(2)}") as user,
+        admin_and_user(other, url, api_key) as (admin, user),
     ):
-        assert await receive(admin) == ADMIN_GREETING
-        assert (await receive(user))["type"] == "connected"
         await other.state.realtime.close()
         assert await closed_with(admin) == (1001, "Server shutting down")
         assert await closed_with(user) == (1001, "Server shutting down")
@@ -283,11 +295,8 @@ async def test_fan_out_across_two_instances_on_one_redis(redis_url, subsvc_setti
         one.router.lifespan_context(one),
         two.router.lifespan_context(two),
         serving(two) as url,
-        connect(f"{url}/ws?token={api_key}") as admin,
-        connect(f"{url}/cabinet/ws?token={two.state.jwt.access_token(2)}") as user,
+        admin_and_user(two, url, api_key) as (admin, user),
     ):
-        assert await receive(admin) == ADMIN_GREETING
-        assert (await receive(user))["type"] == "connected"
         transport = httpx2.ASGITransport(app=one)
         async with httpx2.AsyncClient(transport=transport, base_url="http://one") as http:
             response = await http.post(
