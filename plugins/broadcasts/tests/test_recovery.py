@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from subsvc_broadcasts.models import BroadcastRecipient
 from subsvc_broadcasts.sender import upkeep
+from subsvc_broadcasts.settings import BroadcastsSettings
 
 from subsvc.db import utcnow
 
@@ -22,7 +23,12 @@ def broadcast_env() -> dict[str, Any]:
     return {"BROADCASTS_BATCH_SIZE": 5, "BROADCASTS_SEND_CONCURRENCY": 5, "BROADCASTS_LEASE_SECONDS": 0.5}
 
 
-async def test_stop_ends_a_running_broadcast_soon_and_keeps_its_counts(client, users, finished, fake_bot_api):
+async def test_stop_ends_a_running_broadcast_soon_and_keeps_its_counts(
+    client, users, finished, fake_bot_api, change_settings
+):
+    # a lease long enough that the sender surely holds it when the stop comes, however slow
+    # the host: the stop then waits for the sender (``cancelling``)
+    change_settings(BroadcastsSettings, BROADCASTS_LEASE_SECONDS=30)
     await users(40)
     fake_bot_api.delay = 0.1
     created = (await client.post(URL, json={"target": "all", "message_text": "x"})).json()
