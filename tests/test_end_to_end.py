@@ -16,6 +16,7 @@ import httpx2
 import pytest
 import websockets.sync.client
 
+STOP_SECONDS = 30
 STARTUP_SECONDS = 90  # migrating and starting every plugin; slow when the tests share the CPUs
 
 
@@ -75,7 +76,11 @@ def serving(env: dict[str, str], *args: str) -> Iterator[tuple[int, subprocess.P
         yield port, server
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        try:  # a graceful stop; generous, as a loaded CI host makes two processes slow to stop
+            server.wait(timeout=STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            raise
 
 
 def test_serve_migrates_answers_health_and_accepts_a_cli_token(env):
