@@ -14,6 +14,7 @@ import pytest
 from sqlmodel import col, select
 from subsvc_panel.testing import FakePanel
 from subsvc_panel_sync.models import PanelSyncState
+from subsvc_panel_sync.testing import FAST_SYNC
 from subsvc_subscriptions.models import Subscription
 from subsvc_users.models import User
 
@@ -31,15 +32,6 @@ PLUGINS = [
     "subsvc_panel_sync.plugin",
     "subsvc_cabinet_admin_users.plugin",
 ]
-FAST = {
-    "PANEL_SYNC_POLL_SECONDS": "0.1",
-    "PANEL_SYNC_RETRY_BASE_SECONDS": "0.05",
-    "PANEL_SYNC_RETRY_FACTOR": "2",
-    "PANEL_SYNC_RETRY_MAX_SECONDS": "0.2",
-    "PANEL_SYNC_LEASE_SECONDS": "2",
-    "PANEL_MAX_RETRIES": "0",
-    "PANEL_TIMEOUT_SECONDS": "3",
-}
 
 
 @pytest.fixture
@@ -49,7 +41,7 @@ def subsvc_plugins() -> list[Any]:
 
 @pytest.fixture
 def panel(fake_panel: FakePanel, monkeypatch: pytest.MonkeyPatch) -> FakePanel:
-    for name, value in {**FAST, **fake_panel.env(), "PANEL_MAX_RETRIES": "0"}.items():
+    for name, value in {**FAST_SYNC, **fake_panel.env(), "PANEL_MAX_RETRIES": "0"}.items():
         monkeypatch.setenv(name, value)
     return fake_panel
 

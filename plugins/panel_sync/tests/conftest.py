@@ -11,22 +11,13 @@ import httpx2
 import pytest
 from starlette.applications import Starlette
 from subsvc_panel.testing import FakePanel
+from subsvc_panel_sync.testing import FAST_SYNC
 
 from subsvc.app import create_app
 from subsvc.settings import Settings
 from subsvc.testing import created, marked_env
 
 PLUGINS = ["panel_sync"]
-FAST = {
-    "PANEL_SYNC_POLL_SECONDS": "0.1",
-    "PANEL_SYNC_RETRY_BASE_SECONDS": "0.05",
-    "PANEL_SYNC_RETRY_FACTOR": "2",
-    "PANEL_SYNC_RETRY_MAX_SECONDS": "0.2",
-    "PANEL_SYNC_LEASE_SECONDS": "2",
-    "PANEL_SYNC_CONCURRENCY": "20",
-    "PANEL_MAX_RETRIES": "0",
-    "PANEL_TIMEOUT_SECONDS": "3",
-}
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -45,7 +36,7 @@ def sync_env(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, fake_panel: FakePanel
 ) -> FakePanel:
     """Short timings, and the panel plugin pointed at the fake (unless ``no_panel``)."""
-    values = dict(FAST)
+    values = dict(FAST_SYNC)
     if not request.node.get_closest_marker("no_panel"):
         values.update({**fake_panel.env(), "PANEL_MAX_RETRIES": "0"})
     else:
