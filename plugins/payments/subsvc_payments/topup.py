@@ -9,7 +9,7 @@ from starlette.applications import Starlette
 
 from subsvc.api import HTTPError
 from subsvc_payments.crediting import fail_payment
-from subsvc_payments.models import FAILED, Payment
+from subsvc_payments.models import FAILED, PENDING, Payment
 from subsvc_payments.providers import (
     PaymentMethodInfo,
     PaymentProvider,
@@ -71,9 +71,9 @@ def _repeated(payment: Payment) -> TopUpResponse:
     """A repeated idempotency key: the first payment's answer, or its failure again."""
     if URL_KEY in payment.data:
         return _answer(payment)
-    if payment.status == FAILED:
-        raise ProviderError(f"Payment {payment.id} failed: {payment.failure_reason}")
-    raise TopUpInProgress("A top-up with this Idempotency-Key is still being created; retry shortly")
+    if payment.status == PENDING:
+        raise TopUpInProgress("A top-up with this Idempotency-Key is still being created; retry shortly")
+    raise ProviderError(f"Payment {payment.id} is {payment.status}: {payment.failure_reason}")
 
 
 async def create_topup(
