@@ -3,6 +3,7 @@
 from subsvc.api.endpoint import Area, Endpoint, Operation, Router, operation
 from subsvc.api.errors import HTTPError, RequestValidationError
 from subsvc.api.inputs import INT32_MAX, INT64_MAX, BigInt, fits_int32, fits_int64
+from subsvc.api.money import rubles
 from subsvc.api.pagination import Limit, Offset, Page
 from subsvc.api.params import Body, Header, Path, Query
 
@@ -26,4 +27,5 @@ __all__ = [
     "fits_int32",
     "fits_int64",
     "operation",
+    "rubles",
 ]

@@ -2,14 +2,14 @@
 
 Every balance change goes through :func:`adjust_balance` or :func:`change_balance` with
 :func:`record_transaction`, in the caller's transaction. :class:`Transaction` is the ORM
-model, for reading; ``DEPOSIT`` and ``WITHDRAWAL`` its types; :func:`rubles` formats kopeks;
+model, for reading; ``DEPOSIT`` and ``WITHDRAWAL`` its types;
 :class:`TransactionSummary` starts a transaction's wire shape in a history.
 """
 
 from __future__ import annotations
 
 from subsvc_billing.models import DEPOSIT, WITHDRAWAL, Transaction
-from subsvc_billing.schemas import TransactionSummary, rubles
+from subsvc_billing.schemas import TransactionSummary
 from subsvc_billing.service import (
     PAYMENT_COMPLETED,
     TRANSACTION_CREATED,
@@ -34,5 +34,4 @@ __all__ = [
     "change_balance",
     "list_transactions",
     "record_transaction",
-    "rubles",
 ]

@@ -6,13 +6,11 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
+from subsvc.api import rubles
+
 MAX_AMOUNT_KOPEKS = 100_000_000
 DEFAULT_ADJUSTMENT_DESCRIPTION = "Корректировка через веб-API"
 DEFAULT_DEPOSIT_DESCRIPTION = "Пополнение через веб-API"
-
-
-def rubles(kopeks: int) -> float:
-    return round(kopeks / 100, 2)
 
 
 class BalanceUpdateRequest(BaseModel):

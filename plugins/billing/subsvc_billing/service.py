@@ -22,10 +22,11 @@ from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_users.api import RECORD_COLUMNS, USERS, Columns, PathId, User, path_id_subquery, record_select
 
+from subsvc.api import rubles
 from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc_billing.models import DEPOSIT, MANUAL, WITHDRAWAL, Transaction
-from subsvc_billing.schemas import TransactionEvent, rubles
+from subsvc_billing.schemas import TransactionEvent
 
 TRANSACTIONS = SQLModel.metadata.tables[Transaction.__tablename__]
 PAYMENT_COMPLETED = "payment.completed"

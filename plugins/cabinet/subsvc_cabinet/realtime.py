@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from starlette.applications import Starlette
-from subsvc_billing.api import DEPOSIT, PAYMENT_COMPLETED, TRANSACTION_CREATED, rubles
+from subsvc_billing.api import DEPOSIT, PAYMENT_COMPLETED, TRANSACTION_CREATED
 from subsvc_subscriptions.api import EVENT_CHANGED
 
+from subsvc.api import rubles
 from subsvc.events import Event, EventBus
 from subsvc.realtime import Hub
 from subsvc.services import services

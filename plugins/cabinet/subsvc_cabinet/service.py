@@ -17,12 +17,12 @@ from typing import Any
 from pydantic import BaseModel
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from subsvc_billing.api import TransactionFilter, list_transactions, rubles
+from subsvc_billing.api import TransactionFilter, list_transactions
 from subsvc_subscriptions import api as subscriptions
 from subsvc_subscriptions.api import SubscriptionStatus, TrafficPurchase
 from subsvc_users.api import User
 
-from subsvc.api import HTTPError, fits_int32
+from subsvc.api import HTTPError, fits_int32, rubles
 from subsvc.db import utcnow
 from subsvc_cabinet.schemas import (
     BalanceResponse,

@@ -34,13 +34,13 @@ from subsvc_subscriptions import api as subscriptions
 from subsvc_subscriptions.api import SubscriptionSettings
 from subsvc_users.api import User, UserRuleError, UserUpdateRequest, update_user
 
-from subsvc.api import INT32_MAX
+from subsvc.api import INT32_MAX, rubles
 from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc.services import services
 from subsvc_promocodes import discounts, service
 from subsvc_promocodes.models import CODES, USES, PromoCode, PromoCodeType, PromoCodeUse
-from subsvc_promocodes.schemas import PromoCodeActivated, rubles
+from subsvc_promocodes.schemas import PromoCodeActivated
 
 ACTIVATED = "promocode.activated"
 

@@ -41,10 +41,6 @@ DAYS_DESCRIPTION = (
 TRAFFIC_DESCRIPTION = "Traffic in GB added to the subscription (`balance_and_days` codes)."
 
 
-def rubles(kopeks: int) -> float:
-    return round(kopeks / 100, 2)
-
-
 class PromoCodeResponse(BaseModel):
     """A promo code with ``uses_left`` and ``is_valid`` computed at the time of the answer."""
 

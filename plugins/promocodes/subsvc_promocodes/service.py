@@ -18,7 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_promo_groups.api import find_group
 from subsvc_users.api import User
 
-from subsvc.api import INT32_MAX
+from subsvc.api import INT32_MAX, rubles
 from subsvc.db import utcnow
 from subsvc_promocodes import rules
 from subsvc_promocodes.models import UNLIMITED_USES, PromoCode, PromoCodeType, PromoCodeUse
@@ -29,7 +29,6 @@ from subsvc_promocodes.schemas import (
     PromoCodeRecentUse,
     PromoCodeResponse,
     PromoCodeUpdateRequest,
-    rubles,
 )
 
 NEWEST_FIRST = (col(PromoCode.created_at).desc(), col(PromoCode.id).desc())

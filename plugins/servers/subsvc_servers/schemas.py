@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, computed_f
 from pydantic.alias_generators import to_camel
 from subsvc_users.api import PromoGroupSummary
 
-from subsvc.api import INT32_MAX
+from subsvc.api import INT32_MAX, rubles
 
 SquadUuid = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=255)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=255)]
@@ -20,10 +20,6 @@ Kopeks = Annotated[int, Field(ge=0, le=INT32_MAX)]
 UserLimit = Annotated[int, Field(ge=0, le=INT32_MAX)]
 SortOrder = Annotated[int, Field(ge=-INT32_MAX, le=INT32_MAX)]
 GroupIds = list[Annotated[int, Field(ge=1, le=INT32_MAX)]]
-
-
-def rubles(kopeks: int) -> float:
-    return round(kopeks / 100, 2)
 
 
 class _Camel(BaseModel):

@@ -6,9 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, computed_field
 
-
-def rubles(kopeks: int) -> float:
-    return round(kopeks / 100, 2)
+from subsvc.api import rubles
 
 
 class UsersOverview(BaseModel):

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from subsvc.api import rubles
 from subsvc.bus import Bus
 from subsvc.db import Database
 from subsvc_stats import queries
@@ -26,7 +27,6 @@ from subsvc_stats.schemas import (
     SubscriptionsOverview,
     SupportOverview,
     UsersOverview,
-    rubles,
 )
 
 T = TypeVar("T")
