@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -62,7 +63,11 @@ def create_app(
     for info, cls in manager.each("register_settings"):
         settings_of[info.name] = load_settings(cls)
     manager.each("register_models")
-    endpoints: list[Endpoint] = [e for _, routes in manager.each("register_routes") for e in routes]
+    endpoints: list[Endpoint] = [
+        _at_configured_path(endpoint, settings_of.get(info.name))
+        for info, routes in manager.each("register_routes")
+        for endpoint in routes
+    ]
     _check_unique(endpoints)
     auth_responses: dict[str, dict[int, str]] = {}
     for _, declared in manager.each("register_auth_responses"):
@@ -146,6 +151,14 @@ def _event_catalogue(manager: plugin_loader.PluginManager) -> dict[str, type[Bas
                 )
             catalogue[event_type] = model
     return catalogue
+
+
+def _at_configured_path(endpoint: Endpoint, settings: BaseSettings | None) -> Endpoint:
+    """The endpoint, or a copy of it at the path its plugin's ``path_setting`` names (when set)."""
+    path = getattr(settings, endpoint.path_setting, None) if endpoint.path_setting else None
+    if not path or path == endpoint.path:
+        return endpoint
+    return dataclasses.replace(endpoint, path=path)
 
 
 def _specific_first(endpoint: Endpoint) -> list[int]:

@@ -85,6 +85,9 @@ class Endpoint:
     include_in_schema: bool = True
     responses: dict[int, str] = field(default_factory=dict)
     name: str | None = None  # the operation's name (id, default summary); else the handler's
+    # The name of a setting of the endpoint's plugin that, when set, is the path instead (e.g.
+    # a payment provider's notification URL): ``create_app`` serves a copy at that path.
+    path_setting: str | None = None
     answers: dict[int, str] = field(init=False)
     inputs: list[Input] = field(init=False)
     injected: dict[str, str] = field(init=False)

@@ -4,9 +4,15 @@
   :func:`attach_provider_payment` records the provider's id once it has answered.
 - :func:`credit_paid`: a paid provider payment credits its user exactly once;
   :func:`mark_failed`: it ended unpaid. Both answer an :class:`Outcome`.
+- :func:`apply_status`: what a provider reports of a payment (paid, ended unpaid, pending),
+  applied through the two above.
 - for a provider plugin: :class:`PaymentMethodInfo` (its methods), :class:`PaymentProvider`
-  (its ``create`` / ``fetch``, with :class:`ProviderPaymentRequest`, :class:`ProviderPayment`,
-  :class:`ProviderStatus`) and :class:`ProviderError` (answered 502).
+  (its ``create`` / ``fetch`` / ``verify_notification``, with :class:`ProviderPaymentRequest`,
+  :class:`ProviderPayment`, :class:`ProviderStatus`, :class:`IncomingNotification`,
+  :class:`Notification`), :class:`ProviderError` (answered 502) and
+  :class:`NotificationRefused`; :func:`notification_endpoint` (its notification route) and
+  :func:`refuse_stale`; :func:`provider_http` (its API client, :class:`ProviderHttp`, whose
+  4xx answers are :class:`ProviderRefused`).
 - :class:`Payment`, the ORM model, for reading (only this plugin writes it), and its statuses.
 """
 
@@ -17,9 +23,11 @@ from subsvc_payments.crediting import (
     PAYMENT_FAILED,
     PAYMENT_SUCCEEDED,
     Outcome,
+    apply_status,
     credit_paid,
     mark_failed,
 )
+from subsvc_payments.http import ProviderHttp, ProviderRefused, provider_http
 from subsvc_payments.models import (
     CANCELED,
     EXPIRED,
@@ -30,7 +38,11 @@ from subsvc_payments.models import (
     SUCCEEDED,
     Payment,
 )
+from subsvc_payments.notifications import notification_endpoint, refuse_stale
 from subsvc_payments.providers import (
+    IncomingNotification,
+    Notification,
+    NotificationRefused,
     PaymentMethodInfo,
     PaymentProvider,
     ProviderError,
@@ -57,17 +69,26 @@ __all__ = [
     "STATUSES",
     "SUCCEEDED",
     "IdempotencyConflict",
+    "IncomingNotification",
+    "Notification",
+    "NotificationRefused",
     "Outcome",
     "Payment",
     "PaymentMethodInfo",
     "PaymentNotFound",
     "PaymentProvider",
     "ProviderError",
+    "ProviderHttp",
     "ProviderPayment",
     "ProviderPaymentRequest",
+    "ProviderRefused",
     "ProviderStatus",
+    "apply_status",
     "attach_provider_payment",
     "create_payment",
     "credit_paid",
     "mark_failed",
+    "notification_endpoint",
+    "provider_http",
+    "refuse_stale",
 ]

@@ -33,6 +33,7 @@ from subsvc_payments.models import (
     UNPAID,
     Payment,
 )
+from subsvc_payments.providers import ProviderError, ProviderStatus
 from subsvc_payments.records import lock_payment, lock_payment_id
 from subsvc_payments.schemas import BalanceToppedUp, PaymentEvent
 
@@ -123,14 +124,15 @@ async def credit_paid(
     provider: str,
     provider_payment_id: str,
     paid_amount_kopeks: int,
-    currency: str,
+    currency: str | None,
     raw: dict[str, Any],
 ) -> Outcome:
     """Credit a paid provider payment exactly once, in the caller's transaction; answers
     its :class:`Outcome`.
 
     The provider reports ``provider_payment_id`` paid with ``paid_amount_kopeks`` in
-    ``currency`` (``raw``: what it sent, kept in the payment's data):
+    ``currency`` (``None``: a provider that takes only the currency asked; ``raw``: what it
+    sent, kept in the payment's data):
 
     - a payment already credited, or already refused, answers as it is (nothing changes);
     - a paid amount or currency other than asked is refused: status ``refused_mismatch``,
@@ -146,6 +148,7 @@ async def credit_paid(
         return _outcome(payment)
     events = services(app).events
     now = utcnow()
+    currency = currency or payment.currency
     payment.data = {**payment.data, "paid_notification": raw}
     payment.paid_amount_kopeks = paid_amount_kopeks
     payment.updated_at = now
@@ -200,6 +203,26 @@ async def mark_failed(
         raise ValueError(f"not a status of an unpaid end: {status!r}")
     payment = await lock_payment(session, provider, provider_payment_id)
     return await _end_unpaid(app, session, payment, status, reason, raw)
+
+
+async def apply_status(
+    app: Starlette, session: AsyncSession, provider: str, provider_payment_id: str, status: ProviderStatus
+) -> Outcome | None:
+    """Apply what the provider reports of a payment, in the caller's transaction: ``paid``
+    credits it (:func:`credit_paid`), an unpaid end marks it (:func:`mark_failed`), ``pending``
+    changes nothing (``None``). Raises :class:`~subsvc_payments.records.PaymentNotFound`
+    for an unknown payment, :class:`ProviderError` for a paid report without an amount."""
+    raw = dict(status.raw)
+    if status.state == "paid":
+        if status.paid_amount_kopeks is None:
+            raise ProviderError(f"Payment provider {provider} reported a payment paid without an amount")
+        paid = status.paid_amount_kopeks
+        return await credit_paid(app, session, provider, provider_payment_id, paid, status.currency, raw)
+    if status.state in ENDED_UNPAID:
+        return await mark_failed(
+            app, session, provider, provider_payment_id, status.state, status.reason, raw
+        )
+    return None
 
 
 async def fail_payment(

@@ -11,10 +11,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
 from subsvc.api import HTTPError
-from subsvc_payments.crediting import credit_paid, mark_failed
+from subsvc_payments.crediting import apply_status
 from subsvc_payments.models import (
     CANCELED,
-    ENDED_UNPAID,
     EXPIRED,
     FAILED,
     PENDING,
@@ -55,11 +54,10 @@ class Views:
         return self.providers[name]
 
     async def checkable(self, payment: Payment) -> bool:
-        return (
-            payment.status in CHECKABLE
-            and payment.provider_payment_id is not None
-            and await self.provider(payment.provider) is not None
-        )
+        if payment.status not in CHECKABLE or payment.provider_payment_id is None:
+            return False
+        provider = await self.provider(payment.provider)
+        return provider is not None and provider.checkable
 
     async def of(self, payment: Payment) -> PendingPaymentResponse:
         if self.names is None:
@@ -156,18 +154,7 @@ async def check(
     except ProviderError as error:
         failed = f"Payment provider {provider.name} failed to report the payment: {error}"
         raise ProviderError(failed) from error
-    raw = dict(status.raw)
-    outcome = None
-    if status.state == "paid":
-        if status.paid_amount_kopeks is None:
-            raise ProviderError(f"Payment provider {provider.name} reported it paid without an amount")
-        currency = status.currency or payment.currency
-        outcome = await credit_paid(
-            app, session, payment.provider, provider_payment_id, status.paid_amount_kopeks, currency, raw
-        )
-    elif status.state in ENDED_UNPAID:
-        ended, reason = status.state, status.reason
-        outcome = await mark_failed(app, session, payment.provider, provider_payment_id, ended, reason, raw)
+    outcome = await apply_status(app, session, payment.provider, provider_payment_id, status)
     await session.commit()
     payment = await own_payment(session, user_id, method, payment_id)
     changed = outcome is not None and outcome.changed  # by this check (a racing one may have)

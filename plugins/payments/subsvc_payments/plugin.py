@@ -1,7 +1,7 @@
 """Plugin `payments`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_payments import hookspecs, merging
+from subsvc_payments import hooks, hookspecs, merging
 from subsvc_payments.crediting import BALANCE_TOPPED_UP, PAYMENT_FAILED, PAYMENT_SUCCEEDED
 from subsvc_payments.jobs import JOBS
 from subsvc_payments.models import Payment
@@ -24,5 +24,5 @@ plugin = Plugin(
     errors={IdempotencyConflict: 409, TopUpInProgress: 409, ProviderError: 502},
     jobs=JOBS,
     hookspecs=hookspecs,
-    hooks=[merging],
+    hooks=[hooks, merging],
 )

@@ -1,6 +1,8 @@
 """What a provider plugin implements: a :class:`PaymentProvider` that creates a payment at
-its provider and fetches a payment's status, found by the cabinet's method id through the
-``payments_provider`` hook. A provider's failure is a :class:`ProviderError` (answered 502)."""
+its provider, fetches a payment's status and verifies the provider's notifications, found by
+the cabinet's method id through the ``payments_provider`` hook. A provider's failure is a
+:class:`ProviderError` (answered 502); a notification it cannot trust is a
+:class:`NotificationRefused`."""
 
 from __future__ import annotations
 
@@ -80,12 +82,42 @@ class ProviderStatus:
     raw: Mapping[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class IncomingNotification:
+    """A notification as it reached the provider's endpoint: its headers (lower-case names),
+    its raw body, and the client's address (``TRUSTED_PROXIES`` applied; ``None`` if unknown)."""
+
+    headers: Mapping[str, str]
+    body: bytes
+    client_ip: str | None
+
+
+@dataclass(frozen=True)
+class Notification:
+    """What a verified notification says: the provider's payment id and its status there."""
+
+    provider_payment_id: str
+    status: ProviderStatus
+
+
+class NotificationRefused(Exception):
+    """A notification that cannot be trusted (forged, replayed, from a foreign address) or
+    read: answered ``status`` (401, 403 or 400) with ``reason``, and nothing changes."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
 class PaymentProvider(Protocol):
     """One provider, as a provider plugin gives it: its ``name`` (the ``provider`` of its
-    payments, the method id of the cabinet) and its two calls, which raise
+    payments, the method id of the cabinet), whether ``fetch`` can report a payment's status
+    (``checkable``: manual checks and the polling job ask it), and its calls, which raise
     :class:`ProviderError` when the provider is down or refuses."""
 
     name: str
+    checkable: bool
 
     async def create(self, request: ProviderPaymentRequest) -> ProviderPayment:
         """Create the payment at the provider."""
@@ -93,6 +125,13 @@ class PaymentProvider(Protocol):
 
     async def fetch(self, provider_payment_id: str) -> ProviderStatus:
         """The payment's status at the provider."""
+        ...
+
+    async def verify_notification(self, notification: IncomingNotification) -> Notification | None:
+        """Verify and read a notification: what it says of a payment, or ``None`` for one
+        that says nothing to act on (another event type, a probe). Raises
+        :class:`NotificationRefused` for one that cannot be trusted or read, and
+        :class:`ProviderError` when the provider must be asked and does not answer."""
         ...
 
 

@@ -28,6 +28,21 @@ class PaymentsSettings(PluginSettings):
             "`expires_at` expired (seconds; 0: never)."
         ),
     )
+    PAYMENTS_POLL_INTERVAL_SECONDS: int = Field(
+        300,
+        ge=0,
+        le=86_400,
+        description=(
+            "How often the job `payments.poll_pending` asks the providers that can report a "
+            "payment's status about the pending payments (seconds; 0: never, notifications only)."
+        ),
+    )
+    PAYMENTS_POLL_AFTER_SECONDS: int = Field(
+        60,
+        ge=0,
+        le=86_400,
+        description="Age a pending payment reaches before the polling job asks its provider about it.",
+    )
     PAYMENTS_RETURN_URL: str | None = Field(
         None,
         description=(

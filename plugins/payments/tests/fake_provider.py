@@ -1,26 +1,43 @@
 """A provider plugin for the tests: it serves the method ``fakepay`` through the payments
 hooks, and its provider is an in-process object whose answers the test sets (it stands for
-a provider plugin, not for the provider's network API). Loaded by conftest.py."""
+a provider plugin, not for the provider's network API). Its notifications are JSON
+``{"id", "state", "amount", "currency", "sent_at"}`` signed by the header
+``X-Fake-Signature`` (hex HMAC-SHA256 of the body with :data:`SECRET`), served at
+``/webhooks/payments/fakepay`` or ``FAKEPAY_WEBHOOK_PATH``. Loaded by conftest.py."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
+import json
 from datetime import datetime
+from typing import Any
 
+from pydantic import Field
 from starlette.applications import Starlette
 from subsvc_payments.api import (
+    IncomingNotification,
+    Notification,
+    NotificationRefused,
     PaymentMethodInfo,
     ProviderError,
     ProviderPayment,
     ProviderPaymentRequest,
     ProviderStatus,
+    notification_endpoint,
+    refuse_stale,
 )
 
+from subsvc.api import Endpoint
 from subsvc.hookspecs import hookimpl
+from subsvc.settings import PluginSettings
 
 PLUGIN_NAME = "fake_provider"
 REQUIRES = ("payments",)
 NAME = "fakepay"
+SECRET = b"fake-secret"
+MAX_AGE_SECONDS = 300
 METHOD = PaymentMethodInfo(
     id=NAME,
     name="Fake card",
@@ -34,6 +51,7 @@ class FakeProvider:
     """The provider: ``down`` makes both calls fail; ``states`` is what ``fetch`` answers."""
 
     name = NAME
+    checkable = True
 
     def __init__(self) -> None:
         self.down = False
@@ -58,9 +76,39 @@ class FakeProvider:
             raise ProviderError("timed out")
         return self.states[provider_payment_id]
 
+    async def verify_notification(self, notification: IncomingNotification) -> Notification | None:
+        signature = notification.headers.get("x-fake-signature", "")
+        if not hmac.compare_digest(signature, sign(notification.body)):
+            raise NotificationRefused(401, "invalid_signature")
+        try:
+            data = json.loads(notification.body)
+        except ValueError:
+            raise NotificationRefused(400, "invalid_json") from None
+        refuse_stale(datetime.fromisoformat(data["sent_at"]), MAX_AGE_SECONDS)
+        if data["state"] == "ignored":
+            return None
+        amount = data.get("amount")
+        status = ProviderStatus(data["state"], amount, data.get("currency"), raw=data)
+        return Notification(str(data["id"]), status)
+
     def pay(self, provider_payment_id: str, amount_kopeks: int, currency: str = "RUB") -> None:
         raw = {"id": provider_payment_id, "status": "succeeded", "amount": amount_kopeks}
         self.states[provider_payment_id] = ProviderStatus("paid", amount_kopeks, currency, raw=raw)
+
+
+def sign(body: bytes) -> str:
+    return hmac.new(SECRET, body, hashlib.sha256).hexdigest()
+
+
+def notification(provider_payment_id: str, state: str, sent_at: datetime, **fields: Any) -> tuple[bytes, str]:
+    """A notification's body and its signature."""
+    data = {"id": provider_payment_id, "state": state, "sent_at": sent_at.isoformat(), **fields}
+    body = json.dumps(data).encode()
+    return body, sign(body)
+
+
+class FakepaySettings(PluginSettings):
+    FAKEPAY_WEBHOOK_PATH: str | None = Field(None, pattern="^/")
 
 
 class Configured:
@@ -75,3 +123,14 @@ def payments_providers(app: Starlette) -> list[PaymentMethodInfo] | None:
 @hookimpl
 def payments_provider(app: Starlette, method: str) -> FakeProvider | None:
     return Configured.provider if method == NAME else None
+
+
+@hookimpl
+def register_settings() -> type[PluginSettings]:
+    return FakepaySettings
+
+
+@hookimpl
+def register_routes() -> list[Endpoint]:
+    router = notification_endpoint(NAME, path_setting="FAKEPAY_WEBHOOK_PATH", provider_title="Fakepay")
+    return router.endpoints

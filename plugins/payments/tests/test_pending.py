@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from subsvc_payments.api import CANCELED, EXPIRED, PENDING, SUCCEEDED, Payment
-from subsvc_payments.jobs import EXPIRE_JOB, expire_due, expire_pending
+from subsvc_payments.jobs import EXPIRE_JOB, POLL_JOB, expire_due, expire_pending, poll_pending
 from subsvc_payments.plugin import plugin
 from subsvc_payments.settings import PaymentsSettings
 
@@ -184,9 +184,13 @@ async def test_the_job_expires_due_payments_and_a_late_payment_is_credited_and_f
     assert events == [("payment.failed", due), ("payment.succeeded", due)]
 
 
-def test_the_expiry_job_is_declared_with_its_interval(app, change_settings):
-    (job,) = plugin.jobs
-    assert (job.name, job.run) == (EXPIRE_JOB, expire_pending)
-    assert callable(job.every) and job.every(app) == 60
-    change_settings(PaymentsSettings, PAYMENTS_EXPIRE_INTERVAL_SECONDS=0)
-    assert job.every(app) is None
+def test_the_jobs_are_declared_with_their_intervals(app, change_settings):
+    expiry, polling = plugin.jobs
+    assert [(job.name, job.run) for job in plugin.jobs] == [
+        (EXPIRE_JOB, expire_pending),
+        (POLL_JOB, poll_pending),
+    ]
+    assert callable(expiry.every) and expiry.every(app) == 60
+    assert callable(polling.every) and polling.every(app) == 300
+    change_settings(PaymentsSettings, PAYMENTS_EXPIRE_INTERVAL_SECONDS=0, PAYMENTS_POLL_INTERVAL_SECONDS=0)
+    assert (expiry.every(app), polling.every(app)) == (None, None)
