@@ -15,6 +15,7 @@ import pytest
 from subsvc_payments.api import FAILED, PENDING, SUCCEEDED, Payment, ProviderStatus
 from subsvc_payments.jobs import poll_due
 from subsvc_payments.settings import PaymentsSettings
+from subsvc_payments.testing import topup
 
 from subsvc.db import utcnow
 
@@ -112,8 +113,7 @@ async def test_polling_credits_paid_payments_once_and_survives_a_provider_down(
     user = await insert_user()
     async with cabinet(user.id) as http:
         for amount in (20_000, 30_000, 40_000):
-            body = {"amount_kopeks": amount, "payment_method": "fakepay"}
-            assert (await http.post("/cabinet/balance/topup", json=body)).status_code == 200
+            await topup(http, "fakepay", amount)
     first, second, third = sorted(await rows(Payment), key=lambda p: p.id)
     fake_provider.pay(first.provider_payment_id, 20_000)
     fake_provider.states[second.provider_payment_id] = ProviderStatus("canceled", reason="by payer")

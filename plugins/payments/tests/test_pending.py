@@ -15,6 +15,7 @@ from subsvc_payments.api import CANCELED, EXPIRED, PENDING, SUCCEEDED, Payment
 from subsvc_payments.jobs import EXPIRE_JOB, POLL_JOB, expire_due, expire_pending, poll_pending
 from subsvc_payments.plugin import plugin
 from subsvc_payments.settings import PaymentsSettings
+from subsvc_payments.testing import topup
 
 from subsvc.db import utcnow
 
@@ -32,10 +33,7 @@ def subsvc_settings_overrides() -> dict[str, Any]:
 
 
 async def _topup(http: Any, amount: int = 50_000) -> int:
-    body = {"amount_kopeks": amount, "payment_method": "fakepay"}
-    response = await http.post("/cabinet/balance/topup", json=body)
-    assert response.status_code == 200, response.text
-    return int(response.json()["payment_id"])
+    return int((await topup(http, "fakepay", amount))["payment_id"])
 
 
 async def test_pending_payments_newest_first_paginated_and_per_user(insert_user, cabinet, fake_provider):
