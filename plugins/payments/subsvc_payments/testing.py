@@ -6,12 +6,14 @@ provider's notification would.
 - ``new_payment(user_id, amount, provider_payment_id=...)``: a committed pending payment;
 - ``credit("p-1", 15_000)``: a paid report processed in its own transaction;
 - :func:`topup` (``POST /cabinet/balance/topup`` with a user's client, checked 200);
-- ``balance_over_http(user)``, ``transactions_over_http(user)``: what the Web API says.
+- ``balance_over_http(user)``, ``transactions_over_http(user)``: what the Web API says;
+- ``provider_e2e``: the app on a loopback uvicorn with a user, for the end-to-end scenarios
+  of :mod:`subsvc_payments.testing_e2e` (needs the provider's ``provider_fake`` fixture).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import httpx2
@@ -19,9 +21,12 @@ import pytest
 from starlette.applications import Starlette
 
 from subsvc.db import Database
+from subsvc.services import services
+from subsvc.testing_server import LoopbackServer
 from subsvc_payments.crediting import Outcome, credit_paid
 from subsvc_payments.models import Payment
 from subsvc_payments.records import create_payment
+from subsvc_payments.testing_e2e import EndToEnd, ProviderFake
 
 
 @pytest.fixture
@@ -117,3 +122,23 @@ def transactions_over_http(client: httpx2.AsyncClient) -> Callable[[Any], Awaita
         return items
 
     return read
+
+
+@pytest.fixture
+async def provider_e2e(
+    app: Starlette,
+    db: Database,
+    api_key: str,
+    insert_user: Callable[..., Awaitable[Any]],
+    provider_fake: ProviderFake,
+) -> AsyncIterator[EndToEnd]:
+    """The app served on loopback, a user with a cabinet client and a Web API client (both
+    over real HTTP) and the provider's fake: what the end-to-end scenarios run on."""
+    user = await insert_user()
+    token = services(app).jwt.access_token(user.id)
+    async with (
+        LoopbackServer(app) as server,
+        httpx2.AsyncClient(base_url=server.url, headers={"Authorization": f"Bearer {token}"}) as cabinet,
+        httpx2.AsyncClient(base_url=server.url, headers={"X-API-Key": api_key}) as web,
+    ):
+        yield EndToEnd(app, db, server.url, provider_fake, user, cabinet, web)

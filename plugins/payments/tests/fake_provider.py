@@ -11,7 +11,7 @@ import asyncio
 import hashlib
 import hmac
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import Field
@@ -28,6 +28,7 @@ from subsvc_payments.api import (
     notification_endpoint,
     refuse_stale,
 )
+from subsvc_payments.testing_e2e import Delivery
 
 from subsvc.api import Endpoint
 from subsvc.hookspecs import hookimpl
@@ -94,6 +95,31 @@ class FakeProvider:
     def pay(self, provider_payment_id: str, amount_kopeks: int, currency: str = "RUB") -> None:
         raw = {"id": provider_payment_id, "status": "succeeded", "amount": amount_kopeks}
         self.states[provider_payment_id] = ProviderStatus("paid", amount_kopeks, currency, raw=raw)
+
+
+class FakepayFake:
+    """The end-to-end scenarios' view of the test provider (subsvc_payments.testing_e2e):
+    paying sets what ``fetch`` answers, notifications are signed JSON of that state."""
+
+    method, option = NAME, None
+
+    def __init__(self, provider: FakeProvider) -> None:
+        self.provider = provider
+
+    async def pay(self, provider_payment_id: str, paid_kopeks: int | None = None) -> None:
+        asked = next(
+            r.amount_kopeks for r in self.provider.created if f"fp-{r.payment_id}" == provider_payment_id
+        )
+        self.provider.pay(provider_payment_id, asked if paid_kopeks is None else paid_kopeks)
+
+    def notification(self, provider_payment_id: str, signature: str | None = None) -> Delivery:
+        status = self.provider.states[provider_payment_id]
+        fields = {"amount": status.paid_amount_kopeks, "currency": status.currency}
+        body, signed = notification(provider_payment_id, status.state, datetime.now(UTC), **fields)
+        return Delivery("/webhooks/payments/fakepay", body, {"X-Fake-Signature": signature or signed})
+
+    def forged(self, provider_payment_id: str) -> Delivery:
+        return self.notification(provider_payment_id, signature="0" * 64)
 
 
 def sign(body: bytes) -> str:
