@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import shutil
 from datetime import UTC, datetime, timedelta, timezone
-from pathlib import Path
 
 import httpx2
 import pytest
+from outage import Outage
 from sqlalchemy import inspect
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
-from tcp_proxy import TCPProxy
 
 from subsvc.app import create_app
 from subsvc.db import migrate
@@ -81,35 +79,6 @@ def test_naive_datetimes_are_refused_by_the_column_type():
     moscow = datetime(2030, 1, 1, 3, tzinfo=timezone(timedelta(hours=3)))
     assert column.process_bind_param(moscow, dialect) == datetime(2030, 1, 1)
     assert column.process_result_value(datetime(2030, 1, 1), dialect) == datetime(2030, 1, 1, tzinfo=UTC)
-
-
-class Outage:
-    """Takes the test database away and brings it back, the way it fails for real: a
-    PostgreSQL server behind a cut TCP link, an SQLite file whose folder is missing."""
-
-    def __init__(self, url: str, tmp_path: Path) -> None:
-        self.original = make_url(url)
-        self.sqlite = self.original.get_backend_name() == "sqlite"
-        self.folder = tmp_path / "live"
-        self.proxy = TCPProxy(self.original.host or "127.0.0.1", self.original.port or 5432)
-
-    async def url(self) -> str:
-        """The URL to use; the database behind it starts down."""
-        if self.sqlite:
-            return f"sqlite+aiosqlite:///{self.folder}/db.sqlite"
-        await self.proxy.start()  # learn a free port, then cut
-        await self.proxy.stop()
-        return self.original.set(host="127.0.0.1", port=self.proxy.port).render_as_string(hide_password=False)
-
-    async def up(self) -> None:
-        if self.sqlite:
-            self.folder.mkdir()
-            shutil.copy(self.original.database, self.folder / "db.sqlite")
-        else:
-            await self.proxy.start()
-
-    async def down(self) -> None:
-        await self.proxy.stop()
 
 
 async def test_database_down_is_503_and_the_server_recovers_by_itself(subsvc_settings, app, tmp_path):

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from subsvc.api import Endpoint
     from subsvc.api.errors import ErrorAnswer
     from subsvc.auth.principal import Grants, Principal
+    from subsvc.health import WebhookStatus
     from subsvc.jobs import Job
 
 hookspec = pluggy.HookspecMarker("subsvc")
@@ -193,6 +194,14 @@ def user_grants(session: AsyncSession, user_id: int) -> Awaitable[Grants | None]
     claims) and by ``/cabinet/auth/me/permissions``. Return ``None`` to abstain; when every
     plugin abstains the user holds no roles.
     """
+
+
+@hookspec
+def health_webhooks(app: Starlette) -> Awaitable[Sequence[WebhookStatus]] | Sequence[WebhookStatus] | None:
+    """Return the incoming webhooks the plugin serves or stands for, for ``GET /health/unified``:
+    each a :class:`~subsvc.health.WebhookStatus` (its group ``payment``, ``messenger`` or
+    ``panel``, its name, whether it is configured, the path it is served at). Read settings,
+    not the network: the endpoint is public."""
 
 
 @hookspec(firstresult=True)

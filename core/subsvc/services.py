@@ -12,6 +12,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 
+from subsvc.api.endpoint import Endpoint
 from subsvc.auth.jwt import JWTCodec
 from subsvc.bus import Bus
 from subsvc.db import Database
@@ -25,7 +26,7 @@ from subsvc.settings import Settings
 
 class Services:
     """What the kernel gives every plugin: the database, events, jobs, realtime hub, the
-    messenger client, the JWT codec, core's settings and the plugin manager."""
+    messenger client, the JWT codec, core's settings, the plugin manager and the endpoints."""
 
     __slots__ = ("_state",)
 
@@ -67,6 +68,11 @@ class Services:
     @property
     def plugins(self) -> PluginManager:
         return self._state.plugins  # type: ignore[no-any-return]
+
+    @property
+    def endpoints(self) -> list[Endpoint]:
+        """Every endpoint the app serves, at the path it serves it."""
+        return self._state.endpoints  # type: ignore[no-any-return]
 
 
 def services(app: Starlette) -> Services:

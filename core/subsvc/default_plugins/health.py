@@ -1,4 +1,5 @@
-"""Internal plugin: ``GET /health`` (no credentials), ``/health/database``, ``/metrics/pool``."""
+"""Internal plugin: ``GET /health`` and ``/health/unified`` (no credentials),
+``/health/database``, ``/metrics/pool``."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from starlette.requests import Request
 from subsvc.api import HTTPError, Router
 from subsvc.db import is_database_unavailable
 from subsvc.default_plugins import serving
+from subsvc.health import WebhookStatus
+from subsvc.services import services
 
 router = Router(area="web", tag="health")
 
@@ -52,6 +55,61 @@ async def health_check(request: Request) -> HealthCheckResponse:
         )
         request.app.state.health = cached
     return cached
+
+
+class WebhookState(BaseModel):
+    """An incoming webhook: ``configured`` (its credentials set), ``path`` where this service
+    receives it (``null``: not received here)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    configured: bool
+    path: str | None
+
+
+class UnifiedHealthResponse(BaseModel):
+    """The service's components at a glance (no secrets, no network call)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    status: str
+    api_version: str
+    bot_version: str | None
+    web_api_enabled: bool
+    payment_webhooks: dict[str, WebhookState]
+    messenger_webhook: WebhookState
+    panel_webhook: WebhookState
+
+
+@router.get(
+    "/health/unified", response_model=UnifiedHealthResponse, public=True, summary="Unified Health Check"
+)
+async def unified_health(request: Request) -> UnifiedHealthResponse:
+    """The service's components at a glance, without credentials: the payment providers (each
+    configured or not, the path its notifications are received at), the messenger's and the
+    VPN panel's webhooks. Reads settings only (the plugins' `health_webhooks` hook)."""
+    app = request.app
+    settings = services(app).settings
+    reported: list[WebhookStatus] = [
+        status
+        for answer in await services(app).plugins.call_all("health_webhooks", app=app)
+        for status in answer
+    ]
+    groups: dict[str, dict[str, WebhookState]] = {"payment": {}, "messenger": {}, "panel": {}}
+    for status in reported:
+        groups[status.group][status.name] = WebhookState(configured=status.configured, path=status.path)
+    not_received = WebhookState(configured=False, path=None)
+    return UnifiedHealthResponse(
+        status="ok",
+        api_version=settings.API_VERSION,
+        bot_version=settings.BOT_VERSION,
+        web_api_enabled=True,
+        payment_webhooks=dict(sorted(groups["payment"].items())),
+        messenger_webhook=next(
+            iter(groups["messenger"].values()), WebhookState(configured=bool(settings.BOT_TOKEN), path=None)
+        ),
+        panel_webhook=next(iter(groups["panel"].values()), not_received),
+    )
 
 
 @router.get(

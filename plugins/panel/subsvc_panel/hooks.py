@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from subsvc.api.errors import error_response
+from subsvc.health import WebhookStatus
 from subsvc.hookspecs import hookimpl
 from subsvc.panel import NOT_CONFIGURED
 from subsvc_panel.client import PanelClient, PanelError, PanelNotConfigured, PanelNotFound, PanelUnavailable
@@ -82,3 +83,9 @@ def cabinet_admin_panel(app: Starlette) -> Any:
     from subsvc_panel.gateways.admin_users import AdminUsersGateway
 
     return AdminUsersGateway(panel)
+
+
+@hookimpl
+def health_webhooks(app: Starlette) -> list[WebhookStatus]:
+    """The VPN panel is configured or not; its events are not received here (the sync polls)."""
+    return [WebhookStatus("panel", "panel", _configured(app) is not None, None)]

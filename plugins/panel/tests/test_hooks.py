@@ -97,3 +97,14 @@ async def test_admin_user_panel_operations(
     assert usage.json()["items"][0]["total_bytes"] == 7000
     fake_panel.fail_with(500)
     assert (await admin.get(f"{USERS}/{user.id}/panel-info")).status_code == 502
+
+
+async def test_unified_health_says_the_panel_is_configured(anon_client: httpx2.AsyncClient):
+    panel = (await anon_client.get("/health/unified")).json()["panel_webhook"]
+    assert panel == {"configured": True, "path": None}  # its events are polled, not received
+
+
+@pytest.mark.parametrize("panel_configured", [False])
+async def test_unified_health_says_an_unconfigured_panel_is_not(anon_client: httpx2.AsyncClient):
+    panel = (await anon_client.get("/health/unified")).json()["panel_webhook"]
+    assert panel == {"configured": False, "path": None}

@@ -82,11 +82,17 @@ def refuse_stale(sent_at: datetime, max_age_seconds: float) -> None:
         raise NotificationRefused(401, "stale_notification")
 
 
+NOTIFIED_BY: dict[str, str] = {}
+"""The notification endpoints' operation names, and their providers."""
+
+
 def notification_endpoint(provider: str, *, path_setting: str, provider_title: str) -> Router:
     """The public endpoint receiving ``provider``'s notifications, at
     ``/webhooks/payments/<provider>`` unless the plugin's setting ``path_setting`` names
     another path."""
     router = Router(area="web", tag="webhooks")
+    name = f"{provider}_payment_notification"
+    NOTIFIED_BY[name] = provider
 
     async def receive(request: Request, session: AsyncSession) -> Response:
         return await receive_notification(request, session, provider)
@@ -99,7 +105,7 @@ def notification_endpoint(provider: str, *, path_setting: str, provider_title: s
         f"/webhooks/payments/{provider}",
         public=True,
         path_setting=path_setting,
-        name=f"{provider}_payment_notification",
+        name=name,
         summary=f"{provider_title} Payment Notification",
         responses=ANSWERS,
     )(receive)

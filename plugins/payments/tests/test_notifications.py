@@ -11,12 +11,15 @@ from datetime import timedelta
 from types import ModuleType
 from typing import Any
 
+import httpx2
 import pytest
+from outage import Outage
 from subsvc_payments.api import FAILED, PENDING, SUCCEEDED, Payment, ProviderStatus
 from subsvc_payments.jobs import poll_due
 from subsvc_payments.settings import PaymentsSettings
 from subsvc_payments.testing import topup
 
+from subsvc.app import create_app
 from subsvc.db import utcnow
 
 URL = "/webhooks/payments/fakepay"
@@ -96,6 +99,17 @@ async def test_an_unconfigured_provider_answers_503_so_the_provider_retries(anon
     assert (response.status_code, response.json()) == (503, {"status": "error", "reason": "not_configured"})
 
 
+async def test_unified_health_lists_the_provider_and_its_path(anon_client, provider_plugin):
+    unconfigured = (await anon_client.get("/health/unified")).json()["payment_webhooks"]
+    assert unconfigured == {"fakepay": {"configured": False, "path": URL}}
+    provider_plugin.Configured.provider = provider_plugin.FakeProvider()
+    try:
+        configured = (await anon_client.get("/health/unified")).json()["payment_webhooks"]
+    finally:
+        provider_plugin.Configured.provider = None
+    assert configured == {"fakepay": {"configured": True, "path": URL}}
+
+
 class TestConfiguredPath:
     @pytest.fixture(autouse=True)
     def custom_path(self, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -105,6 +119,33 @@ class TestConfiguredPath:
         assert (await anon_client.post(URL, content=b"{}")).status_code == 404
         moved = await anon_client.post("/pay/fake-hook", content=b"{}", headers={"X-Fake-Signature": "x"})
         assert (moved.status_code, moved.json()["reason"]) == (401, "invalid_signature")
+        health = (await anon_client.get("/health/unified")).json()["payment_webhooks"]
+        assert health == {"fakepay": {"configured": True, "path": "/pay/fake-hook"}}
+
+
+async def test_a_notification_while_the_database_is_down_is_retried_and_nothing_is_lost(
+    subsvc_settings, insert_user, new_payment, provider_plugin, fake_provider, api_key, tmp_path
+):
+    user = await insert_user(balance_kopeks=100)
+    await new_payment(user.id, 15_000, provider_payment_id="p-1")
+    outage = Outage(subsvc_settings.DATABASE_URL, tmp_path)
+    settings = subsvc_settings.model_copy(
+        update={"DATABASE_URL": await outage.url(), "DATABASE_TIMEOUT": 1.0}
+    )
+    service = create_app(settings, plugins=["payments", provider_plugin])
+    body, signature = provider_plugin.notification("p-1", "paid", utcnow(), amount=15_000, currency="RUB")
+    headers = {"X-Fake-Signature": signature}
+    async with service.router.lifespan_context(service):
+        transport = httpx2.ASGITransport(app=service)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://t") as http:
+            down = await http.post(URL, content=body, headers=headers)
+            assert down.status_code == 503  # not 2xx: the provider retries later
+            await outage.up()
+            retried = await http.post(URL, content=body, headers=headers)
+            assert (retried.status_code, retried.json()) == (200, {"status": "ok"})
+            read = await http.get(f"/users/{user.messenger_id}", headers={"X-API-Key": api_key})
+            assert read.json()["balance_kopeks"] == 15_100
+        await service.state.db.dispose()
 
 
 async def test_polling_credits_paid_payments_once_and_survives_a_provider_down(
