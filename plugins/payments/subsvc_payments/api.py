@@ -12,7 +12,8 @@
   :class:`Notification`), :class:`ProviderError` (answered 502) and
   :class:`NotificationRefused`; :func:`notification_endpoint` (its notification route) and
   :func:`refuse_stale`; :func:`provider_http` (its API client, :class:`ProviderHttp`, whose
-  4xx answers are :class:`ProviderRefused`).
+  4xx answers are :class:`ProviderRefused`); :func:`kopeks_of` and :func:`rubles_text`
+  (amounts as providers write them, exact).
 - :class:`Payment`, the ORM model, for reading (only this plugin writes it), and its statuses.
 """
 
@@ -38,6 +39,7 @@ from subsvc_payments.models import (
     SUCCEEDED,
     Payment,
 )
+from subsvc_payments.money import kopeks_of, rubles_text
 from subsvc_payments.notifications import notification_endpoint, refuse_stale
 from subsvc_payments.providers import (
     IncomingNotification,
@@ -87,8 +89,10 @@ __all__ = [
     "attach_provider_payment",
     "create_payment",
     "credit_paid",
+    "kopeks_of",
     "mark_failed",
     "notification_endpoint",
     "provider_http",
     "refuse_stale",
+    "rubles_text",
 ]

@@ -1,5 +1,7 @@
 """The HTTP side of a provider plugin: one client per provider API and app, JSON in and out,
 every failure a :class:`~subsvc_payments.providers.ProviderError`.
+A provider that writes amounts as JSON numbers is read with ``exact_numbers=True``: a number
+with a fraction is then a :class:`~decimal.Decimal`, not a float.
 
 ``provider_http(app, "yookassa", settings.YOOKASSA_API_URL, timeout)`` answers the app's
 client for that API (opened on first use, closed when the app stops), so a provider object
@@ -11,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -53,8 +56,10 @@ class ProviderHttp:
         params: Mapping[str, str] | None = None,
         headers: Mapping[str, str] | None = None,
         auth: tuple[str, str] | None = None,
+        exact_numbers: bool = False,
     ) -> Any:
-        """``method`` ``base_url + path`` with a JSON body (if any); the answer's JSON."""
+        """``method`` ``base_url + path`` with a JSON body (if any); the answer's JSON (with
+        ``exact_numbers``, its numbers with a fraction as :class:`~decimal.Decimal`)."""
         where = f"{self.name} {method} {path}"
         try:
             response = await self._http.request(
@@ -68,7 +73,7 @@ class ProviderHttp:
             raise ProviderError(f"{where}: unreachable ({type(exc).__name__})") from exc
         text = response.text
         try:
-            body = json.loads(text) if text.strip() else None
+            body = json.loads(text, parse_float=Decimal if exact_numbers else None) if text.strip() else None
         except ValueError:
             body = None
             if response.status_code < 500:

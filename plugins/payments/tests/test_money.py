@@ -1,0 +1,63 @@
+"""Amounts as providers write them, to exact kopeks and back; a provider's JSON numbers read
+exactly when asked."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from starlette.applications import Starlette
+from starlette.responses import Response
+from starlette.routing import Route
+from subsvc_payments.api import kopeks_of, provider_http, rubles_text
+
+from subsvc.testing_server import LoopbackServer
+
+
+@pytest.mark.parametrize(
+    ("rubles", "kopeks"),
+    [
+        ("150.00", 15_000),
+        ("0.01", 1),
+        (" 199.99 ", 19_999),
+        ("1e2", 10_000),
+        (150, 15_000),
+        (Decimal("150.5"), 15_050),
+        (Decimal("12345678.99"), 1_234_567_899),
+        ("-5.10", -510),
+    ],
+)
+def test_an_amount_in_rubles_is_exact_kopeks(rubles, kopeks):
+    assert kopeks_of(rubles) == kopeks
+
+
+@pytest.mark.parametrize(
+    "rubles", ["150.001", Decimal("0.005"), 150.0, True, None, "", "abc", "NaN", "Infinity", "1e400", [1]]
+)
+def test_what_is_not_a_whole_number_of_kopeks_is_refused(rubles):
+    with pytest.raises(ValueError):
+        kopeks_of(rubles)
+
+
+@pytest.mark.parametrize(
+    ("kopeks", "text"), [(15_000, "150.00"), (15_050, "150.50"), (1, "0.01"), (0, "0.00"), (-510, "-5.10")]
+)
+def test_kopeks_are_written_with_two_decimals(kopeks, text):
+    assert rubles_text(kopeks) == text
+    assert kopeks_of(text) == kopeks
+
+
+async def test_json_numbers_are_read_exactly_when_asked():
+    async def answer(request):
+        return Response(b'{"amount": 199.99, "count": 2}', media_type="application/json")
+
+    server_app = Starlette(routes=[Route("/", answer)])
+    app = Starlette()
+    async with LoopbackServer(server_app) as server:
+        http = provider_http(app, "exact", server.url, 5)
+        try:
+            exact = await http.call("GET", "/", exact_numbers=True)
+            assert exact == {"amount": Decimal("199.99"), "count": 2}
+            assert type((await http.call("GET", "/"))["amount"]) is float
+        finally:
+            await http.aclose()
