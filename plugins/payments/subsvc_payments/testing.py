@@ -8,7 +8,9 @@ provider's notification would.
 - :func:`topup` (``POST /cabinet/balance/topup`` with a user's client, checked 200);
 - ``balance_over_http(user)``, ``transactions_over_http(user)``: what the Web API says;
 - ``provider_e2e``: the app on a loopback uvicorn with a user, for the end-to-end scenarios
-  of :mod:`subsvc_payments.testing_e2e` (needs the provider's ``provider_fake`` fixture).
+  of :mod:`subsvc_payments.testing_e2e` (needs the provider's ``provider_fake`` fixture);
+  their :class:`Delivery`, :class:`ProviderFake` and ``SCENARIOS`` are here too, for a provider
+  plugin's own testing module (which may import only this one of payments' testing modules).
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from subsvc.testing_server import LoopbackServer
 from subsvc_payments.crediting import Outcome, credit_paid
 from subsvc_payments.models import Payment
 from subsvc_payments.records import create_payment
-from subsvc_payments.testing_e2e import EndToEnd, ProviderFake
+from subsvc_payments.testing_e2e import SCENARIOS, Delivery, EndToEnd, ProviderFake
+
+__all__ = ["SCENARIOS", "Delivery", "EndToEnd", "ProviderFake", "topup"]
 
 
 @pytest.fixture
