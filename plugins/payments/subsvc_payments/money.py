@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
-KOPEKS_PER_RUBLE = Decimal(100)
-LARGEST = Decimal(10) ** 15  # rubles: far above any payment, small enough to stay exact
+KOPEK = Decimal("0.01")
+DIGITS = 15  # rubles below 10^15: far above any payment, small enough to stay exact
 
 
 def rubles_text(kopeks: int) -> str:
@@ -18,17 +18,18 @@ def rubles_text(kopeks: int) -> str:
 def kopeks_of(rubles: object) -> int:
     """An amount in rubles as a provider reports it (``"150.00"``, ``150``, ``Decimal("150.5")``)
     in exact kopeks. Raises :class:`ValueError` for a float (read the JSON with exact numbers),
-    a text that is no number, a number that is not finite or beyond 10^15, and a fraction of a
-    kopek."""
+    a text that is no number, a number that is not finite or of 10^15 rubles or more, and a
+    fraction of a kopek (however many digits it takes)."""
     if isinstance(rubles, bool) or not isinstance(rubles, int | str | Decimal):
         raise ValueError(f"not an exact amount: {rubles!r}")
     try:
         value = Decimal(rubles)
     except InvalidOperation:
         raise ValueError(f"not an amount: {rubles!r}") from None
-    if not value.is_finite() or abs(value) > LARGEST:
+    # the exponent, not arithmetic: abs() of "1e999999999" overflows the context
+    if not value.is_finite() or value.adjusted() >= DIGITS:
         raise ValueError(f"not a usable amount: {rubles!r}")
-    kopeks = value * KOPEKS_PER_RUBLE
-    if kopeks != kopeks.to_integral_value():
+    whole = value.quantize(KOPEK)
+    if whole != value:  # compared exactly: "1.0000000000000000000000000001" (29 digits) is no 1.00
         raise ValueError(f"not a whole number of kopeks: {rubles!r}")
-    return int(kopeks)
+    return int(whole.scaleb(2))

@@ -24,6 +24,7 @@ from subsvc.testing_server import LoopbackServer
         (150, 15_000),
         (Decimal("150.5"), 15_050),
         (Decimal("12345678.99"), 1_234_567_899),
+        ("999999999999999.99", 99_999_999_999_999_999),
         ("-5.10", -510),
     ],
 )
@@ -32,7 +33,25 @@ def test_an_amount_in_rubles_is_exact_kopeks(rubles, kopeks):
 
 
 @pytest.mark.parametrize(
-    "rubles", ["150.001", Decimal("0.005"), 150.0, True, None, "", "abc", "NaN", "Infinity", "1e400", [1]]
+    "rubles",
+    [
+        "150.001",
+        Decimal("0.005"),
+        "1.0000000000000000000000000000001",  # beyond Decimal's 28 digits: still a fraction of a kopek
+        "1e-999999999",
+        150.0,
+        True,
+        None,
+        "",
+        "abc",
+        "NaN",
+        "Infinity",
+        "1e15",
+        "1e400",
+        "1e999999999",  # beyond the context's exponents: refused, not an Overflow
+        "-1e999999999",
+        [1],
+    ],
 )
 def test_what_is_not_a_whole_number_of_kopeks_is_refused(rubles):
     with pytest.raises(ValueError):
