@@ -10,7 +10,12 @@ from subsvc.hookspecs import hookimpl
 from subsvc_pay_cryptobot.provider import NAME, TITLE, CryptoBotProvider
 from subsvc_pay_cryptobot.settings import CryptoBotSettings
 
-DESCRIPTION = "Криптовалюта через CryptoBot: счёт в рублях, оплата в USDT, TON, BTC и других"
+DESCRIPTION = "Криптовалюта через CryptoBot: счёт в рублях"
+
+
+def _description(assets: list[str]) -> str:
+    """What the cabinet shows under the method: the assets it takes, when they are limited."""
+    return f"{DESCRIPTION}, оплата в {', '.join(assets)}" if assets else DESCRIPTION
 
 
 @hookimpl
@@ -22,7 +27,7 @@ def payments_providers(app: Starlette) -> list[PaymentMethodInfo] | None:
     method = PaymentMethodInfo(
         id=NAME,
         name=TITLE,
-        description=DESCRIPTION,
+        description=_description(settings.CRYPTOBOT_ACCEPTED_ASSETS),
         min_amount_kopeks=settings.CRYPTOBOT_MIN_AMOUNT_KOPEKS,
         max_amount_kopeks=settings.CRYPTOBOT_MAX_AMOUNT_KOPEKS,
     )

@@ -85,7 +85,7 @@ class CryptoBotProvider:
     async def fetch(self, provider_payment_id: str) -> ProviderStatus:
         """``getInvoices`` of this invoice id: its status."""
         result = await self._api.call("getInvoices", {"invoice_ids": provider_payment_id})
-        items = result.get("items") if isinstance(result, dict) else None
+        items = result.get("items") if isinstance(result, dict) else result  # {"items": [...]}
         try:
             found = [item for item in items or () if invoice_id(item) == provider_payment_id]
             if not found:

@@ -14,10 +14,9 @@ rate (``fake.rates``, rubles per unit), ``fake.expire(invoice_id)`` ends one unp
 ``fake.update(invoice_id)`` is the signed ``invoice_paid`` update Crypto Pay then sends
 (body and headers), ``fake.fail_with(500)`` answers a status until ``fail_with(None)``
 (200: ``{"ok": false}``), ``fake.strip_from_answers = {"bot_invoice_url"}`` leaves fields out
-of createInvoice's answers,
+of createInvoice's answers, ``fake.stalled = True`` answers nothing (until it goes down),
 ``await fake.down()`` / ``up()`` stop and resume serving (``async with FakeCryptoPay() as
-fake`` serves one for a block). ``fake.calls`` records
-``(method, params)``.
+fake`` serves one for a block). ``fake.calls`` records ``(method, params)``.
 
 Fixtures (a pytest plugin, entry point ``pytest11``): ``fake_cryptopay`` serves one on a free
 loopback port; ``cryptobot_env`` puts the settings that point the plugin at it in the
@@ -27,6 +26,7 @@ updated by the test's ``@pytest.mark.cryptobot_env(NAME=value)``.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import secrets
@@ -89,10 +89,12 @@ class FakeCryptoPay:
     rates: dict[str, str] = field(default_factory=lambda: dict(RATES))
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     failing: int | None = None
+    stalled: bool = False
     strip_from_answers: set[str] = field(default_factory=set)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1001))
     _updates: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     _server: LoopbackServer | None = None
+    _released: asyncio.Event = field(default_factory=asyncio.Event)
 
     # --- tests drive it ------------------------------------------------------------------
 
@@ -151,12 +153,14 @@ class FakeCryptoPay:
 
     async def up(self) -> None:
         """Serve (again, on the same port) on loopback."""
+        self._released.clear()
         self._server = self._server or LoopbackServer(self.app())
         await self._server.start()
         self.url = f"{self._server.url}/api"
 
     async def down(self) -> None:
-        """Stop serving: connections are refused until :meth:`up`."""
+        """Stop serving: connections are refused until :meth:`up` (stalled calls end first)."""
+        self._released.set()
         if self._server is not None:
             await self._server.stop()
 
@@ -179,6 +183,8 @@ class FakeCryptoPay:
             body = await request.json()
             params |= body if isinstance(body, dict) else {}
         self.calls.append((method, params))
+        if self.stalled:  # no answer until the fake goes down: the caller's timeout
+            await self._released.wait()
         if self.failing is not None:
             return JSONResponse(
                 {"ok": False, "error": {"code": self.failing, "name": "FAILING"}}, self.failing

@@ -23,10 +23,10 @@ async def test_the_method_is_offered_with_its_limits(insert_user, cabinet):
         response = await http.get("/cabinet/balance/payment-methods")
     assert response.status_code == 200
     [method] = response.json()
-    assert method | {"description": None} == {
+    assert method == {
         "id": "cryptobot",
         "name": "CryptoBot",
-        "description": None,
+        "description": "Криптовалюта через CryptoBot: счёт в рублях",
         "min_amount_kopeks": 10_000,
         "max_amount_kopeks": 10_000_000,
         "is_available": True,
@@ -34,6 +34,14 @@ async def test_the_method_is_offered_with_its_limits(insert_user, cabinet):
         "quick_amounts": [],
         "open_url_direct": False,
     }
+
+
+@pytest.mark.cryptobot_env(CRYPTOBOT_ACCEPTED_ASSETS="USDT,TON")
+async def test_the_description_names_the_assets_when_limited(insert_user, cabinet):
+    user = await insert_user()
+    async with cabinet(user.id) as http:
+        [method] = (await http.get("/cabinet/balance/payment-methods")).json()
+    assert method["description"] == "Криптовалюта через CryptoBot: счёт в рублях, оплата в USDT, TON"
 
 
 async def test_a_top_up_is_a_fiat_invoice_of_the_amount_asked(top_up, cryptobot_env, rows):
@@ -152,6 +160,17 @@ async def test_a_crypto_pay_failure_answers_502_and_fails_the_payment(
     [payment] = await rows(Payment)
     assert (payment.status, payment.provider_payment_id) == (FAILED, None)
     assert payment.failure_reason == f"provider_error: {detail}"
+
+
+@pytest.mark.cryptobot_env(CRYPTOBOT_TIMEOUT_SECONDS="0.2")
+async def test_no_answer_in_time_answers_502(insert_user, cabinet, cryptobot_env, rows):
+    cryptobot_env.stalled = True
+    user = await insert_user()
+    async with cabinet(user.id) as http:
+        response = await http.post(TOPUP, json={"amount_kopeks": 25_000, "payment_method": "cryptobot"})
+    assert response.status_code == 502, response.text
+    assert response.json()["detail"].endswith("cryptobot POST /createInvoice: no answer in time")
+    assert [p.status for p in await rows(Payment)] == [FAILED]
 
 
 async def test_an_answer_without_an_invoice_url_answers_502(insert_user, cabinet, cryptobot_env, rows):
