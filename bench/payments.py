@@ -1,0 +1,310 @@
+"""Payment notifications processed per second: CryptoBot's signed ``invoice_paid`` updates
+(signature check + crediting), beside ``GET /health`` in the same run.
+
+Starts `subsvc serve` (pinned to CPU 0) with the CryptoBot provider configured, makes
+``--users`` users and, for every run, ``--payments`` pending CryptoBot payments spread over
+them (rows written straight into the payments table, as top-ups would leave them). wrk (pinned
+to CPU 1) then posts each payment's ``invoice_paid`` update — its own body, signed as Crypto Pay
+signs it (hex HMAC-SHA256 of the body keyed with SHA-256 of the API token) — over
+``--connections`` keep-alive connections for ``--duration`` seconds. Each answered update is
+verified, read, and credited once in its own transaction (row lock, amount check, deposit
+transaction, events). A run that sends every update before its time is up goes on with
+repeats (answered 200, credited nothing); only first deliveries count as credited.
+
+For every run it reports notifications/s (credited payments per second of load), the updates
+answered per second with their p50/p99 latency, and ``GET /health`` with the same wrk settings
+as the ceiling of the server and the load generator on this host; medians over ``--runs``.
+It checks, after each run, that every credited payment has exactly one deposit and that the
+balances rose by exactly the credited amounts.
+
+Usage: python bench/payments.py [--runs 3] [--duration 10] [--connections 16] [--payments 20000]
+Quick check of the harness: python bench/payments.py --runs 1 --duration 2 --payments 500 --users 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import statistics
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from run import (
+    HOST,
+    BenchError,
+    Pinning,
+    ensure_wrk,
+    free_port,
+    in_scratch_folder,
+    log,
+    lua_string,
+    pinning,
+    run_wrk,
+    server,
+    service_command,
+)
+from sqlalchemy import func, insert, select
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
+from subsvc_billing.api import Transaction
+from subsvc_payments.api import Payment
+from subsvc_users.api import User
+
+CRYPTOBOT_TOKEN = "bench:" + secrets.token_hex(16)
+PATH = "/webhooks/payments/cryptobot"
+AMOUNT_KOPEKS = 15_000
+
+
+def signature(body: bytes) -> str:
+    """Crypto Pay's signature of a body (its protocol, not our code)."""
+    return hmac.new(hashlib.sha256(CRYPTOBOT_TOKEN.encode()).digest(), body, hashlib.sha256).hexdigest()
+
+
+def update(invoice_id: int, amount_kopeks: int, update_id: int) -> bytes:
+    """The ``invoice_paid`` update Crypto Pay sends for a paid fiat invoice."""
+    now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    invoice = {
+        "invoice_id": invoice_id,
+        "hash": f"IV{invoice_id}",
+        "currency_type": "fiat",
+        "fiat": "RUB",
+        "amount": f"{amount_kopeks // 100}.{amount_kopeks % 100:02d}",
+        "status": "paid",
+        "paid_asset": "USDT",
+        "paid_amount": "1.63",
+        "paid_fiat_rate": "92.02",
+        "paid_at": now,
+        "created_at": now,
+        "payload": str(invoice_id),
+    }
+    body = {"update_id": update_id, "update_type": "invoice_paid", "request_date": now, "payload": invoice}
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
+def wrk_script(first_invoice: int, count: int, directory: Path) -> Path:
+    """A wrk script posting each payment's signed update once, in order, then again."""
+    rows = []
+    for n in range(count):
+        body = update(first_invoice + n, AMOUNT_KOPEKS, first_invoice + n)
+        rows.append("{" + lua_string(body.decode()) + ", " + lua_string(signature(body)) + "}")
+    lines = [
+        'wrk.method = "POST"',
+        'wrk.headers["Content-Type"] = "application/json"',
+        "updates = {" + ",\n".join(rows) + "}",
+        "sent = 0",
+        "request = function()",
+        "  local u = updates[(sent % #updates) + 1]",
+        "  sent = sent + 1",
+        '  wrk.headers["Crypto-Pay-API-Signature"] = u[2]',
+        f"  return wrk.format(nil, {lua_string(PATH)}, nil, u[1])",
+        "end",
+    ]
+    path = directory / f"updates-{first_invoice}.lua"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def health_script(directory: Path) -> Path:
+    path = directory / "health.lua"
+    path.write_text('wrk.method = "GET"\n')
+    return path
+
+
+async def make_users(base: str, token: str, count: int) -> list[int]:
+    """``count`` users through ``POST /users``: their ids."""
+    async with httpx2.AsyncClient(base_url=base, headers={"X-API-Key": token}, timeout=30) as http:
+        ids = []
+        for n in range(count):
+            r = await http.post("/users", json={"messenger_id": 5_000_000 + n, "first_name": f"Payer {n}"})
+            if r.status_code != 201:
+                raise BenchError(f"POST /users answered {r.status_code}: {r.text}")
+            ids.append(r.json()["id"])
+        return ids
+
+
+async def seed_payments(url: str, users: list[int], first_invoice: int, count: int) -> None:
+    """``count`` pending CryptoBot payments (invoice ids from ``first_invoice``), spread over
+    the users, as top-ups leave them once Crypto Pay has answered."""
+    now = datetime.now(UTC)
+    rows = [
+        {
+            "user_id": users[n % len(users)],
+            "provider": "cryptobot",
+            "method": "cryptobot",
+            "provider_payment_id": str(first_invoice + n),
+            "amount_kopeks": AMOUNT_KOPEKS,
+            "currency": "RUB",
+            "status": "pending",
+            "created_at": now,
+            "updated_at": now,
+            "expires_at": now + timedelta(hours=1),
+            "flagged_late": False,
+            "data": {"payment_url": f"https://t.me/CryptoBot?start=IV{first_invoice + n}"},
+        }
+        for n in range(count)
+    ]
+    engine = create_async_engine(url, poolclass=NullPool)
+    try:
+        async with engine.begin() as connection:
+            for start in range(0, len(rows), 1000):
+                await connection.execute(insert(Payment.__table__), rows[start : start + 1000])
+    finally:
+        await engine.dispose()
+
+
+async def ledger(url: str) -> dict[str, int]:
+    """What the database says: payments credited, CryptoBot deposits, balances' sum."""
+    engine = create_async_engine(url, poolclass=NullPool)
+    try:
+        async with engine.connect() as connection:
+            credited = await connection.scalar(
+                select(func.count()).select_from(Payment).where(Payment.status == "succeeded")
+            )
+            deposits = await connection.scalar(
+                select(func.count()).select_from(Transaction).where(Transaction.payment_method == "cryptobot")
+            )
+            balances = await connection.scalar(select(func.coalesce(func.sum(User.balance_kopeks), 0)))
+            linked = await connection.scalar(
+                select(func.count(func.distinct(Payment.transaction_id))).where(Payment.status == "succeeded")
+            )
+        return {
+            "credited": credited or 0,
+            "deposits": deposits or 0,
+            "balances": balances or 0,
+            "linked": linked or 0,
+        }
+    finally:
+        await engine.dispose()
+
+
+def measure(
+    args: argparse.Namespace, pin: Pinning, port: int, token: str, url: str, workdir: Path
+) -> dict[str, Any]:
+    base = f"http://{HOST}:{port}"
+    users = asyncio.run(make_users(base, token, args.users))
+    runs: list[dict[str, Any]] = []
+    for number in range(args.runs):
+        first = 1_000_000 * (number + 1)
+        asyncio.run(seed_payments(url, users, first, args.payments))
+        before = asyncio.run(ledger(url))
+        script = wrk_script(first, args.payments, workdir)
+        notified = run_wrk(args, pin, base + PATH, script, args.duration)
+        after = asyncio.run(ledger(url))
+        health = run_wrk(args, pin, base + "/health", health_script(workdir), args.duration)
+        credited = after["credited"] - before["credited"]
+        run = {
+            "credited": credited,
+            "notifications_per_second": credited / args.duration,
+            "updates_answered_per_second": notified.rps,
+            "updates_p50_ms": notified.p50_ms,
+            "updates_p99_ms": notified.p99_ms,
+            "updates_non_2xx": notified.non_2xx,
+            "socket_errors": notified.socket_errors,
+            "health_per_second": health.rps,
+            "health_p50_ms": health.p50_ms,
+            "exactly_once": (
+                after["deposits"] - before["deposits"] == credited
+                and after["linked"] == after["credited"]
+                and after["balances"] - before["balances"] == credited * AMOUNT_KOPEKS
+                and notified.non_2xx == 0
+            ),
+        }
+        log(
+            f"run {number + 1}: {run['notifications_per_second']:,.0f} notifications/s credited, "
+            f"{run['updates_answered_per_second']:,.0f} updates/s answered, /health {health.rps:,.0f}/s"
+        )
+        runs.append(run)
+    medians = {
+        key: statistics.median(run[key] for run in runs)
+        for key in runs[0]
+        if key not in ("exactly_once", "credited")
+    }
+    return {"runs": runs, "median": medians, "ok": all(run["exactly_once"] for run in runs)}
+
+
+def render(result: dict[str, Any], args: argparse.Namespace) -> str:
+    m = result["median"]
+    rows = [
+        (
+            "notifications credited/s (signature + credit, distinct payments)",
+            f"{m['notifications_per_second']:,.0f}",
+        ),
+        (
+            "updates answered/s (incl. repeats after all were sent)",
+            f"{m['updates_answered_per_second']:,.0f}",
+        ),
+        ("update p50 / p99", f"{m['updates_p50_ms']:.1f} / {m['updates_p99_ms']:.1f} ms"),
+        ("GET /health/s, same wrk settings (ceiling)", f"{m['health_per_second']:,.0f}"),
+        ("GET /health p50", f"{m['health_p50_ms']:.1f} ms"),
+        ("each credited once, balances exact", "yes" if result["ok"] else "NO"),
+    ]
+    head = f"medians of {args.runs} runs × {args.duration:g} s, {args.connections} connections"
+    return "\n".join([head, "", "| measure | value |", "|---|---:|", *(f"| {a} | {b} |" for a, b in rows)])
+
+
+def benchmark(args: argparse.Namespace, workdir: Path) -> int:
+    args.wrk = ensure_wrk()
+    pin = pinning(args)
+    token = secrets.token_urlsafe(32)
+    port = free_port()
+    url = args.database_url or f"sqlite+aiosqlite:///{workdir}/bench.db"
+    env = {
+        **os.environ,
+        "HOST": HOST,
+        "PORT": str(port),
+        "DATABASE_URL": url,
+        "WEB_API_DEFAULT_TOKEN": token,
+        "CRYPTOBOT_API_TOKEN": CRYPTOBOT_TOKEN,
+        "CRYPTOBOT_API_URL": "http://127.0.0.1:9/api",  # never called: updates carry the invoice
+        "PAYMENTS_POLL_INTERVAL_SECONDS": "0",
+        "PAYMENTS_EXPIRE_INTERVAL_SECONDS": "0",
+        "LOG_LEVEL": "WARNING",
+    }
+    env.update(dict(kv.split("=", 1) for kv in args.env))
+    cmd = [*pin.server, *service_command(args)]
+    with server(cmd, env, port, workdir / "server.log", "/health", 60.0):
+        result = measure(args, pin, port, token, url, workdir)
+    print(render(result, args))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"settings": {**vars(args)}, "result": result}, indent=2))
+    if not result["ok"]:
+        log("a payment was not credited exactly once (see the runs in --json)")
+        return 1
+    return 0
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--runs", type=int, default=3, help="runs, each with fresh payments (default 3)")
+    p.add_argument("--duration", type=float, default=10.0, help="seconds of load per run (default 10)")
+    p.add_argument("--connections", type=int, default=16, help="connections (default 16)")
+    p.add_argument("--payments", type=int, default=20_000, help="pending payments per run (default 20000)")
+    p.add_argument("--users", type=int, default=1_000, help="users the payments belong to (default 1000)")
+    p.add_argument("--database-url", help="use this database instead of a fresh SQLite file")
+    p.add_argument("--server-cmd", help="service command (default: subsvc serve)")
+    p.add_argument("--env", action="append", default=[], help="extra service environment KEY=VALUE")
+    p.add_argument("--json", help="also write every run as JSON to this file")
+    p.add_argument("--no-pin", action="store_true", help="do not pin processes to CPUs")
+    p.add_argument("--server-cpu", type=int, default=0)
+    p.add_argument("--wrk-cpu", type=int, default=1)
+    p.add_argument("--wrk-timeout", type=float, default=5.0)
+    args = p.parse_args(argv)
+    args.threads = 1
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    return in_scratch_folder("subsvc-bench-payments-", lambda folder: benchmark(args, folder))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
