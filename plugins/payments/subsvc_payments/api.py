@@ -12,8 +12,8 @@
   :class:`Notification`), :class:`ProviderError` (answered 502) and
   :class:`NotificationRefused`; :func:`notification_endpoint` (its notification route) and
   :func:`refuse_stale`; :func:`provider_http` (its API client, :class:`ProviderHttp`, whose
-  4xx answers are :class:`ProviderRefused`); :func:`kopeks_of` and :func:`rubles_text`
-  (amounts as providers write them, exact).
+  4xx answers are :class:`ProviderRefused`); :func:`kopeks_of`, :func:`rubles_text` and
+  :func:`exact_json` (amounts as providers write them, exact).
 - :class:`Payment`, the ORM model, for reading (only this plugin writes it), and its statuses.
 """
 
@@ -28,7 +28,7 @@ from subsvc_payments.crediting import (
     credit_paid,
     mark_failed,
 )
-from subsvc_payments.http import ProviderHttp, ProviderRefused, provider_http
+from subsvc_payments.http import ProviderHttp, ProviderRefused, exact_json, provider_http
 from subsvc_payments.models import (
     CANCELED,
     EXPIRED,
@@ -89,6 +89,7 @@ __all__ = [
     "attach_provider_payment",
     "create_payment",
     "credit_paid",
+    "exact_json",
     "kopeks_of",
     "mark_failed",
     "notification_endpoint",

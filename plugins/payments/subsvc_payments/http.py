@@ -1,7 +1,8 @@
 """The HTTP side of a provider plugin: one client per provider API and app, JSON in and out,
 every failure a :class:`~subsvc_payments.providers.ProviderError`.
-A provider that writes amounts as JSON numbers is read with ``exact_numbers=True``: a number
-with a fraction is then a :class:`~decimal.Decimal`, not a float.
+A provider that writes amounts as JSON numbers is called with ``exact_numbers=True``: a
+:class:`~decimal.Decimal` in the body is written as a number (:func:`exact_json`), and a number
+with a fraction in the answer is read as one, never as a float.
 
 ``provider_http(app, "yookassa", settings.YOOKASSA_API_URL, timeout)`` answers the app's
 client for that API (opened on first use, closed when the app stops), so a provider object
@@ -59,11 +60,21 @@ class ProviderHttp:
         exact_numbers: bool = False,
     ) -> Any:
         """``method`` ``base_url + path`` with a JSON body (if any); the answer's JSON (with
-        ``exact_numbers``, its numbers with a fraction as :class:`~decimal.Decimal`)."""
+        ``exact_numbers``, decimals both ways: see the module)."""
         where = f"{self.name} {method} {path}"
+        content = None
+        if exact_numbers and json_body is not None:
+            content, json_body = exact_json(json_body).encode(), None
+            headers = {**(headers or {}), "Content-Type": "application/json"}
         try:
             response = await self._http.request(
-                method, self.base_url + path, json=json_body, params=params, headers=headers, auth=auth
+                method,
+                self.base_url + path,
+                content=content,
+                json=json_body,
+                params=params,
+                headers=headers,
+                auth=auth,
             )
         except httpx2.InvalidURL as exc:
             raise ProviderError(f"{where}: the configured API URL is unusable ({exc})") from exc
@@ -87,6 +98,20 @@ class ProviderHttp:
 
     async def aclose(self) -> None:
         await self._http.aclose()
+
+
+def exact_json(value: Any) -> str:
+    """``value`` as JSON, each :class:`~decimal.Decimal` written as a number with its own
+    digits (``Decimal("150.50")`` -> ``150.50``); :class:`ValueError` for one not finite."""
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ValueError(f"JSON has no number {value}")
+        return format(value, "f")
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{json.dumps(str(k))}: {exact_json(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(exact_json(item) for item in value) + "]"
+    return json.dumps(value)
 
 
 _clients: WeakKeyDictionary[Starlette, dict[tuple[str, str, float], ProviderHttp]] = WeakKeyDictionary()

@@ -3,13 +3,14 @@ exactly when asked."""
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
 from starlette.applications import Starlette
 from starlette.responses import Response
 from starlette.routing import Route
-from subsvc_payments.api import kopeks_of, provider_http, rubles_text
+from subsvc_payments.api import exact_json, kopeks_of, provider_http, rubles_text
 
 from subsvc.testing_server import LoopbackServer
 
@@ -66,17 +67,29 @@ def test_kopeks_are_written_with_two_decimals(kopeks, text):
     assert kopeks_of(text) == kopeks
 
 
-async def test_json_numbers_are_read_exactly_when_asked():
+def test_decimals_are_written_as_json_numbers_with_their_digits():
+    body = {"amount": Decimal("150.50"), "items": [Decimal("0.01"), 2, "x", None, True], "ключ": "значение"}
+    assert json.loads(exact_json(body), parse_float=Decimal) == body
+    assert exact_json({"a": Decimal("150.50")}) == '{"a": 150.50}'
+    with pytest.raises(ValueError):
+        exact_json([Decimal("NaN")])
+
+
+async def test_json_numbers_are_written_and_read_exactly_when_asked():
+    received = []
+
     async def answer(request):
+        received.append(await request.body())
         return Response(b'{"amount": 199.99, "count": 2}', media_type="application/json")
 
-    server_app = Starlette(routes=[Route("/", answer)])
+    server_app = Starlette(routes=[Route("/", answer, methods=["GET", "POST"])])
     app = Starlette()
     async with LoopbackServer(server_app) as server:
         http = provider_http(app, "exact", server.url, 5)
         try:
-            exact = await http.call("GET", "/", exact_numbers=True)
+            exact = await http.call("POST", "/", json_body={"amount": Decimal("0.10")}, exact_numbers=True)
             assert exact == {"amount": Decimal("199.99"), "count": 2}
+            assert received == [b'{"amount": 0.10}']
             assert type((await http.call("GET", "/"))["amount"]) is float
         finally:
             await http.aclose()
