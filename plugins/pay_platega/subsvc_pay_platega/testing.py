@@ -8,8 +8,8 @@ problem details, an unknown transaction 404; amounts are JSON numbers in rubles,
 is ``HH:MM:SS``. Its transactions live in memory; a test moves them (``pay``, ``cancel``,
 ``set_status``) and takes the callback Platega then sends (``callback``: its body and
 headers). ``fail_with(503)`` answers that status to every call until ``fail_with(None)``;
-``down()`` / ``up()`` stop and resume serving. Every call is recorded in ``requests`` as
-``(method, path, body)``.
+``server.stop()`` / ``server.start()`` stop and resume serving (on the same port). Every call
+is recorded in ``requests`` as ``(method, path, body)``.
 
 :class:`PlategaFake` is the fake as the end-to-end scenarios of
 :mod:`subsvc_payments.testing_e2e` drive it (a ``ProviderFake``).
@@ -91,11 +91,9 @@ class FakePlatega:
     merchant_id: str = MERCHANT_ID
     secret: str = SECRET
     expires_in: str | None = "00:15:00"
-    url: str = ""
     transactions: dict[str, FakeTransaction] = field(default_factory=dict)
     requests: list[tuple[str, str, Any]] = field(default_factory=list)
     failing: int | None = None
-    _server: LoopbackServer | None = None
 
     def app(self) -> Starlette:
         return Starlette(
@@ -105,17 +103,13 @@ class FakePlatega:
             ]
         )
 
-    async def up(self) -> None:
-        """Serve on the same port as before (a free loopback port the first time)."""
-        if self._server is None:
-            self._server = LoopbackServer(self.app())
-        await self._server.start()
-        self.url = self._server.url
+    def __post_init__(self) -> None:
+        self.server = LoopbackServer(self.app())
 
-    async def down(self) -> None:
-        """Stop serving: connections are refused until :meth:`up`."""
-        if self._server is not None:
-            await self._server.stop()
+    @property
+    def url(self) -> str:
+        """Its base URL (``PLATEGA_API_URL``) once served."""
+        return self.server.url
 
     def env(self) -> dict[str, str]:
         """The settings pointing the plugin at this fake."""
@@ -261,11 +255,8 @@ def pytest_configure(config: pytest.Config) -> None:
 async def fake_platega() -> AsyncIterator[FakePlatega]:
     """A loopback fake of Platega for one test (see the module's documentation)."""
     fake = FakePlatega()
-    await fake.up()
-    try:
+    async with fake.server:
         yield fake
-    finally:
-        await fake.down()
 
 
 @pytest.fixture

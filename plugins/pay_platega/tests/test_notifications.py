@@ -161,13 +161,13 @@ async def test_platega_down_while_confirming_answers_502_and_its_retry_credits(
     for failure in ("503", "down"):
         if failure == "down":
             fake_platega.fail_with(None)
-            await fake_platega.down()
+            await fake_platega.server.stop()
         else:
             fake_platega.fail_with(503)
         response = await callback(payment.provider_payment_id, body=delivery[0])
         assert response.status_code == 502, response.text
         assert (await reload(Payment, payment.id)).status == PENDING
-    await fake_platega.up()
+    await fake_platega.server.start()
     assert (await callback(payment.provider_payment_id)).json() == OK
     assert (await reload(Payment, payment.id)).status == SUCCEEDED
     assert await balance_over_http(user) == 25_000

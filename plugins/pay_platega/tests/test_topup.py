@@ -144,7 +144,7 @@ async def test_platega_failing_a_creation_answers_502_and_fails_the_payment(
         settings = PlategaSettings.of(app)
         change_settings(PlategaSettings, PLATEGA_SECRET=f"{settings.PLATEGA_SECRET}-old")
     elif failure == "down":
-        await fake_platega.down()
+        await fake_platega.server.stop()
     elif failure == "empty_200":
         fake_platega.fail_with(200)
     else:
