@@ -30,7 +30,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 from subsvc_payments.api import exact_json, rubles_text
-from subsvc_payments.testing_e2e import Delivery
+from subsvc_payments.testing import Delivery
 
 from subsvc.testing import marked_env
 from subsvc.testing_server import LoopbackServer
