@@ -13,7 +13,7 @@ async def test_unified_health_needs_no_credentials_and_names_no_secret(anon_clie
         "api_version": "1.0.0",
         "bot_version": None,
         "web_api_enabled": True,
-        "payment_webhooks": {},
+        "payment_webhooks": {"probe": {"configured": True, "path": "/probe/payments"}},  # its hook
         "messenger_webhook": {"configured": False, "path": None},
         "panel_webhook": {"configured": False, "path": None},
     }

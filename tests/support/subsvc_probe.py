@@ -24,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 from subsvc.api import Endpoint, Header, HTTPError, Query, Router
 from subsvc.auth.principal import Grants, Principal
 from subsvc.db import UTCDateTime, utcnow
+from subsvc.health import WebhookStatus
 from subsvc.hookspecs import hookimpl
 from subsvc.jobs import Job
 
@@ -322,6 +323,13 @@ def user_grants(session: Any, user_id: int) -> Grants | None:
         CALLS.append("user_grants")
         return Grants(roles=("Prober",), permissions=("probe:read",), level=10)
     return None
+
+
+@hookimpl
+def health_webhooks(app: Starlette) -> list[WebhookStatus]:
+    """A payment provider's notifications, as a provider plugin would report them."""
+    CALLS.append("health_webhooks")
+    return [WebhookStatus("payment", "probe", True, "/probe/payments")]
 
 
 @hookimpl
