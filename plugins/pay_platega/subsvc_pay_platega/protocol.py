@@ -54,6 +54,7 @@ STATES: dict[str, ProviderStatus] = {
 """What each Platega status reports, but ``CONFIRMED`` (paid, with its amount)."""
 PAID = "CONFIRMED"
 TRANSACTION_ID = re.compile(r"[0-9A-Za-z-]{1,64}")
+STATUS = re.compile(r"[A-Z_]{1,40}")
 DURATION = re.compile(r"(?:(\d+)\.)?(\d{1,2}):(\d{2}):(\d{2})(?:\.\d+)?")
 
 
@@ -148,7 +149,8 @@ def status_of(answer: Mapping[str, Any]) -> ProviderStatus:
 @dataclass(frozen=True)
 class Callback:
     """A callback's body: the transaction, the status it claims (not trusted: the transaction
-    is read again) and whether it is about a recurrent subscription (a later issue's)."""
+    is read again; ``UNREADABLE`` unless capitals and ``_``) and whether it is about a
+    recurrent subscription (a later issue's)."""
 
     transaction_id: str
     status: str
@@ -165,6 +167,7 @@ def read_callback(body: bytes) -> Callback:
     if not isinstance(data, dict):
         raise NotificationRefused(400, "invalid_json")
     status = str(data.get("status") or "").upper()
+    status = status if STATUS.fullmatch(status) else "UNREADABLE"
     recurrent = status.startswith("SUBSCRIPTION") or data.get("subscriptionId") is not None
     try:
         found = transaction_id(data.get("id"))

@@ -85,7 +85,7 @@ class PlategaProvider:
         callback = read_callback(notification.body)
         if callback.recurrent:
             log.warning(
-                "Platega recurrent subscription callback (%s) acknowledged, not handled", callback.status
+                "Platega recurrent subscription callback %r acknowledged, not handled", callback.status
             )
             return None
         try:
@@ -99,7 +99,7 @@ class PlategaProvider:
             return None
         if callback.status != status.raw.get("status"):
             log.info(
-                "Platega callback says %s for transaction %s, its API %s: the API's applies",
+                "Platega callback says %r for transaction %s, its API %s: the API's applies",
                 callback.status,
                 callback.transaction_id,
                 status.raw.get("status"),

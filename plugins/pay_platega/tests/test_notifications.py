@@ -180,7 +180,7 @@ async def test_recurrent_subscription_callbacks_are_acknowledged_and_logged(
     body = {"id": payment.provider_payment_id, "status": "SUBSCRIPTION_CHARGED", "subscriptionId": "sub-1"}
     response = await callback(payment.provider_payment_id, body=json.dumps(body).encode())
     assert (response.status_code, response.json()) == (200, OK)
-    assert "recurrent subscription callback (SUBSCRIPTION_CHARGED)" in caplog.text
+    assert "recurrent subscription callback 'SUBSCRIPTION_CHARGED'" in caplog.text
     assert fake_platega.requests == []
 
 

@@ -190,6 +190,8 @@ def test_a_creation_answer_without_id_or_url_is_an_error(answer_body, message):
         ),
         (b'{"subscriptionId": "s-1", "status": "CONFIRMED"}', "", "CONFIRMED", True),
         (b'{"status": "SUBSCRIPTION_CANCELED"}', "", "SUBSCRIPTION_CANCELED", True),
+        (b'{"id": "tx-1", "status": "PAID\\n<script>"}', "tx-1", "UNREADABLE", False),
+        (b'{"id": "tx-1"}', "tx-1", "UNREADABLE", False),
     ],
 )
 def test_callback_bodies(body, transaction_id, status, recurrent):
