@@ -21,7 +21,7 @@ from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
-from subsvc.api import Endpoint, Header, HTTPError, Query, Router
+from subsvc.api import Endpoint, File, Form, Header, HTTPError, Query, Router, UploadedFile
 from subsvc.auth.principal import Grants, Principal
 from subsvc.db import UTCDateTime, utcnow
 from subsvc.health import WebhookStatus
@@ -152,6 +152,32 @@ async def refuse_after_write(session: AsyncSession, kind: Literal["fixed", "mess
     if kind == "message":
         raise ValueError("The note is refused: too long")
     raise NoteGone(7)
+
+
+@web.post("/probe/upload", response_model=dict[str, Any])
+async def upload(
+    file: Annotated[UploadedFile, File()],
+    note: Annotated[str, Form(max_length=10)] = "",
+    copies: Annotated[int, Form(ge=1, le=3)] = 1,
+    tags: Annotated[list[str] | None, Form()] = None,
+) -> dict[str, Any]:
+    """A multipart form: a file and text fields."""
+    return {
+        "filename": file.filename,
+        "content_type": file.content_type,
+        "content": file.data.decode(errors="replace"),
+        "note": note,
+        "copies": copies,
+        "tags": tags,
+    }
+
+
+@web.post("/probe/form", response_model=dict[str, Any])
+async def form_fields(
+    name: Annotated[str, Form(min_length=1)], count: Annotated[int, Form()] = 1
+) -> dict[str, Any]:
+    """A form of text fields only (urlencoded)."""
+    return {"name": name, "count": count}
 
 
 @web.get("/probe/notes", response_model=list[NoteOut])

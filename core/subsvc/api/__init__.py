@@ -2,10 +2,11 @@
 
 from subsvc.api.endpoint import Area, Endpoint, Operation, Router, operation
 from subsvc.api.errors import HTTPError, RequestValidationError
+from subsvc.api.forms import UploadedFile
 from subsvc.api.inputs import INT32_MAX, INT64_MAX, BigInt, fits_int32, fits_int64
 from subsvc.api.money import rubles
 from subsvc.api.pagination import Limit, Offset, Page
-from subsvc.api.params import Body, Header, Path, Query
+from subsvc.api.params import Body, File, Form, Header, Path, Query
 
 __all__ = [
     "INT32_MAX",
@@ -14,6 +15,8 @@ __all__ = [
     "BigInt",
     "Body",
     "Endpoint",
+    "File",
+    "Form",
     "HTTPError",
     "Header",
     "Limit",
@@ -24,6 +27,7 @@ __all__ = [
     "Query",
     "RequestValidationError",
     "Router",
+    "UploadedFile",
     "fits_int32",
     "fits_int64",
     "operation",

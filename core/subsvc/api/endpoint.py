@@ -12,10 +12,10 @@
 The handler's parameters say what it needs. By type: ``Request``, ``AsyncSession`` (a
 session for this request: committed when the handler returns, rolled back when it
 raises), ``Principal`` (the authenticated caller). Every other parameter is an input: path
-(named in the template), body (a pydantic model), header or query (see
-:mod:`subsvc.api.params`). All inputs are validated together; the return value is
-serialised through ``response_model``. A GET handler's session is read-only (see
-:class:`subsvc.db.Database`): it is never committed.
+(named in the template), body (a pydantic model), header, query, or a form's field or file
+(see :mod:`subsvc.api.params` and :mod:`subsvc.api.forms`). All inputs are validated
+together; the return value is serialised through ``response_model``. A GET handler's
+session is read-only (see :class:`subsvc.db.Database`): it is never committed.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from subsvc.api.errors import (
     json_invalid,
     validation_errors,
 )
+from subsvc.api.forms import MULTIPART, URLENCODED, FormInvalid, form_invalid, holds_file, read_form
 from subsvc.api.inputs import MAX_JSON_DEPTH, bounded, too_deep
 from subsvc.api.params import Location, Param
 from subsvc.auth.permissions import check_permission
@@ -103,12 +104,16 @@ class Endpoint:
         self.inputs, self.injected = _read_signature(self.handler, set(_PATH_PARAM.findall(self.path)))
         self.body = next((i for i in self.inputs if i.location == "body"), None)
         self.models = {}
-        for location in ("path", "query", "header"):
+        for location in ("path", "query", "header", "form"):
             fields = {i.name: (i.annotation, i.field) for i in self.inputs if i.location == location}
             if fields:
-                self.models[location] = create_model(  # type: ignore[call-overload]
-                    f"{self.operation_id}_{location}", **fields
+                name = (
+                    f"Body_{self.operation_id}" if location == "form" else f"{self.operation_id}_{location}"
                 )
+                self.models[location] = create_model(name, **fields)  # type: ignore[call-overload]
+        form = [i for i in self.inputs if i.location == "form"]
+        self._form_fields = [(i.wire_name, i.is_list) for i in form]
+        self.form_media_type = MULTIPART if any(holds_file(i.annotation) for i in form) else URLENCODED
         by_kind = {kind: name for name, kind in self.injected.items()}
         self._session_name = by_kind.get("session")
         self._passed = [(name, kind) for name, kind in self.injected.items() if kind != "session"]
@@ -138,7 +143,7 @@ class Endpoint:
             answers[403] = "The caller may not do this"
         if any(i.location == "path" for i in self.inputs):
             answers[404] = "Not found"
-        if self.body is not None:
+        if self.body is not None or "form" in self.models:
             answers[413] = "Request body too large"
         if self.inputs:
             answers[422] = "Validation Error"
@@ -180,11 +185,19 @@ class Endpoint:
         values: dict[str, Any] = {}
         errors: list[dict[str, Any]] = []
         for location in self.models:
-            raw = self._raw(request, location)
+            if location == "form":
+                try:
+                    raw = await read_form(request, self._form_fields)
+                except FormInvalid as exc:
+                    errors.append(form_invalid(str(exc)))
+                    continue
+            else:
+                raw = self._raw(request, location)
             try:
                 values.update(self._validators[location].validate_python(raw).__dict__)
             except ValidationError as exc:
-                errors.extend(validation_errors(exc, (location,), missing_input_none=True))
+                prefix = "body" if location == "form" else location
+                errors.extend(validation_errors(exc, (prefix,), missing_input_none=True))
         if self.body is not None:
             errors.extend(await self._read_body(request, values))
         if errors:
@@ -316,6 +329,8 @@ def _injected_kind(annotation: Any) -> str | None:
 def _default_location(name: str, annotation: Any, path_names: set[str]) -> Location:
     if name in path_names:
         return "path"
+    if holds_file(annotation):
+        return "form"
     return "body" if _is_model(annotation) else "query"
 
 

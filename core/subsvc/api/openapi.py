@@ -121,6 +121,12 @@ def _operation(endpoint: Endpoint, schemas: dict[str, Any], components: dict[str
             "required": endpoint.body.field.is_required(),
             "content": {"application/json": {"schema": schemas["body"]}},
         }
+    elif "form" in schemas:
+        form = _deref(schemas["form"], components)
+        operation["requestBody"] = {
+            "required": bool(form.get("required")),
+            "content": {endpoint.form_media_type: {"schema": schemas["form"]}},
+        }
     responses: dict[str, Any] = {}
     for status, text in sorted(endpoint.answers.items()):
         answer: dict[str, Any] = {"description": text}

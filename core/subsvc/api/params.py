@@ -2,14 +2,15 @@
 
 Used as ``Annotated[int, Query(ge=1, le=200)]``; the keyword arguments are pydantic
 ``Field`` constraints. Without a marker: a name in the path template is a path parameter,
-a pydantic model is the body, anything else is a query parameter.
+a pydantic model is the body, an :class:`~subsvc.api.forms.UploadedFile` a form's file,
+anything else is a query parameter.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-Location = Literal["path", "query", "header", "body"]
+Location = Literal["path", "query", "header", "body", "form"]
 
 
 class Param:
@@ -40,3 +41,14 @@ class Body(Param):
     """The JSON body (only needed when the body type is not a pydantic model)."""
 
     location = "body"
+
+
+class Form(Param):
+    """A text field of a form body (``multipart/form-data`` or
+    ``application/x-www-form-urlencoded``; see :mod:`subsvc.api.forms`)."""
+
+    location = "form"
+
+
+class File(Form):
+    """A file of a ``multipart/form-data`` body, typed :class:`~subsvc.api.forms.UploadedFile`."""
