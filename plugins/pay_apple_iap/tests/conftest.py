@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 from starlette.applications import Starlette
 from subsvc_pay_apple_iap.settings import AppleIapSettings
-from subsvc_pay_apple_iap.testing import BUNDLE, PRODUCTS, FakeAppStore, TestPki
+from subsvc_pay_apple_iap.testing import BUNDLE, PRODUCT, PRODUCTS, FakeAppStore, TestPki
 from subsvc_pay_apple_iap.tokens import account_token
 
 from subsvc.testing_server import LoopbackServer
@@ -79,3 +79,16 @@ async def buyers(
 @pytest.fixture
 async def buyer(buyers: Callable[[], Awaitable[Buyer]]) -> Buyer:
     return await buyers()
+
+
+@pytest.fixture
+def credited(apple: Apple) -> Callable[[Buyer], Awaitable[str]]:
+    """``await credited(buyer)``: a purchase of ``PRODUCT`` bought and posted (200); its id."""
+
+    async def buy(buyer: Buyer) -> str:
+        transaction_id = apple.store.buy(PRODUCT, buyer.token)
+        body = {"product_id": PRODUCT, "transaction_id": transaction_id}
+        assert (await buyer.http.post("/cabinet/apple-purchase", json=body)).status_code == 200
+        return transaction_id
+
+    return buy

@@ -14,17 +14,10 @@ from subsvc_pay_apple_iap.testing import PRODUCT, TestPki
 HOOK = "/webhooks/payments/apple_iap"
 
 
-async def _credited(apple, buyer) -> str:
-    transaction_id = apple.store.buy(PRODUCT, buyer.token)
-    body = {"product_id": PRODUCT, "transaction_id": transaction_id}
-    assert (await buyer.http.post("/cabinet/apple-purchase", json=body)).status_code == 200
-    return transaction_id
-
-
 async def test_a_refund_is_recorded_and_the_balance_stays(
-    apple, buyer, anon_client, rows, outbox, balance_over_http
+    credited, apple, buyer, anon_client, rows, outbox, balance_over_http
 ):
-    transaction_id = await _credited(apple, buyer)
+    transaction_id = await credited(buyer)
     apple.store.refund(transaction_id, reason=1)
     body = apple.store.notification("REFUND", transaction_id)
     answers = await asyncio.gather(*(anon_client.post(HOOK, content=body) for _ in range(3)))
@@ -39,8 +32,8 @@ async def test_a_refund_is_recorded_and_the_balance_stays(
     assert [(p["transaction_id"], p["source"]) for p in revoked] == [(transaction_id, "notification")]
 
 
-async def test_a_reversed_refund_credits_the_row_again(apple, buyer, anon_client, rows):
-    transaction_id = await _credited(apple, buyer)
+async def test_a_reversed_refund_credits_the_row_again(credited, apple, buyer, anon_client, rows):
+    transaction_id = await credited(buyer)
     apple.store.refund(transaction_id)
     assert (
         await anon_client.post(HOOK, content=apple.store.notification("REFUND", transaction_id))
@@ -52,8 +45,8 @@ async def test_a_reversed_refund_credits_the_row_again(apple, buyer, anon_client
     assert (row.status, row.revoked_at) == ("credited", None)
 
 
-async def test_a_consumption_request_is_noted(apple, buyer, anon_client, rows):
-    transaction_id = await _credited(apple, buyer)
+async def test_a_consumption_request_is_noted(credited, apple, buyer, anon_client, rows):
+    transaction_id = await credited(buyer)
     body = apple.store.notification("CONSUMPTION_REQUEST", transaction_id)
     assert (await anon_client.post(HOOK, content=body)).status_code == 200
     (row,) = await rows(AppleIapTransaction)
@@ -77,9 +70,9 @@ async def test_a_consumption_request_is_noted(apple, buyer, anon_client, rows):
     ids=["forged", "unmarked-chain", "replayed-late", "not-json", "no-payload", "garbage-jws"],
 )
 async def test_untrusted_notifications_are_refused_and_change_nothing(
-    apple, buyer, anon_client, rows, make, status, reason
+    credited, apple, buyer, anon_client, rows, make, status, reason
 ):
-    transaction_id = await _credited(apple, buyer)
+    transaction_id = await credited(buyer)
     apple.store.refund(transaction_id)
     r = await anon_client.post(HOOK, content=make(apple.store, transaction_id))
     assert r.status_code == status
@@ -88,8 +81,8 @@ async def test_untrusted_notifications_are_refused_and_change_nothing(
     assert row.status == "credited"
 
 
-async def test_a_forged_inner_transaction_is_refused(apple, buyer, anon_client, rows):
-    transaction_id = await _credited(apple, buyer)
+async def test_a_forged_inner_transaction_is_refused(credited, apple, buyer, anon_client, rows):
+    transaction_id = await credited(buyer)
     apple.store.refund(transaction_id)
     apple.store.forger = TestPki("Forged Root")  # the outer payload genuine, the transaction not
     r = await anon_client.post(HOOK, content=apple.store.notification("REFUND", transaction_id))
@@ -98,8 +91,8 @@ async def test_a_forged_inner_transaction_is_refused(apple, buyer, anon_client, 
 
 
 @pytest.mark.parametrize("kind", ["TEST", "ONE_TIME_CHARGE", "REFUND_DECLINED"])
-async def test_other_notifications_are_answered_200(apple, buyer, anon_client, rows, kind):
-    transaction_id = await _credited(apple, buyer)
+async def test_other_notifications_are_answered_200(credited, apple, buyer, anon_client, rows, kind):
+    transaction_id = await credited(buyer)
     r = await anon_client.post(HOOK, content=apple.store.notification(kind, transaction_id))
     assert r.status_code == 200
     assert (await rows(AppleIapTransaction))[0].status == "credited"

@@ -6,24 +6,16 @@ from __future__ import annotations
 
 import pytest
 from subsvc_pay_apple_iap.models import AppleIapTransaction
-from subsvc_pay_apple_iap.testing import PRODUCT
 from subsvc_payments.api import Payment
 
 SEARCH = "/cabinet/admin/apple-iap/transactions"
 RECONCILE = "/cabinet/admin/apple-iap/reconcile"
 
 
-async def _credited(apple, buyer) -> str:
-    transaction_id = apple.store.buy(PRODUCT, buyer.token)
-    body = {"product_id": PRODUCT, "transaction_id": transaction_id}
-    assert (await buyer.http.post("/cabinet/apple-purchase", json=body)).status_code == 200
-    return transaction_id
-
-
-async def test_search_by_transaction_original_or_user(apple, buyers, admin):
+async def test_search_by_transaction_original_or_user(credited, apple, buyers, admin):
     first, second = await buyers(), await buyers()
-    a, b = await _credited(apple, first), await _credited(apple, first)
-    c = await _credited(apple, second)
+    a, b = await credited(first), await credited(first)
+    c = await credited(second)
     by_id = (await admin.get(SEARCH, params={"q": b})).json()["items"]
     assert [item["transaction_id"] for item in by_id] == [b]
     assert by_id[0]["user_id"] == first.user.id and by_id[0]["amount_kopeks"] == 10_000
@@ -41,9 +33,11 @@ async def test_search_parameters_are_validated(apple, admin, params):
     assert (await admin.get(SEARCH, params=params)).status_code == 422
 
 
-async def test_reconcile_records_a_missed_refund_once_and_reports_it(apple, buyers, admin, rows, outbox):
+async def test_reconcile_records_a_missed_refund_once_and_reports_it(
+    credited, apple, buyers, admin, rows, outbox
+):
     buyer = await buyers()
-    kept, refunded = await _credited(apple, buyer), await _credited(apple, buyer)
+    kept, refunded = await credited(buyer), await credited(buyer)
     apple.store.refund(refunded, reason=0)
     first = await admin.post(RECONCILE, params={"limit": 10})
     assert first.status_code == 200, first.text
@@ -65,8 +59,8 @@ async def test_reconcile_records_a_missed_refund_once_and_reports_it(apple, buye
     assert [(p["transaction_id"], p["source"]) for p in revoked] == [(refunded, "reconcile")]
 
 
-async def test_reconcile_reports_a_transaction_apple_no_longer_knows(apple, buyer, admin, rows):
-    transaction_id = await _credited(apple, buyer)
+async def test_reconcile_reports_a_transaction_apple_no_longer_knows(credited, apple, buyer, admin, rows):
+    transaction_id = await credited(buyer)
     del apple.store.transactions[transaction_id]
     report = (await admin.post(RECONCILE)).json()
     assert report["differences"][0]["differences"] == ["missing at Apple"]
@@ -74,16 +68,16 @@ async def test_reconcile_reports_a_transaction_apple_no_longer_knows(apple, buye
     assert row.drift == "missing at Apple"
 
 
-async def test_reconcile_only_the_most_recent(apple, buyer, admin):
+async def test_reconcile_only_the_most_recent(credited, apple, buyer, admin):
     for _ in range(3):
-        await _credited(apple, buyer)
+        await credited(buyer)
     requests = apple.store.requests
     assert (await admin.post(RECONCILE, params={"limit": 2})).json()["checked"] == 2
     assert apple.store.requests == requests + 2
 
 
-async def test_reconcile_with_apple_down_is_502_and_records_nothing(apple, buyer, admin, rows):
-    await _credited(apple, buyer)
+async def test_reconcile_with_apple_down_is_502_and_records_nothing(credited, apple, buyer, admin, rows):
+    await credited(buyer)
     apple.store.failing = 503
     r = await admin.post(RECONCILE)
     assert r.status_code == 502
