@@ -40,13 +40,16 @@ log = logging.getLogger("subsvc.pay_yookassa")
 
 def check_source(client_ip: str | None, allowed: Sequence[IPv4Network | IPv6Network]) -> None:
     """Refuse (403) a sender outside ``allowed``: ``unknown_ip`` without an address,
-    ``forbidden_ip`` for another one."""
+    ``forbidden_ip`` for another one (an IPv4 address a dual-stack socket maps into IPv6,
+    ``::ffff:a.b.c.d``, is that IPv4 address)."""
     if client_ip is None:
         raise NotificationRefused(403, "unknown_ip")
     try:
         address = ipaddress.ip_address(client_ip)
     except ValueError:
         raise NotificationRefused(403, "unknown_ip") from None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
     if not any(address in network for network in allowed):
         raise NotificationRefused(403, "forbidden_ip")
 

@@ -45,8 +45,8 @@ RETURN_URL = "https://cabinet.example/balance/top-up/result"
 WEBHOOK_PATH = "/webhooks/payments/yookassa"
 FOREIGN_IP = "127.0.0.2"
 """A sender outside the allowed sources the tests set (``127.0.0.1``)."""
-EVENTS = {"succeeded": "payment.succeeded", "canceled": "payment.canceled"}
-EVENTS["waiting_for_capture"] = "payment.waiting_for_capture"
+EVENTS = {status: f"payment.{status}" for status in ("succeeded", "canceled", "waiting_for_capture")}
+"""The event YooKassa notifies for a payment's status."""
 AMOUNT = re.compile(r"^\d{1,10}\.\d{2}$")
 FEE = Decimal("0.035")
 CENT = Decimal("0.01")

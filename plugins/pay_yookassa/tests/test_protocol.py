@@ -248,6 +248,8 @@ def test_what_is_not_a_notification_is_refused_400(body, reason):
         ("77.75.156.11", PUBLISHED_SOURCES, None),
         ("77.75.156.35", PUBLISHED_SOURCES, None),
         ("2a02:5180::1", PUBLISHED_SOURCES, None),
+        ("::ffff:185.71.76.1", PUBLISHED_SOURCES, None),
+        ("::ffff:127.0.0.1", PUBLISHED_SOURCES, "forbidden_ip"),
         ("185.71.76.32", PUBLISHED_SOURCES, "forbidden_ip"),
         ("77.75.156.12", PUBLISHED_SOURCES, "forbidden_ip"),
         ("77.75.154.127", PUBLISHED_SOURCES, "forbidden_ip"),
