@@ -41,6 +41,7 @@ from run import (
     HOST,
     BenchError,
     Pinning,
+    add_service_options,
     ensure_wrk,
     free_port,
     in_scratch_folder,
@@ -288,13 +289,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--connections", type=int, default=16, help="connections (default 16)")
     p.add_argument("--payments", type=int, default=20_000, help="pending payments per run (default 20000)")
     p.add_argument("--users", type=int, default=1_000, help="users the payments belong to (default 1000)")
-    p.add_argument("--database-url", help="use this database instead of a fresh SQLite file")
-    p.add_argument("--server-cmd", help="service command (default: subsvc serve)")
-    p.add_argument("--env", action="append", default=[], help="extra service environment KEY=VALUE")
-    p.add_argument("--json", help="also write every run as JSON to this file")
-    p.add_argument("--no-pin", action="store_true", help="do not pin processes to CPUs")
-    p.add_argument("--server-cpu", type=int, default=0)
-    p.add_argument("--wrk-cpu", type=int, default=1)
+    add_service_options(p)
     p.add_argument("--wrk-timeout", type=float, default=5.0)
     args = p.parse_args(argv)
     args.threads = 1

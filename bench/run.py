@@ -424,6 +424,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
+def add_service_options(p: argparse.ArgumentParser) -> None:
+    """The options of a benchmark that starts `subsvc serve` itself and pins it and its load
+    generator: the database, the command, extra environment, JSON output, the CPUs."""
+    p.add_argument("--database-url", help="use this database instead of a fresh SQLite file")
+    p.add_argument("--server-cmd", help="service command (default: subsvc serve)")
+    p.add_argument("--env", action="append", default=[], help="extra service environment KEY=VALUE")
+    p.add_argument("--json", help="also write the result as JSON to this file")
+    p.add_argument("--no-pin", action="store_true", help="do not pin processes to CPUs")
+    p.add_argument("--server-cpu", type=int, default=0, help="server CPU (0)")
+    p.add_argument("--wrk-cpu", type=int, default=1, help="CPU of the load generator (1)")
+
+
 def pinning(args: argparse.Namespace) -> Pinning:
     """Return taskset prefixes for server and wrk (none if unavailable or disabled)."""
     if args.no_pin:

@@ -31,7 +31,17 @@ from pathlib import Path
 
 import httpx2
 import uvicorn
-from run import HOST, BenchError, Pinning, free_port, log, pinning, server, service_command
+from run import (
+    HOST,
+    BenchError,
+    Pinning,
+    add_service_options,
+    free_port,
+    log,
+    pinning,
+    server,
+    service_command,
+)
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -244,13 +254,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--webhooks", type=int, default=1, help="webhooks for '*' (0: events only; default 1)")
     p.add_argument("--receiver-ms", type=float, default=0.0, help="receiver's delay per delivery, ms")
     p.add_argument("--drain-timeout", type=float, default=120.0, help="seconds to wait for the backlog")
-    p.add_argument("--database-url", help="use this database instead of a fresh SQLite file")
-    p.add_argument("--server-cmd", help="service command (default: subsvc serve)")
-    p.add_argument("--env", action="append", default=[], help="extra service environment KEY=VALUE")
-    p.add_argument("--json", help="also write the result as JSON to this file")
-    p.add_argument("--no-pin", action="store_true", help="do not pin processes to CPUs")
-    p.add_argument("--server-cpu", type=int, default=0)
-    p.add_argument("--wrk-cpu", type=int, default=1, help="CPU of this process (load and receiver)")
+    add_service_options(p)
     return p.parse_args(argv)
 
 
