@@ -44,8 +44,10 @@ TEXT_LIMIT = 4096
 SEND_METHODS = frozenset({"sendMessage", "sendPhoto", "sendVideo", "sendDocument"})
 # calls on a user's own chat: a 403 there means the user refuses the bot
 CHAT_METHODS = SEND_METHODS | {"pinChatMessage", "unpinChatMessage", "unpinAllChatMessages"}
-# reads are not messages: the messaging limits do not count them
-UNLIMITED_METHODS = frozenset({"getMe", "getChatMember"})
+# reads are not messages: the messaging limits do not count them; nor do a payment's calls,
+# which a payer waits for (a pre-checkout query must be answered within 10 seconds), so they
+# never queue behind a broadcast
+UNLIMITED_METHODS = frozenset({"getMe", "getChatMember", "createInvoiceLink", "answerPreCheckoutQuery"})
 # calls that may be repeated after a timeout without a second effect
 IDEMPOTENT_METHODS = frozenset(CHAT_METHODS - SEND_METHODS) | UNLIMITED_METHODS
 _MEDIA_METHODS: dict[str, str] = {"photo": "sendPhoto", "video": "sendVideo", "document": "sendDocument"}
