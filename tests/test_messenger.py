@@ -197,6 +197,53 @@ async def test_get_chat_member_and_get_me(messenger: Messenger, fake_bot_api: Fa
     assert me["is_bot"] is True and me["id"] == int(fake_bot_api.token.split(":")[0])
 
 
+STARS_INVOICE = {
+    "title": "Top-up",
+    "description": "Balance top-up",
+    "payload": "order-1",
+    "provider_token": "",
+    "currency": "XTR",
+    "prices": [{"label": "Top-up", "amount": 50}],
+}
+
+
+async def test_a_stars_invoice_link_is_paid_by_the_payer(messenger: Messenger, fake_bot_api: FakeBotAPI):
+    link = await messenger.call("createInvoiceLink", STARS_INVOICE)
+    query = fake_bot_api.pre_checkout(link, CHAT)["pre_checkout_query"]
+    answer = {"pre_checkout_query_id": query["id"], "ok": True}
+    answered = await messenger.call("answerPreCheckoutQuery", answer)
+    update = fake_bot_api.pay(link, CHAT)
+
+    assert link.startswith("https://t.me/$") and answered is True
+    assert (query["from"]["id"], query["total_amount"], query["invoice_payload"]) == (CHAT, 50, "order-1")
+    assert fake_bot_api.pre_checkout_answers[query["id"]] == {"ok": True, "error_message": None}
+    paid = update["message"]["successful_payment"]
+    assert (update["message"]["from"]["id"], paid["currency"], paid["total_amount"]) == (CHAT, "XTR", 50)
+    assert paid["invoice_payload"] == "order-1" and paid["telegram_payment_charge_id"]
+    with pytest.raises(MessengerError, match="QUERY_ID_INVALID"):  # answered once only
+        await messenger.call("answerPreCheckoutQuery", answer)
+
+
+@pytest.mark.parametrize(
+    ("change", "refusal"),
+    [
+        ({"provider_token": "284685063:TEST"}, "STARS_INVOICE_INVALID"),
+        ({"prices": [{"label": "a", "amount": 1}, {"label": "b", "amount": 1}]}, "STARS_INVOICE_INVALID"),
+        ({"prices": [{"label": "a", "amount": 0}]}, "CURRENCY_TOTAL_AMOUNT_INVALID"),
+        ({"prices": [{"label": "a", "amount": "5"}]}, "can't parse prices"),
+        ({"currency": "RUB"}, "PAYMENT_PROVIDER_INVALID"),
+        ({"title": "t" * 33}, "title must be 1-32"),
+        ({"payload": "p" * 129}, "payload must be 1-128 bytes"),
+    ],
+)
+async def test_an_invalid_stars_invoice_is_refused(
+    messenger: Messenger, fake_bot_api: FakeBotAPI, change: dict[str, Any], refusal: str
+):
+    with pytest.raises(MessengerError, match=refusal) as refused:
+        await messenger.call("createInvoiceLink", {**STARS_INVOICE, **change})
+    assert refused.value.error_code == 400 and fake_bot_api.invoices == {}
+
+
 async def test_blocked_chat_raises_blocked_and_tells_the_listeners(
     messenger: Messenger, fake_bot_api: FakeBotAPI
 ):

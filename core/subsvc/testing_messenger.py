@@ -17,6 +17,12 @@ Tests choose its behaviour:
 - ``fake.delay`` / ``fake.delays[method]``: seconds before answering (slow answers);
 - ``fake.set_member(chat_id, user_id, status)``: what ``getChatMember`` answers.
 
+Payments (Stars, currency ``XTR``): ``createInvoiceLink`` answers a link ``https://t.me/$...``
+and keeps the invoice (``fake.invoices``); the payer's side is ``fake.pre_checkout(link,
+payer_id)`` and ``fake.pay(link, payer_id)``, each answering the Update the messenger then
+sends the bot (a ``pre_checkout_query``, a message with ``successful_payment``);
+``answerPreCheckoutQuery`` answers a query of the first (``fake.pre_checkout_answers``).
+
 The ``fake_bot_api`` fixture serves one on uvicorn on a free loopback port for one test;
 ``fake.settings()`` are the settings overrides that point an app at it, e.g.::
 
@@ -30,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 import time
 from collections import deque
 from collections.abc import AsyncIterator
@@ -90,9 +97,12 @@ class FakeBotAPI:
     members: dict[tuple[int | str, int], str] = field(default_factory=dict)
     messages: dict[int | str, dict[int, dict[str, Any]]] = field(default_factory=dict)
     pinned: dict[int | str, list[int]] = field(default_factory=dict)
+    invoices: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pre_checkout_answers: dict[str, dict[str, Any] | None] = field(default_factory=dict)
     _rate_limits: deque[float] = field(default_factory=deque)
     _failures: dict[str, deque[tuple[int, str]]] = field(default_factory=dict)
     _next_message_id: int = 1
+    _next_update_id: int = 1
     _arrived: asyncio.Event | None = None
 
     # --- behaviour ---------------------------------------------------------------------------
@@ -164,6 +174,8 @@ class FakeBotAPI:
         self.members.clear()
         self.messages.clear()
         self.pinned.clear()
+        self.invoices.clear()
+        self.pre_checkout_answers.clear()
         self._rate_limits.clear()
         self._failures.clear()
         self.delay = 0.0
@@ -286,6 +298,84 @@ class FakeBotAPI:
             "supports_inline_queries": False,
         }
 
+    def _createInvoiceLink(self, params: dict[str, Any]) -> str:
+        for name, limit in (("title", 32), ("description", 255)):
+            text = params.get(name)
+            if not isinstance(text, str) or not 1 <= len(text) <= limit:
+                raise BotApiError(400, f"Bad Request: invoice {name} must be 1-{limit} characters")
+        payload = params.get("payload")
+        if not isinstance(payload, str) or not 1 <= len(payload.encode()) <= 128:
+            raise BotApiError(400, "Bad Request: invoice payload must be 1-128 bytes")
+        prices = params.get("prices")
+        if not isinstance(prices, list) or not prices or not all(_price(p) for p in prices):
+            raise BotApiError(400, "Bad Request: can't parse prices JSON object")
+        if params.get("currency") != "XTR":
+            raise BotApiError(400, "Bad Request: PAYMENT_PROVIDER_INVALID")  # no provider token here
+        if params.get("provider_token") or len(prices) != 1:
+            raise BotApiError(400, "Bad Request: STARS_INVOICE_INVALID")
+        if prices[0]["amount"] <= 0:
+            raise BotApiError(400, "Bad Request: CURRENCY_TOTAL_AMOUNT_INVALID")
+        link = f"https://t.me/${secrets.token_urlsafe(12)}"
+        self.invoices[link] = {**params, "total_amount": prices[0]["amount"]}
+        return link
+
+    def _answerPreCheckoutQuery(self, params: dict[str, Any]) -> bool:
+        query_id = str(params.get("pre_checkout_query_id"))
+        if query_id not in self.pre_checkout_answers or self.pre_checkout_answers[query_id] is not None:
+            raise BotApiError(400, "Bad Request: QUERY_ID_INVALID")  # unknown, or answered
+        if not isinstance(params.get("ok"), bool):
+            raise BotApiError(400, "Bad Request: ok must be a boolean")
+        if not params["ok"] and not params.get("error_message"):
+            raise BotApiError(400, "Bad Request: error_message must be non-empty")
+        answer = {"ok": params["ok"], "error_message": params.get("error_message")}
+        self.pre_checkout_answers[query_id] = answer
+        return True
+
+    # --- the payer's side --------------------------------------------------------------------
+
+    def pre_checkout(self, link: str, payer_id: int) -> dict[str, Any]:
+        """The payer confirms the invoice ``link``: the Update with its ``pre_checkout_query``
+        (answered, or not, by ``answerPreCheckoutQuery``)."""
+        invoice = self.invoices[link]
+        query_id = str(self._next_update_id * 1_000_003)
+        self.pre_checkout_answers[query_id] = None
+        query = {
+            "id": query_id,
+            "from": _user(payer_id),
+            "currency": invoice["currency"],
+            "total_amount": invoice["total_amount"],
+            "invoice_payload": invoice["payload"],
+        }
+        return self._update(pre_checkout_query=query)
+
+    def pay(self, link: str, payer_id: int, *, total_amount: int | None = None) -> dict[str, Any]:
+        """The payer has paid the invoice ``link`` (``total_amount``: another total than the
+        invoice's, as a forwarded or doctored update may say): the Update with the message
+        carrying ``successful_payment``."""
+        invoice = self.invoices[link]
+        update = self._update()
+        payment = {
+            "currency": invoice["currency"],
+            "total_amount": invoice["total_amount"] if total_amount is None else total_amount,
+            "invoice_payload": invoice["payload"],
+            "telegram_payment_charge_id": f"stxFake{secrets.token_hex(12)}",
+            "provider_payment_charge_id": f"{payer_id}_{update['update_id']}",
+        }
+        update["message"] = {
+            "message_id": self._next_message_id,
+            "from": _user(payer_id),
+            "chat": _chat(payer_id),
+            "date": int(time.time()),
+            "successful_payment": payment,
+        }
+        self._next_message_id += 1
+        return update
+
+    def _update(self, **content: Any) -> dict[str, Any]:
+        update = {"update_id": self._next_update_id, **content}
+        self._next_update_id += 1
+        return update
+
     # --- helpers -----------------------------------------------------------------------------
 
     def _media(self, params: dict[str, Any], kind: str) -> str:
@@ -391,6 +481,20 @@ def _int(params: dict[str, Any], name: str) -> int:
     if value is None:
         raise BotApiError(400, f"Bad Request: {name} is empty")
     raise BotApiError(400, f"Bad Request: invalid {name} specified")
+
+
+def _price(price: Any) -> bool:
+    """A LabeledPrice: a label and an integer amount."""
+    return (
+        isinstance(price, dict)
+        and isinstance(price.get("label"), str)
+        and isinstance(price.get("amount"), int)
+        and not isinstance(price.get("amount"), bool)
+    )
+
+
+def _user(user_id: int) -> dict[str, Any]:
+    return {"id": user_id, "is_bot": False, "first_name": f"User {user_id}"}
 
 
 def _chat(chat_id: int | str) -> dict[str, Any]:
