@@ -14,6 +14,8 @@
   :func:`refuse_stale`; :func:`provider_http` (its API client, :class:`ProviderHttp`, whose
   4xx answers are :class:`ProviderRefused`); :func:`kopeks_of`, :func:`rubles_text` and
   :func:`exact_json` (amounts as providers write them, exact).
+- for a provider plugin's own creation endpoint (e.g. a Stars invoice): :func:`open_payment`,
+  the top-up's way of creating a payment at a provider.
 - :class:`Payment`, the ORM model, for reading (only this plugin writes it), and its statuses.
 """
 
@@ -58,6 +60,7 @@ from subsvc_payments.records import (
     attach_provider_payment,
     create_payment,
 )
+from subsvc_payments.topup import TopUpInProgress, open_payment
 
 __all__ = [
     "BALANCE_TOPPED_UP",
@@ -85,6 +88,7 @@ __all__ = [
     "ProviderPaymentRequest",
     "ProviderRefused",
     "ProviderStatus",
+    "TopUpInProgress",
     "apply_status",
     "attach_provider_payment",
     "create_payment",
@@ -93,6 +97,7 @@ __all__ = [
     "kopeks_of",
     "mark_failed",
     "notification_endpoint",
+    "open_payment",
     "provider_http",
     "refuse_stale",
     "rubles_text",

@@ -67,10 +67,10 @@ def _answer(payment: Payment) -> TopUpResponse:
     )
 
 
-def _repeated(payment: Payment) -> TopUpResponse:
-    """A repeated idempotency key: the first payment's answer, or its failure again."""
+def _repeated(payment: Payment) -> Payment:
+    """A repeated idempotency key: the first payment, or its failure again."""
     if URL_KEY in payment.data:
-        return _answer(payment)
+        return payment
     if payment.status == PENDING:
         raise TopUpInProgress("A top-up with this Idempotency-Key is still being created; retry shortly")
     raise ProviderError(f"Payment {payment.id} is {payment.status}: {payment.failure_reason}")
@@ -81,9 +81,38 @@ async def create_topup(
 ) -> TopUpResponse:
     """Create (or, for a repeated key, answer) the user's top-up payment; commits."""
     _, provider = await _chosen(app, request)
-    method = request.payment_option or request.payment_method
+    payment = await open_payment(
+        app,
+        session,
+        provider,
+        user_id,
+        request.payment_method,
+        request.amount_kopeks,
+        idempotency_key,
+        option=request.payment_option,
+    )
+    return _answer(payment)
+
+
+async def open_payment(
+    app: Starlette,
+    session: AsyncSession,
+    provider: PaymentProvider,
+    user_id: int,
+    method: str,
+    amount_kopeks: int,
+    idempotency_key: str | None,
+    *,
+    option: str | None = None,
+) -> Payment:
+    """A payment of ``amount_kopeks`` RUB created at ``provider`` for the cabinet's method id
+    ``method`` (and ``option``): the row committed first, the provider asked with no
+    transaction open, its id and URL attached (``data["payment_url"]``) and committed. For an
+    idempotency key the user gave before, the first payment (its failure raised again, or
+    :class:`TopUpInProgress` while it waits for its provider). A provider that fails leaves the
+    payment ``failed`` and raises :class:`ProviderError` (answered 502). Commits."""
     payment, created = await create_payment(
-        app, session, user_id, provider.name, method, request.amount_kopeks, idempotency_key
+        app, session, user_id, provider.name, option or method, amount_kopeks, idempotency_key
     )
     await session.commit()
     if not created:
@@ -92,12 +121,12 @@ async def create_topup(
     asked = ProviderPaymentRequest(
         payment_id=payment.id,
         user_id=user_id,
-        method=request.payment_method,
-        option=request.payment_option,
+        method=method,
+        option=option,
         amount_kopeks=payment.amount_kopeks,
         currency=payment.currency,
         description=f"Пополнение баланса на {_rubles(payment.amount_kopeks)} ₽",
-        return_url=_return_url(app, request.payment_method),
+        return_url=_return_url(app, method),
         idempotence_key=f"subsvc-payment-{payment.id}",
     )
     try:
@@ -116,4 +145,4 @@ async def create_topup(
         expires_at=created_at_provider.expires_at,
     )
     await session.commit()
-    return _answer(payment)
+    return payment
