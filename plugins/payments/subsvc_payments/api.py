@@ -15,7 +15,8 @@
   4xx answers are :class:`ProviderRefused`); :func:`kopeks_of`, :func:`rubles_text` and
   :func:`exact_json` (amounts as providers write them, exact).
 - for a provider plugin's own creation endpoint (e.g. a Stars invoice): :func:`open_payment`,
-  the top-up's way of creating a payment at a provider.
+  the top-up's way of creating a payment at a provider, and :data:`IdempotencyKey`, the
+  optional header such an endpoint takes.
 - :class:`Payment`, the ORM model, for reading (only this plugin writes it), and its statuses.
 """
 
@@ -60,6 +61,7 @@ from subsvc_payments.records import (
     attach_provider_payment,
     create_payment,
 )
+from subsvc_payments.schemas import IdempotencyKey
 from subsvc_payments.topup import TopUpInProgress, open_payment
 
 __all__ = [
@@ -74,6 +76,7 @@ __all__ = [
     "STATUSES",
     "SUCCEEDED",
     "IdempotencyConflict",
+    "IdempotencyKey",
     "IncomingNotification",
     "Notification",
     "NotificationRefused",

@@ -8,11 +8,12 @@ from typing import Annotated
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import Header, Query, Router
+from subsvc.api import Query, Router
 from subsvc.auth.principal import Principal
 from subsvc_payments import pending, topup
 from subsvc_payments.providers import PaymentMethodInfo, offered_methods
 from subsvc_payments.schemas import (
+    IdempotencyKey,
     ManualCheckResponse,
     PaymentMethodResponse,
     PendingPaymentListResponse,
@@ -64,15 +65,7 @@ async def create_topup(
     session: AsyncSession,
     principal: Principal,
     payload: TopUpRequest,
-    idempotency_key: Annotated[
-        str | None,
-        Header(
-            alias="Idempotency-Key",
-            min_length=1,
-            max_length=128,
-            description="Repeated: the first top-up is answered, no second payment is made",
-        ),
-    ] = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> TopUpResponse:
     """Create a payment at the method's provider and answer the URL the payer confirms at.
 

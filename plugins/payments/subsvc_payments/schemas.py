@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
+
+from subsvc.api import Header
+
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=128,
+        description="Repeated: the first top-up is answered, no second payment is made",
+    ),
+]
+"""The optional header ``Idempotency-Key`` of an endpoint creating a payment (``= None``)."""
 
 
 class PaymentEvent(BaseModel):
