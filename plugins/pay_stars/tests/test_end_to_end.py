@@ -5,7 +5,7 @@ to our endpoint with the webhook secret."""
 from __future__ import annotations
 
 import pytest
-from subsvc_payments.testing_e2e import SCENARIOS
+from subsvc_payments.testing import SCENARIOS
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda scenario: scenario.__name__)
