@@ -26,7 +26,7 @@ from subsvc.messenger import MessengerError, MessengerUnavailable
 from subsvc.services import services
 from subsvc_pay_stars.invoices import CURRENCY, Invoice
 from subsvc_pay_stars.settings import StarsSettings
-from subsvc_pay_stars.updates import CheckoutQuery, read_update
+from subsvc_pay_stars.updates import CheckoutQuery, Paid, read_update
 
 log = logging.getLogger("subsvc.pay_stars")
 NAME = "messenger_stars"
@@ -87,12 +87,32 @@ class StarsProvider:
             return None
         if found is None:
             return None
+        await self._note_paid_again(found)
         return Notification(found.invoice.payload, found.status())
+
+    async def _note_paid_again(self, paid: Paid) -> None:
+        """An invoice paid again after its payment was settled (a bot that let the payer
+        through pre-checkout) credits nothing more: the second charge is logged, with what a
+        refund (``refundStarPayment``) needs."""
+        payment = await self._payment(paid.invoice)
+        if payment is None or payment.status in PAYABLE:
+            return
+        first = payment.data.get("paid_notification", {}).get("telegram_payment_charge_id")
+        charge = paid.raw["telegram_payment_charge_id"]
+        if first is not None and first != charge:
+            log.error(
+                "Stars invoice %s paid again by %s (charge %s; first charge %s): not credited, refund it",
+                paid.invoice.payload,
+                paid.raw["payer_id"],
+                charge,
+                first,
+            )
 
     async def _answer(self, query: CheckoutQuery) -> None:
         """Let the payer pay an invoice of ours that asks its stars and whose payment is still
         pending (or expired here); refuse, with a message the payer reads, any other."""
-        payable = query.matches() and await self._status(query.invoice) in PAYABLE
+        payment = await self._payment(query.invoice)
+        payable = query.matches() and payment is not None and payment.status in PAYABLE
         answer: dict[str, object] = {"pre_checkout_query_id": query.query_id, "ok": payable}
         if not payable:
             answer["error_message"] = NOT_PAYABLE
@@ -106,8 +126,9 @@ class StarsProvider:
         except MessengerError as error:  # answered already, or too late: nothing to retry
             log.warning("Stars pre-checkout %s not answered: %s", query.query_id, error.description)
 
-    async def _status(self, invoice: Invoice) -> str | None:
-        query = select(col(Payment.status)).where(
+    async def _payment(self, invoice: Invoice) -> Payment | None:
+        """The payment of an invoice of ours, as committed now."""
+        query = select(Payment).where(
             col(Payment.provider) == NAME, col(Payment.provider_payment_id) == invoice.payload
         )
         async with services(self.app).db.session(read_only=True) as session:

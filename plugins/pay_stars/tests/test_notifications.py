@@ -74,6 +74,23 @@ async def test_a_paid_update_credits_the_invoices_user_once(
     ]
 
 
+async def test_an_invoice_paid_again_is_not_credited_twice_and_logged(
+    invoice, deliver, stars_fake: StarsFake, user, balance_over_http, caplog
+):
+    payment = await invoice()
+    await stars_fake.pay(ppid(payment))
+    first = stars_fake.notification(ppid(payment))
+    await stars_fake.pay(ppid(payment))  # the same link paid a second time: another charge
+    second = stars_fake.paid[ppid(payment)]["message"]["successful_payment"]["telegram_payment_charge_id"]
+
+    answers = [await deliver(first), await deliver(stars_fake.notification(ppid(payment)))]
+
+    assert [a.status_code for a in answers] == [200, 200]
+    assert await balance_over_http(user) == AMOUNT
+    (logged,) = [r for r in caplog.records if r.name == "subsvc.pay_stars" and "paid again" in r.getMessage()]
+    assert second in logged.getMessage() and "900000777" in logged.getMessage()
+
+
 @pytest.mark.parametrize(
     "headers",
     [
