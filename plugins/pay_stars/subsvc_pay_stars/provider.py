@@ -46,12 +46,6 @@ class StarsProvider:
         self.app = app
         self.settings = settings
 
-    async def _call(self, method: str, params: dict[str, object]) -> object:
-        try:
-            return await services(self.app).messenger.call(method, params)
-        except MessengerError as error:
-            raise ProviderError(f"the messenger's {method} failed: {error.description}") from error
-
     async def create(self, request: ProviderPaymentRequest) -> ProviderPayment:
         """An invoice link for the payment: whole stars at the rate, payload naming it."""
         invoice = Invoice.for_payment(request.payment_id, request.amount_kopeks, self.settings.STARS_RATE_RUB)
@@ -63,7 +57,10 @@ class StarsProvider:
             "currency": CURRENCY,
             "prices": [{"label": self.settings.STARS_INVOICE_TITLE, "amount": invoice.stars}],
         }
-        link = await self._call("createInvoiceLink", params)
+        try:
+            link = await services(self.app).messenger.call("createInvoiceLink", params)
+        except MessengerError as error:
+            raise ProviderError(f"the messenger's createInvoiceLink failed: {error.description}") from error
         if not isinstance(link, str) or not link:
             raise ProviderError("the messenger's createInvoiceLink answered no link")
         data = {"stars": invoice.stars, "stars_rate_rub": str(self.settings.STARS_RATE_RUB)}
