@@ -31,7 +31,7 @@ WORKERS = ["-n", os.environ.get("SUBSVC_TEST_WORKERS", "4"), "--dist", "loadfile
 
 nox.options.sessions = ["tests", "tests_pg"]
 nox.options.reuse_existing_virtualenvs = True
-# uv resolves and installs core and the plugins (27 editable distributions) several times faster
+# uv resolves and installs core and the plugins (33 editable distributions) several times faster
 # than pip. nox finds it beside itself (`pip install nox uv`, as the README says) or on PATH;
 # without it the sessions use virtualenv and pip.
 nox.options.default_venv_backend = "uv|virtualenv"
