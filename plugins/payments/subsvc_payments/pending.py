@@ -1,9 +1,11 @@
 """A user's pending payments (one indexed query) and their check at the provider: paid →
-:func:`credit_paid`, ended unpaid → :func:`mark_failed`, both exactly once under the row lock."""
+:func:`credit_paid`, ended unpaid → :func:`mark_failed`, both exactly once under the row lock.
+The administrators' check (:func:`run_check` without a user) is the same."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from sqlalchemy import func
 from sqlmodel import col, select
@@ -12,6 +14,7 @@ from starlette.applications import Starlette
 
 from subsvc.api import HTTPError
 from subsvc_payments.crediting import apply_status
+from subsvc_payments.methods import all_methods
 from subsvc_payments.models import (
     CANCELED,
     EXPIRED,
@@ -21,7 +24,7 @@ from subsvc_payments.models import (
     SUCCEEDED,
     Payment,
 )
-from subsvc_payments.providers import PaymentProvider, ProviderError, offered_methods, provider_for
+from subsvc_payments.providers import PaymentProvider, ProviderError, provider_for
 from subsvc_payments.schemas import ManualCheckResponse, PendingPaymentListResponse, PendingPaymentResponse
 from subsvc_payments.topup import URL_KEY
 
@@ -41,10 +44,12 @@ STATUS_VIEW = {
 
 
 class Views:
-    """Builds the answers of one request, asking each provider once."""
+    """Builds the answers of one request, asking each provider once; a method's name is its
+    display name (the administrators' override, else the provider's)."""
 
-    def __init__(self, app: Starlette) -> None:
+    def __init__(self, app: Starlette, session: AsyncSession) -> None:
         self.app = app
+        self.session = session
         self.names: dict[str, str] | None = None
         self.providers: dict[str, PaymentProvider | None] = {}
 
@@ -61,7 +66,8 @@ class Views:
 
     async def of(self, payment: Payment) -> PendingPaymentResponse:
         if self.names is None:
-            self.names = {key: info.name for key, info in (await offered_methods(self.app)).items()}
+            methods = await all_methods(self.app, self.session, with_groups=False)
+            self.names = {method.id: method.name for method in methods}
         assert payment.id is not None
         emoji, text = STATUS_VIEW.get(payment.status, ("", payment.status))
         url = payment.data.get(URL_KEY)
@@ -97,7 +103,7 @@ async def pending_page(
         .offset((page - 1) * per_page)
         .limit(per_page)
     )
-    views = Views(app)
+    views = Views(app, session)
     items = [await views.of(payment) for payment in (await session.exec(query)).all()]
     pages = max(1, math.ceil(total / per_page))
     return PendingPaymentListResponse(items=items, total=total, page=page, per_page=per_page, pages=pages)
@@ -114,14 +120,15 @@ async def latest(app: Starlette, session: AsyncSession, user_id: int, method: st
     payment = (await session.exec(query)).first()
     if payment is None:
         raise HTTPError(404, NO_RECENT)
-    return await Views(app).of(payment)
+    return await Views(app, session).of(payment)
 
 
-async def own_payment(session: AsyncSession, user_id: int, method: str, payment_id: int) -> Payment:
-    """The user's payment ``payment_id`` of ``method``: 404 when unknown or another user's."""
-    query = select(Payment).where(
-        col(Payment.id) == payment_id, col(Payment.provider) == method, col(Payment.user_id) == user_id
-    )
+async def own_payment(session: AsyncSession, user_id: int | None, method: str, payment_id: int) -> Payment:
+    """The user's payment ``payment_id`` of ``method`` (any user's for ``None``): 404 when
+    unknown or another user's."""
+    query = select(Payment).where(col(Payment.id) == payment_id, col(Payment.provider) == method)
+    if user_id is not None:
+        query = query.where(col(Payment.user_id) == user_id)
     payment = (await session.exec(query.execution_options(populate_existing=True))).first()
     if payment is None:
         raise HTTPError(404, PAYMENT_NOT_FOUND)
@@ -132,20 +139,43 @@ async def details(
     app: Starlette, session: AsyncSession, user_id: int, method: str, payment_id: int
 ) -> PendingPaymentResponse:
     """One payment of the user."""
-    return await Views(app).of(await own_payment(session, user_id, method, payment_id))
+    return await Views(app, session).of(await own_payment(session, user_id, method, payment_id))
 
 
-async def check(
-    app: Starlette, session: AsyncSession, user_id: int, method: str, payment_id: int
-) -> ManualCheckResponse:
-    """Ask the provider for the payment's status and apply it; commits. The provider is asked
-    with no transaction open; crediting locks the row, so concurrent checks credit once and
-    only the one that changed the payment answers ``status_changed``."""
-    views = Views(app)
+@dataclass(frozen=True)
+class Checked:
+    """What a check did: the payment as it is after it, and the answer's fields."""
+
+    payment: Payment
+    success: bool
+    message: str
+    status_changed: bool = False
+    old_status: str | None = None
+    new_status: str | None = None
+
+    def fields(self) -> dict[str, object]:
+        """The answer's fields but the payment."""
+        return {
+            "success": self.success,
+            "message": self.message,
+            "status_changed": self.status_changed,
+            "old_status": self.old_status,
+            "new_status": self.new_status,
+        }
+
+
+async def run_check(
+    app: Starlette, session: AsyncSession, user_id: int | None, method: str, payment_id: int
+) -> Checked:
+    """Ask the provider for the status of the payment (the user's, or any for ``None``) and
+    apply it; commits. The provider is asked with no transaction open; crediting locks the
+    row, so concurrent checks credit once and only the one that changed the payment answers
+    ``status_changed``."""
+    views = Views(app, session)
     payment = await own_payment(session, user_id, method, payment_id)
     provider = await views.provider(payment.provider)
     if provider is None or not await views.checkable(payment):
-        return ManualCheckResponse(success=False, message=NOT_CHECKABLE, payment=await views.of(payment))
+        return Checked(payment, success=False, message=NOT_CHECKABLE)
     old_status, provider_payment_id = payment.status, payment.provider_payment_id
     assert provider_payment_id is not None
     await session.commit()
@@ -160,11 +190,13 @@ async def check(
     changed = outcome is not None and outcome.changed  # by this check (a racing one may have)
     shown = STATUS_VIEW.get(payment.status, ("", payment.status))[1]
     message = f"Статус обновлён: {shown}" if changed else "Статус не изменился"
-    return ManualCheckResponse(
-        success=True,
-        message=message,
-        payment=await views.of(payment),
-        status_changed=changed,
-        old_status=old_status if changed else payment.status,
-        new_status=payment.status,
-    )
+    old = old_status if changed else payment.status
+    return Checked(payment, True, message, changed, old, payment.status)
+
+
+async def check(
+    app: Starlette, session: AsyncSession, user_id: int, method: str, payment_id: int
+) -> ManualCheckResponse:
+    """The user's check of one of their payments (:func:`run_check`)."""
+    checked = await run_check(app, session, user_id, method, payment_id)
+    return ManualCheckResponse(**checked.fields(), payment=await Views(app, session).of(checked.payment))

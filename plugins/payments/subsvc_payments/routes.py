@@ -11,7 +11,7 @@ from starlette.requests import Request
 from subsvc.api import Query, Router
 from subsvc.auth.principal import Principal
 from subsvc_payments import pending, topup
-from subsvc_payments.providers import PaymentMethodInfo, offered_methods
+from subsvc_payments.methods import Method, user_methods
 from subsvc_payments.schemas import (
     IdempotencyKey,
     ManualCheckResponse,
@@ -26,15 +26,16 @@ balance = Router(area="cabinet", tag="Cabinet Balance")
 PROVIDER_FAILED = "The payment provider is down or refused (the payment is left `failed`)"
 
 
-def _response(method: PaymentMethodInfo) -> PaymentMethodResponse:
+def _response(method: Method) -> PaymentMethodResponse:
+    low, high = method.limits
     return PaymentMethodResponse(
         id=method.id,
         name=method.name,
         description=method.description,
-        min_amount_kopeks=method.min_amount_kopeks,
-        max_amount_kopeks=method.max_amount_kopeks,
-        options=None if method.options is None else [dict(option) for option in method.options],
-        quick_amounts=list(method.quick_amounts),
+        min_amount_kopeks=low,
+        max_amount_kopeks=high,
+        options=method.options,
+        quick_amounts=method.quick_amounts,
         open_url_direct=method.open_url_direct,
     )
 
@@ -44,10 +45,15 @@ def _response(method: PaymentMethodInfo) -> PaymentMethodResponse:
     response_model=list[PaymentMethodResponse],
     summary="Get Payment Methods",
 )
-async def get_payment_methods(request: Request) -> list[PaymentMethodResponse]:
-    """Payment methods available to the user: those of the configured provider plugins (an
-    empty list while none is installed or configured)."""
-    return [_response(method) for method in (await offered_methods(request.app)).values()]
+async def get_payment_methods(
+    request: Request, session: AsyncSession, principal: Principal
+) -> list[PaymentMethodResponse]:
+    """Payment methods available to the user, in the administrators' order: those of the
+    configured provider plugins that are enabled and whose filters (account type, first
+    top-up, promo group) let the user through, with the administrators' names, limits,
+    options and quick amounts (an empty list while no provider is installed or configured)."""
+    methods = await user_methods(request.app, session, principal.id)
+    return [_response(method) for method in methods]
 
 
 @balance.post(

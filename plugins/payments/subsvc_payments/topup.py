@@ -9,15 +9,9 @@ from starlette.applications import Starlette
 
 from subsvc.api import HTTPError
 from subsvc_payments.crediting import fail_payment
+from subsvc_payments.methods import Method, user_methods
 from subsvc_payments.models import FAILED, PENDING, Payment
-from subsvc_payments.providers import (
-    PaymentMethodInfo,
-    PaymentProvider,
-    ProviderError,
-    ProviderPaymentRequest,
-    offered_methods,
-    provider_for,
-)
+from subsvc_payments.providers import PaymentProvider, ProviderError, ProviderPaymentRequest, provider_for
 from subsvc_payments.records import attach_provider_payment, create_payment
 from subsvc_payments.schemas import TopUpRequest, TopUpResponse
 from subsvc_payments.settings import PaymentsSettings
@@ -34,20 +28,25 @@ def _rubles(kopeks: int) -> str:
     return f"{kopeks / 100:.2f}"
 
 
-async def _chosen(app: Starlette, request: TopUpRequest) -> tuple[PaymentMethodInfo, PaymentProvider]:
-    """The offered method and its provider, the amount within its limits (400 otherwise)."""
-    info = (await offered_methods(app)).get(request.payment_method)
-    provider = None if info is None else await provider_for(app, request.payment_method)
-    if info is None or provider is None:
+async def _chosen(
+    app: Starlette, session: AsyncSession, user_id: int, request: TopUpRequest
+) -> tuple[Method, PaymentProvider]:
+    """The method as the user's list offers it and its provider, the option one left on and
+    the amount within the method's limits (400 otherwise)."""
+    offered = {method.id: method for method in await user_methods(app, session, user_id)}
+    method = offered.get(request.payment_method)
+    provider = None if method is None else await provider_for(app, request.payment_method)
+    if method is None or provider is None:
         raise HTTPError(400, INVALID_METHOD)
-    options = [str(option.get("id")) for option in info.options or ()]
+    options = [str(option.get("id")) for option in method.options or ()]
     if request.payment_option is not None and request.payment_option not in options:
         raise HTTPError(400, f"Invalid payment option: {request.payment_option}")
-    if request.amount_kopeks < info.min_amount_kopeks:
-        raise HTTPError(400, f"Minimum amount is {_rubles(info.min_amount_kopeks)} RUB")
-    if request.amount_kopeks > info.max_amount_kopeks:
-        raise HTTPError(400, f"Maximum amount is {_rubles(info.max_amount_kopeks)} RUB")
-    return info, provider
+    low, high = method.limits
+    if request.amount_kopeks < low:
+        raise HTTPError(400, f"Minimum amount is {_rubles(low)} RUB")
+    if request.amount_kopeks > high:
+        raise HTTPError(400, f"Maximum amount is {_rubles(high)} RUB")
+    return method, provider
 
 
 def _return_url(app: Starlette, method: str) -> str | None:
@@ -80,7 +79,7 @@ async def create_topup(
     app: Starlette, session: AsyncSession, user_id: int, request: TopUpRequest, idempotency_key: str | None
 ) -> TopUpResponse:
     """Create (or, for a repeated key, answer) the user's top-up payment; commits."""
-    _, provider = await _chosen(app, request)
+    _, provider = await _chosen(app, session, user_id, request)
     payment = await open_payment(
         app,
         session,
