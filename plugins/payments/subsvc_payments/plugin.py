@@ -1,7 +1,7 @@
 """Plugin `payments`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_payments import admin_methods, hooks, hookspecs, merging
+from subsvc_payments import admin_methods, admin_payments, hooks, hookspecs, merging
 from subsvc_payments.crediting import BALANCE_TOPPED_UP, PAYMENT_FAILED, PAYMENT_SUCCEEDED
 from subsvc_payments.jobs import JOBS
 from subsvc_payments.method_configs import MethodNotFound
@@ -15,8 +15,8 @@ from subsvc_payments.topup import TopUpInProgress
 
 plugin = Plugin(
     models=[Payment, PaymentMethodConfig, PaymentMethodPromoGroup],
-    endpoints=[balance, admin_methods.router],
-    permissions={"payment_methods": ["read", "edit"]},
+    endpoints=[balance, admin_methods.router, admin_payments.router],
+    permissions={"payments": ["read", "edit"], "payment_methods": ["read", "edit"]},
     settings=PaymentsSettings,
     events={
         PAYMENT_SUCCEEDED: PaymentEvent,
