@@ -15,8 +15,10 @@
   4xx answers are :class:`ProviderRefused`); :func:`kopeks_of`, :func:`rubles_text` and
   :func:`exact_json` (amounts as providers write them, exact).
 - for a provider plugin's own creation endpoint (e.g. a Stars invoice): :func:`open_payment`,
-  the top-up's way of creating a payment at a provider, and :data:`IdempotencyKey`, the
-  optional header such an endpoint takes.
+  the top-up's way of creating a payment at a provider, :data:`IdempotencyKey`, the
+  optional header such an endpoint takes, and :func:`offered_to`, the method as the
+  administrators configured it for that user (``None``: not offered to them — disabled or
+  filtered out), a :class:`Method` (its ``name``, ``limits``, ``options``...).
 - :class:`Payment`, the ORM model, for reading (only this plugin writes it), and its statuses.
 """
 
@@ -32,6 +34,7 @@ from subsvc_payments.crediting import (
     mark_failed,
 )
 from subsvc_payments.http import ProviderHttp, ProviderRefused, exact_json, provider_http
+from subsvc_payments.methods import Method, offered_to
 from subsvc_payments.models import (
     CANCELED,
     EXPIRED,
@@ -78,6 +81,7 @@ __all__ = [
     "IdempotencyConflict",
     "IdempotencyKey",
     "IncomingNotification",
+    "Method",
     "Notification",
     "NotificationRefused",
     "Outcome",
@@ -100,6 +104,7 @@ __all__ = [
     "kopeks_of",
     "mark_failed",
     "notification_endpoint",
+    "offered_to",
     "open_payment",
     "provider_http",
     "refuse_stale",

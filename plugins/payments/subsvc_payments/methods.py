@@ -203,3 +203,12 @@ async def user_methods(app: Starlette, session: AsyncSession, user_id: int) -> l
         return usable
     facts = await payer(session, user_id)
     return [method for method in usable if visible_to(method, facts)]
+
+
+async def offered_to(app: Starlette, session: AsyncSession, user_id: int, method_id: str) -> Method | None:
+    """The method as this user may pay with it (the administrators' names, limits and
+    options applied), or ``None`` when it is not offered to them: for a provider plugin's own
+    creation endpoint, which must honour the configuration as the top-up does."""
+    return next(
+        (method for method in await user_methods(app, session, user_id) if method.id == method_id), None
+    )

@@ -9,7 +9,7 @@ from starlette.applications import Starlette
 
 from subsvc.api import HTTPError
 from subsvc_payments.crediting import fail_payment
-from subsvc_payments.methods import Method, user_methods
+from subsvc_payments.methods import Method, offered_to
 from subsvc_payments.models import FAILED, PENDING, Payment
 from subsvc_payments.providers import PaymentProvider, ProviderError, ProviderPaymentRequest, provider_for
 from subsvc_payments.records import attach_provider_payment, create_payment
@@ -33,8 +33,7 @@ async def _chosen(
 ) -> tuple[Method, PaymentProvider]:
     """The method as the user's list offers it and its provider, the option one left on and
     the amount within the method's limits (400 otherwise)."""
-    offered = {method.id: method for method in await user_methods(app, session, user_id)}
-    method = offered.get(request.payment_method)
+    method = await offered_to(app, session, user_id, request.payment_method)
     provider = None if method is None else await provider_for(app, request.payment_method)
     if method is None or provider is None:
         raise HTTPError(400, INVALID_METHOD)
