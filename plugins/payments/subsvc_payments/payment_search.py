@@ -73,8 +73,14 @@ class Search:
 
 
 def _utc(moment: datetime | None) -> datetime | None:
-    """A naive time read as UTC."""
-    return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
+    """The time in UTC, a naive one read as UTC; one beyond the years 1..9999 once in UTC
+    (``0001-01-01T00:00+05:00``) is the first or last time there is."""
+    if moment is None or moment.tzinfo is None:
+        return None if moment is None else moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        return (datetime.min if moment.year == 1 else datetime.max).replace(tzinfo=UTC)
 
 
 def search(
@@ -133,7 +139,8 @@ def decode_cursor(cursor: str) -> tuple[datetime, int]:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         moment, _, payment_id = raw.partition("|")
         created_at, number = datetime.fromisoformat(moment), int(payment_id)
-    except (ValueError, binascii.Error, UnicodeDecodeError):
+        created_at = created_at.astimezone(UTC) if created_at.tzinfo else created_at
+    except (ValueError, binascii.Error, UnicodeDecodeError, OverflowError):
         raise HTTPError(400, BAD_CURSOR) from None
     if created_at.tzinfo is None or not 0 < number <= INT32_MAX:
         raise HTTPError(400, BAD_CURSOR)

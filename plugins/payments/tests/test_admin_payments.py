@@ -323,3 +323,15 @@ async def test_method_configuration_changes_are_audited(app, admin, admin_user, 
         ("payment_methods:edit", "success", "PUT"),
         ("payments:read", "denied", "GET"),
     }
+
+
+async def test_times_at_the_ends_of_the_calendar(admin, admin_user, people, new_payment):
+    payment = await new_payment(people["ann"].id, 10_000, provider="fakepay")
+    ends = {"date_from": "0001-01-01T00:00:00+05:00", "date_to": "9999-12-31T23:59:59-05:00"}
+    for path in (f"{ADMIN}/search", f"{ADMIN}/search/stats"):
+        response = await admin.get(path, params=ends)
+        assert response.status_code == 200, response.text
+    assert await found(admin, **ends) == [payment.id]
+    year_one = "MDAwMS0wMS0wMVQwMDowMDowMCswNTowMHwx"  # "0001-01-01T00:00:00+05:00|1"
+    refused = await admin.get(f"{ADMIN}/search", params={"cursor": year_one})
+    assert (refused.status_code, refused.json()) == (400, {"detail": "Invalid cursor"})
