@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_payments.api import IdempotencyKey, open_payment
+from subsvc_payments.api import IdempotencyKey, offered_to, open_payment
 
 from subsvc.api import HTTPError, Router
 from subsvc.auth.principal import Principal
@@ -29,7 +29,8 @@ def _rubles(kopeks: int) -> str:
     response_model=StarsInvoiceResponse,
     summary="Create Stars Invoice",
     responses={
-        400: f"{NOT_ENABLED}, or the amount outside the limits (`Minimum amount is 1.00 RUB`, "
+        400: f"{NOT_ENABLED} (or the method is disabled or not offered to this user by the "
+        "administrators), or the amount outside the limits (`Minimum amount is 1.00 RUB`, "
         "`Maximum amount is 10,000.00 RUB` by default)",
         409: "The Idempotency-Key was used for another payment, or its first request is still running",
         502: "The messenger did not make the invoice (down or refusing): the payment is left `failed`",
@@ -47,12 +48,14 @@ async def create_stars_invoice(
     and is normalised to what they are worth, `round(stars × rate × 100)` kopeks: the payment's
     amount, answered as `amount_kopeks` and credited once the bot reports it paid."""
     settings = configured(request.app)
-    if settings is None:
+    method = await offered_to(request.app, session, principal.id, NAME) if settings else None
+    if settings is None or method is None:  # not configured, or not offered to this user
         raise HTTPError(400, NOT_ENABLED)
-    if payload.amount_kopeks < settings.STARS_MIN_AMOUNT_KOPEKS:
-        raise HTTPError(400, f"Minimum amount is {_rubles(settings.STARS_MIN_AMOUNT_KOPEKS)} RUB")
-    if payload.amount_kopeks > settings.STARS_MAX_AMOUNT_KOPEKS:
-        raise HTTPError(400, f"Maximum amount is {_rubles(settings.STARS_MAX_AMOUNT_KOPEKS)} RUB")
+    low, high = method.limits  # the administrators' limits, else the settings'
+    if payload.amount_kopeks < low:
+        raise HTTPError(400, f"Minimum amount is {_rubles(low)} RUB")
+    if payload.amount_kopeks > high:
+        raise HTTPError(400, f"Maximum amount is {_rubles(high)} RUB")
     rate = settings.STARS_RATE_RUB
     normalized = kopeks_for(stars_for(payload.amount_kopeks, rate), rate)
     provider = StarsProvider(request.app, settings)

@@ -164,3 +164,18 @@ async def test_one_invoice_per_idempotency_key(http, user, fake_bot_api: FakeBot
     assert again.json() == first.json()
     assert len(fake_bot_api.calls_of("createInvoiceLink")) == 1
     assert len(await rows(Payment, user_id=user.id)) == 1
+
+
+async def test_the_administrators_configuration_applies(http, admin, rows):
+    method = "/cabinet/admin/payment-methods/messenger_stars"
+    limited = await admin.put(method, json={"max_amount_kopeks": 50_000})
+    assert limited.status_code == 200, limited.text
+    over = await http.post(INVOICE, json={"amount_kopeks": 50_001})
+    assert (over.status_code, over.json()) == (400, {"detail": "Maximum amount is 500.00 RUB"})
+    assert (await admin.put(method, json={"is_enabled": False})).status_code == 200
+    disabled = await http.post(INVOICE, json={"amount_kopeks": 10_000})
+    assert (disabled.status_code, disabled.json()) == (
+        400,
+        {"detail": "Messenger Stars payments are not enabled"},
+    )
+    assert await rows(Payment) == []
