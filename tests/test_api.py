@@ -5,6 +5,10 @@ from __future__ import annotations
 import logging
 
 import pytest
+from pydantic import BaseModel
+from starlette.responses import Response
+
+from subsvc.api import Endpoint
 
 GOOD = {"text": "hi", "amount": 5}
 
@@ -163,3 +167,31 @@ async def test_cors_allows_configured_origin(app, client, origin_setting):
     # CORS is off in the default test settings: no header is added.
     r = await client.get("/health", headers={"Origin": "https://admin.example"})
     assert "access-control-allow-origin" not in r.headers
+
+
+class _Out(BaseModel):
+    value: int
+
+
+async def _model() -> _Out: ...
+async def _models() -> list[_Out]: ...
+async def _nothing() -> None: ...
+async def _response() -> Response: ...
+async def _either() -> _Out | Response: ...
+
+
+@pytest.mark.parametrize(
+    ("handler", "model"), [(_model, _Out), (_models, list[_Out]), (_nothing, None), (_response, None)]
+)
+def test_the_response_model_is_the_return_annotation_unless_given(handler, model):
+    assert Endpoint("GET", "/x", handler, "web", "t").response_model == model
+    assert (
+        Endpoint("GET", "/x", handler, "web", "t", response_model=dict[str, int]).response_model
+        == dict[str, int]
+    )
+
+
+def test_a_handler_that_may_return_a_response_names_its_model():
+    with pytest.raises(TypeError, match="give its response_model"):
+        Endpoint("GET", "/x", _either, "web", "t")
+    assert Endpoint("GET", "/x", _either, "web", "t", response_model=_Out).response_model is _Out

@@ -487,7 +487,7 @@ def _sender_plugin() -> ModuleType:
     """A plugin with one endpoint that sends a message and lets any messenger error escape."""
     router = Router(area="web", tag="messenger-probe")
 
-    @router.post("/messenger-probe/{chat_id}", response_model=dict[str, Any], responses=MESSENGER_FAILURES)
+    @router.post("/messenger-probe/{chat_id}", responses=MESSENGER_FAILURES)
     async def send(request: Request, chat_id: int) -> dict[str, Any]:
         message: dict[str, Any] = await request.app.state.messenger.send_message(chat_id, "hi")
         return message

@@ -81,7 +81,7 @@ cabinet = Router(area="cabinet", tag="probe-cabinet")
 admin = Router(area="cabinet-admin", tag="probe-admin")
 
 
-@web.post("/probe/items/{item_id}", response_model=dict[str, Any])
+@web.post("/probe/items/{item_id}")
 async def everything(
     item_id: int,
     payload: NoteIn,
@@ -154,7 +154,7 @@ async def refuse_after_write(session: AsyncSession, kind: Literal["fixed", "mess
     raise NoteGone(7)
 
 
-@web.post("/probe/upload", response_model=dict[str, Any])
+@web.post("/probe/upload")
 async def upload(
     file: Annotated[UploadedFile, File()],
     note: Annotated[str, Form(max_length=10)] = "",
@@ -172,7 +172,7 @@ async def upload(
     }
 
 
-@web.post("/probe/form", response_model=dict[str, Any])
+@web.post("/probe/form")
 async def form_fields(
     name: Annotated[str, Form(min_length=1)], count: Annotated[int, Form()] = 1
 ) -> dict[str, Any]:
@@ -195,23 +195,23 @@ async def teapot() -> None:
     raise Teapot
 
 
-@web.get("/probe/settings", response_model=dict[str, Any])
+@web.get("/probe/settings")
 async def probe_settings(request: Request) -> dict[str, Any]:
     settings: ProbeSettings = request.app.state.settings_of["probe"]
     return {"greeting": settings.GREETING, "limit": settings.LIMIT}
 
 
-@cabinet.get("/cabinet/probe/me", response_model=dict[str, Any])
+@cabinet.get("/cabinet/probe/me")
 async def me(principal: Principal) -> dict[str, Any]:
     return {"id": principal.id, "kind": principal.kind, "is_admin": principal.is_admin}
 
 
-@admin.get("/cabinet/admin/probe/secret", response_model=dict[str, Any])
+@admin.get("/cabinet/admin/probe/secret")
 async def admin_secret(principal: Principal) -> dict[str, Any]:
     return {"id": principal.id}
 
 
-@admin.get("/cabinet/admin/probe/notes", response_model=dict[str, Any], permission="probe:read")
+@admin.get("/cabinet/admin/probe/notes", permission="probe:read")
 async def admin_notes(principal: Principal) -> dict[str, Any]:
     return {"id": principal.id}
 

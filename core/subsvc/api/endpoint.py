@@ -2,6 +2,9 @@
 
     router = Router(area="web", tag="pages")
 
+    @router.get("/pages/faq/status", permission="pages:read")
+    async def get_faq_status(session: AsyncSession) -> FaqStatusResponse: ...
+
     @router.get("/pages/service-rules", response_model=ServiceRulesResponse)
     async def get_service_rules(
         session: AsyncSession,
@@ -16,6 +19,10 @@ raises), ``Principal`` (the authenticated caller). Every other parameter is an i
 (see :mod:`subsvc.api.params` and :mod:`subsvc.api.forms`). All inputs are validated
 together; the return value is serialised through ``response_model``. A GET handler's
 session is read-only (see :class:`subsvc.db.Database`): it is never committed.
+
+``response_model`` is the handler's return annotation unless given (as in FastAPI); none when
+it returns ``None`` or a ``Response`` (which is sent as it is). Give it when the handler returns
+something else to serialise through it, e.g. a table row answered as a schema (above).
 """
 
 from __future__ import annotations
@@ -53,6 +60,7 @@ from subsvc.auth.principal import Principal
 Area = Literal["web", "cabinet", "cabinet-admin"]
 Handler = Callable[..., Awaitable[Any]]
 _PATH_PARAM = re.compile(r"{([^}:]+)(?::[^}]*)?}")
+RETURNED: Any = object()  # Endpoint.response_model when not given: the handler's return annotation
 
 
 @dataclass
@@ -77,7 +85,7 @@ class Endpoint:
     handler: Handler
     area: Area
     tag: str
-    response_model: Any = None
+    response_model: Any = RETURNED  # the handler's return annotation (see returned_model)
     status_code: int = 200
     summary: str | None = None
     description: str | None = None
@@ -98,6 +106,8 @@ class Endpoint:
 
     def __post_init__(self) -> None:
         self.method = self.method.upper()
+        if self.response_model is RETURNED:
+            self.response_model = returned_model(self.handler)
         self.summary = self.summary or (self.name or self.handler.__name__).replace("_", " ").title()
         if self.description is None and self.handler.__doc__:
             self.description = inspect.cleandoc(self.handler.__doc__)
@@ -256,6 +266,22 @@ class Endpoint:
         if not many:
             return isinstance(result, ready)
         return isinstance(result, list) and all(isinstance(item, ready) for item in result)
+
+
+def returned_model(handler: Handler) -> Any:
+    """The response model a handler's return annotation declares: the annotation, or ``None``
+    for ``None``, no annotation, or a ``Response`` (sent as it is). A union with a ``Response``
+    says no model: the endpoint gives ``response_model``."""
+    annotation = typing.get_type_hints(handler).get("return")
+    if annotation is None or annotation is type(None) or _is_response(annotation):
+        return None
+    if get_origin(annotation) in (Union, types.UnionType) and any(map(_is_response, get_args(annotation))):
+        raise TypeError(f"{handler.__qualname__} may return a Response: give its response_model")
+    return annotation
+
+
+def _is_response(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, Response)
 
 
 async def _authenticate(request: Request, area: Area) -> Principal:

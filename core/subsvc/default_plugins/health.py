@@ -35,7 +35,7 @@ class HealthCheckResponse(BaseModel):
     features: HealthFeatureFlags
 
 
-@router.get("/health", response_model=HealthCheckResponse, public=True, summary="Health Check")
+@router.get("/health", public=True, summary="Health Check")
 async def health_check(request: Request) -> HealthCheckResponse:
     """Liveness: the process answers. Needs no credentials and does not touch the database."""
     cached: HealthCheckResponse | None = getattr(request.app.state, "health", None)
@@ -81,9 +81,7 @@ class UnifiedHealthResponse(BaseModel):
     panel_webhook: WebhookState
 
 
-@router.get(
-    "/health/unified", response_model=UnifiedHealthResponse, public=True, summary="Unified Health Check"
-)
+@router.get("/health/unified", public=True, summary="Unified Health Check")
 async def unified_health(request: Request) -> UnifiedHealthResponse:
     """The service's components at a glance, without credentials: the payment providers (each
     configured or not, the path its notifications are received at), the messenger's and the
@@ -112,12 +110,7 @@ async def unified_health(request: Request) -> UnifiedHealthResponse:
     )
 
 
-@router.get(
-    "/health/database",
-    response_model=dict[str, Any],
-    summary="Database Health",
-    responses={503: "The database is unreachable"},
-)
+@router.get("/health/database", summary="Database Health", responses={503: "The database is unreachable"})
 async def database_health(request: Request) -> dict[str, Any]:
     """Reachability, round-trip time and pool figures of the database; 503 when unreachable."""
     db = request.app.state.db
@@ -137,7 +130,7 @@ async def database_health(request: Request) -> dict[str, Any]:
     }
 
 
-@router.get("/metrics/pool", response_model=dict[str, Any], summary="Pool Metrics")
+@router.get("/metrics/pool", summary="Pool Metrics")
 async def pool_metrics(request: Request) -> dict[str, Any]:
     """Connection-pool figures (no database round trip)."""
     db = request.app.state.db

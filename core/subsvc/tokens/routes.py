@@ -20,7 +20,7 @@ async def get_tokens(session: AsyncSession) -> list[ApiToken]:
     return await service.list_tokens(session)
 
 
-@router.post("/tokens", response_model=TokenCreateResponse, status_code=201, summary="Create Token")
+@router.post("/tokens", status_code=201, summary="Create Token")
 async def create_token(
     request: Request, session: AsyncSession, principal: Principal, payload: TokenCreateRequest
 ) -> TokenCreateResponse:

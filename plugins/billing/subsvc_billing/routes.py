@@ -52,7 +52,6 @@ def _settings(request: Request) -> BillingSettings:
 
 @users.post(
     "/users/{user_id}/balance",
-    response_model=UserResponse,
     summary="Update Balance",
     permission=BALANCE,
     responses={400: "Amount must be non-zero, or Insufficient balance", 404: "User not found"},
@@ -92,7 +91,6 @@ async def update_balance(
 
 @users.post(
     "/users/{user_id}/deposit",
-    response_model=DepositResponse,
     summary="Deposit Balance",
     permission=BALANCE,
     responses={
@@ -144,12 +142,7 @@ async def deposit_balance(
     )
 
 
-@transactions.get(
-    "/transactions",
-    response_model=Page[TransactionResponse],
-    summary="List Transactions",
-    permission=PAYMENTS_READ,
-)
+@transactions.get("/transactions", summary="List Transactions", permission=PAYMENTS_READ)
 async def list_transactions(
     session: AsyncSession,
     limit: Limit = 50,

@@ -31,7 +31,6 @@ def _settings(request: Request) -> CabinetSettings:
 
 @subscription.get(
     "/cabinet/subscription",
-    response_model=SubscriptionStatusResponse,
     summary="Get Subscription",
     responses={404: "Subscription not found (a `subscription_id` that is not the user's)"},
 )
@@ -63,15 +62,12 @@ async def get_subscription(
 
 subscription.get(
     "/cabinet/subscription/info",
-    response_model=SubscriptionStatusResponse,
     summary="Get Subscription Info",
     responses={404: "Subscription not found (a `subscription_id` that is not the user's)"},
 )(get_subscription)
 
 
-@subscription.get(
-    "/cabinet/subscriptions", response_model=Page[SubscriptionData], summary="List Subscriptions"
-)
+@subscription.get("/cabinet/subscriptions", summary="List Subscriptions")
 async def list_subscriptions(
     request: Request, session: AsyncSession, principal: Principal, limit: Limit = 50, offset: Offset = 0
 ) -> Page[SubscriptionData]:
@@ -82,22 +78,14 @@ async def list_subscriptions(
     return Page[SubscriptionData](items=items, total=len(every), limit=limit, offset=offset)
 
 
-@balance.get(
-    "/cabinet/balance",
-    response_model=BalanceResponse,
-    summary="Get Balance",
-    responses={404: service.USER_NOT_FOUND},
-)
+@balance.get("/cabinet/balance", summary="Get Balance", responses={404: service.USER_NOT_FOUND})
 async def get_balance(session: AsyncSession, principal: Principal) -> BalanceResponse:
     """The user's balance."""
     return await service.balance(session, principal.id)
 
 
 @balance.get(
-    "/cabinet/balance/transactions",
-    response_model=CabinetTransactionList,
-    summary="Get Transactions",
-    responses={404: service.USER_NOT_FOUND},
+    "/cabinet/balance/transactions", summary="Get Transactions", responses={404: service.USER_NOT_FOUND}
 )
 async def get_transactions(
     session: AsyncSession,

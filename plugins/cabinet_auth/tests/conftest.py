@@ -31,7 +31,7 @@ class Whoami(BaseModel):
     is_admin: bool
 
 
-@probe_router.get("/cabinet/admin/probe/whoami", response_model=Whoami, permission="users:read")
+@probe_router.get("/cabinet/admin/probe/whoami", permission="users:read")
 async def whoami(principal: Principal) -> Whoami:
     return Whoami(user_id=principal.id, is_admin=principal.is_admin)
 

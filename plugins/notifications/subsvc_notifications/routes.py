@@ -17,7 +17,6 @@ router = Router(area="web", tag="notifications")
 
 @router.post(
     "/notifications/subscriptions",
-    response_model=SubscriptionEventResponse,
     status_code=201,
     summary="Receive Subscription Event",
     responses={404: "User not found, Subscription not found or Transaction not found"},
@@ -34,11 +33,7 @@ async def receive_subscription_event(
     return await service.record_event(session, services(request.app).events, payload)
 
 
-@router.get(
-    "/notifications/subscriptions",
-    response_model=Page[SubscriptionEventResponse],
-    summary="List Subscription Event Logs",
-)
+@router.get("/notifications/subscriptions", summary="List Subscription Event Logs")
 async def list_subscription_event_logs(
     session: AsyncSession,
     limit: Limit = 50,

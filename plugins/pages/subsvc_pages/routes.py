@@ -84,12 +84,7 @@ async def clear_service_rules(session: AsyncSession, language: Language = "ru") 
     await service.clear_rules(session, service.normalize_language(language))
 
 
-@router.get(
-    "/pages/service-rules/history",
-    response_model=ServiceRulesHistoryResponse,
-    summary="Get Service Rules History",
-    permission=READ,
-)
+@router.get("/pages/service-rules/history", summary="Get Service Rules History", permission=READ)
 async def get_service_rules_history(
     session: AsyncSession, language: Language = "ru", limit: HistoryLimit = 10
 ) -> ServiceRulesHistoryResponse:
@@ -158,11 +153,7 @@ async def _write_rich_text(
 
 
 @router.get(
-    "/pages/public-offer",
-    response_model=RichTextPageResponse,
-    summary="Get Public Offer",
-    permission=READ,
-    responses=_missing(PUBLIC_OFFER),
+    "/pages/public-offer", summary="Get Public Offer", permission=READ, responses=_missing(PUBLIC_OFFER)
 )
 async def get_public_offer(
     session: AsyncSession,
@@ -174,9 +165,7 @@ async def get_public_offer(
     return await _read_rich_text(session, PublicOffer, PUBLIC_OFFER, language, fallback, include_disabled)
 
 
-@router.put(
-    "/pages/public-offer", response_model=RichTextPageResponse, summary="Update Public Offer", permission=EDIT
-)
+@router.put("/pages/public-offer", summary="Update Public Offer", permission=EDIT)
 async def update_public_offer(
     session: AsyncSession, payload: RichTextPageUpdateRequest
 ) -> RichTextPageResponse:
@@ -185,11 +174,7 @@ async def update_public_offer(
 
 
 @router.get(
-    "/pages/privacy-policy",
-    response_model=RichTextPageResponse,
-    summary="Get Privacy Policy",
-    permission=READ,
-    responses=_missing(PRIVACY_POLICY),
+    "/pages/privacy-policy", summary="Get Privacy Policy", permission=READ, responses=_missing(PRIVACY_POLICY)
 )
 async def get_privacy_policy(
     session: AsyncSession, language: Language = "ru", fallback: bool = True, include_disabled: bool = True
@@ -198,12 +183,7 @@ async def get_privacy_policy(
     return await _read_rich_text(session, PrivacyPolicy, PRIVACY_POLICY, language, fallback, include_disabled)
 
 
-@router.put(
-    "/pages/privacy-policy",
-    response_model=RichTextPageResponse,
-    summary="Update Privacy Policy",
-    permission=EDIT,
-)
+@router.put("/pages/privacy-policy", summary="Update Privacy Policy", permission=EDIT)
 async def update_privacy_policy(
     session: AsyncSession, payload: RichTextPageUpdateRequest
 ) -> RichTextPageResponse:
@@ -237,7 +217,7 @@ def _faq_status(requested: str, status: service.FaqStatus) -> FaqStatusResponse:
     )
 
 
-@router.get("/pages/faq", response_model=FaqPageListResponse, summary="List Faq Pages", permission=READ)
+@router.get("/pages/faq", summary="List Faq Pages", permission=READ)
 async def list_faq_pages(
     session: AsyncSession, language: Language = "ru", include_inactive: bool = True, fallback: bool = True
 ) -> FaqPageListResponse:
@@ -249,13 +229,7 @@ async def list_faq_pages(
     return _faq_list(requested, listing)
 
 
-@router.post(
-    "/pages/faq",
-    response_model=FaqPageResponse,
-    status_code=201,
-    summary="Create Faq Page",
-    permission=CREATE,
-)
+@router.post("/pages/faq", status_code=201, summary="Create Faq Page", permission=CREATE)
 async def create_faq_page(session: AsyncSession, payload: FaqPageCreateRequest) -> FaqPageResponse:
     """Add a page; without ``display_order`` it goes after the language's last page."""
     page = await service.create_faq_page(
@@ -269,7 +243,7 @@ async def create_faq_page(session: AsyncSession, payload: FaqPageCreateRequest) 
     return _faq_page(page)
 
 
-@router.get("/pages/faq/status", response_model=FaqStatusResponse, summary="Get Faq Status", permission=READ)
+@router.get("/pages/faq/status", summary="Get Faq Status", permission=READ)
 async def get_faq_status(
     session: AsyncSession, language: Language = "ru", fallback: bool = True
 ) -> FaqStatusResponse:
@@ -280,11 +254,7 @@ async def get_faq_status(
 
 
 @router.put(
-    "/pages/faq/status",
-    response_model=FaqStatusResponse,
-    summary="Update Faq Status",
-    permission=EDIT,
-    responses={400: IS_ENABLED_REQUIRED},
+    "/pages/faq/status", summary="Update Faq Status", permission=EDIT, responses={400: IS_ENABLED_REQUIRED}
 )
 async def update_faq_status(
     session: AsyncSession,
@@ -304,7 +274,6 @@ async def update_faq_status(
 
 @router.post(
     "/pages/faq/reorder",
-    response_model=FaqPageListResponse,
     summary="Reorder Faq Pages",
     permission=EDIT,
     responses={404: "FAQ page {id} not found for language {language}"},
@@ -328,7 +297,7 @@ async def _existing_faq_page(session: AsyncSession, page_id: int) -> FaqPage:
     return page
 
 
-@router.get("/pages/faq/{page_id}", response_model=FaqPageResponse, summary="Get Faq Page", permission=READ)
+@router.get("/pages/faq/{page_id}", summary="Get Faq Page", permission=READ)
 async def get_faq_page(
     session: AsyncSession, page_id: int, language: Language = "ru", include_inactive: bool = True
 ) -> FaqPageResponse:
@@ -340,9 +309,7 @@ async def get_faq_page(
     return _faq_page(page)
 
 
-@router.put(
-    "/pages/faq/{page_id}", response_model=FaqPageResponse, summary="Update Faq Page", permission=EDIT
-)
+@router.put("/pages/faq/{page_id}", summary="Update Faq Page", permission=EDIT)
 async def update_faq_page(
     session: AsyncSession, page_id: int, payload: FaqPageUpdateRequest
 ) -> FaqPageResponse:

@@ -62,13 +62,7 @@ def _mount_starter(path: str, kind: str, summary: str) -> None:
     )
 
 
-@operation(
-    "GET",
-    "/status",
-    response_model=SyncStatusResponse,
-    summary="Get Sync Status",
-    responses={404: service.RUN_NOT_FOUND},
-)
+@operation("GET", "/status", summary="Get Sync Status", responses={404: service.RUN_NOT_FOUND})
 async def sync_status(  # served in both areas
     session: AsyncSession, run_id: Annotated[int | None, Query(ge=1)] = None
 ) -> SyncStatusResponse:
@@ -101,12 +95,7 @@ web.mount(
 )
 
 
-@web.get(
-    "/recommendations",
-    response_model=PanelGenericSyncResponse,
-    summary="Get Sync Recommendations",
-    responses=LIVE,
-)
+@web.get("/recommendations", summary="Get Sync Recommendations", responses=LIVE)
 async def web_recommendations(request: Request, session: AsyncSession) -> PanelGenericSyncResponse:
     """Counts on both sides, the change queue, and what to run about them."""
     data = await service.recommendations(request.app, session)
@@ -118,7 +107,6 @@ web.mount(sync_status, name="web_status")
 
 @web.get(
     "/subscriptions/{subscription_id}",
-    response_model=SubscriptionSyncState,
     summary="Get Subscription Sync State",
     responses={404: service.SUBSCRIPTION_NOT_FOUND},
 )
@@ -139,13 +127,7 @@ admin.mount(
 )
 
 
-@admin.get(
-    "/recommendations",
-    response_model=SyncResponse,
-    summary="Get Sync Recommendations",
-    permission=READ,
-    responses=LIVE,
-)
+@admin.get("/recommendations", summary="Get Sync Recommendations", permission=READ, responses=LIVE)
 async def admin_recommendations(request: Request, session: AsyncSession) -> SyncResponse:
     """Get sync recommendations."""
     data = await service.recommendations(request.app, session)
@@ -155,13 +137,7 @@ async def admin_recommendations(request: Request, session: AsyncSession) -> Sync
 admin.mount(sync_status, name="admin_status", permission=READ)
 
 
-@admin.post(
-    "/servers",
-    response_model=SyncResponse,
-    summary="Sync Servers",
-    permission=SYNC,
-    responses={503: NOT_CONFIGURED},
-)
+@admin.post("/servers", summary="Sync Servers", permission=SYNC, responses={503: NOT_CONFIGURED})
 async def admin_servers(request: Request) -> SyncResponse:
     """Sync servers (squads) from the panel through the servers plugin, when it runs."""
     service.panel(request.app)
@@ -173,13 +149,13 @@ async def admin_servers(request: Request) -> SyncResponse:
     return SyncResponse(success=True, message="Servers synced with the panel", data=result)
 
 
-@admin.get("/auto/status", response_model=AutoSyncStatus, summary="Get Auto Sync Status", permission=READ)
+@admin.get("/auto/status", summary="Get Auto Sync Status", permission=READ)
 async def auto_status(request: Request, session: AsyncSession) -> AutoSyncStatus:
     """Get auto sync status."""
     return await service.auto_status(request.app, session)
 
 
-@admin.post("/auto/toggle", response_model=SyncResponse, summary="Toggle Auto Sync", permission=MANAGE)
+@admin.post("/auto/toggle", summary="Toggle Auto Sync", permission=MANAGE)
 async def auto_toggle(
     request: Request, session: AsyncSession, payload: AutoSyncToggleRequest
 ) -> SyncResponse:
@@ -190,7 +166,7 @@ async def auto_toggle(
     )
 
 
-@admin.post("/auto/run", response_model=AutoSyncRunResponse, summary="Run Auto Sync Now", permission=SYNC)
+@admin.post("/auto/run", summary="Run Auto Sync Now", permission=SYNC)
 async def auto_run(request: Request, session: AsyncSession) -> AutoSyncRunResponse:
     """Run auto sync now (in the background: from the panel, then servers)."""
     return await service.auto_run(request.app, session)

@@ -9,25 +9,17 @@ from __future__ import annotations
 
 from subsvc.api import Router
 from subsvc_promo_groups import routes
-from subsvc_promo_groups.schemas import PromoGroupListResponse, PromoGroupResponse
 
 router = Router(area="cabinet-admin", tag="Admin Promo Groups")
 BASE = "/cabinet/admin/promo-groups"
 NOT_FOUND = {404: routes.NOT_FOUND}
 
-router.get(BASE, response_model=PromoGroupListResponse, summary="List Promo Groups", permission=routes.READ)(
-    routes.list_promo_groups
+router.get(BASE, summary="List Promo Groups", permission=routes.READ)(routes.list_promo_groups)
+router.get(BASE + "/{group_id}", summary="Get Promo Group", permission=routes.READ, responses=NOT_FOUND)(
+    routes.get_promo_group
 )
-router.get(
-    BASE + "/{group_id}",
-    response_model=PromoGroupResponse,
-    summary="Get Promo Group",
-    permission=routes.READ,
-    responses=NOT_FOUND,
-)(routes.get_promo_group)
 router.post(
     BASE,
-    response_model=PromoGroupResponse,
     status_code=201,
     summary="Create Promo Group Endpoint",
     permission=routes.CREATE,
@@ -35,7 +27,6 @@ router.post(
 )(routes.create_promo_group_endpoint)
 router.patch(
     BASE + "/{group_id}",
-    response_model=PromoGroupResponse,
     summary="Update Promo Group Endpoint",
     permission=routes.EDIT,
     responses={**NOT_FOUND, **routes.NAME_TAKEN},

@@ -38,9 +38,7 @@ async def _one(request: Request, session: AsyncSession, group: PromoGroup) -> Pr
     return _response(group, counts[group.id])
 
 
-@router.get(
-    "/promo-groups", response_model=PromoGroupListResponse, summary="List Promo Groups", permission=READ
-)
+@router.get("/promo-groups", summary="List Promo Groups", permission=READ)
 async def list_promo_groups(
     request: Request, session: AsyncSession, limit: Limit = 50, offset: Offset = 0
 ) -> PromoGroupListResponse:
@@ -51,9 +49,7 @@ async def list_promo_groups(
     return PromoGroupListResponse(items=items, total=total, limit=limit, offset=offset)
 
 
-@router.get(
-    "/promo-groups/{group_id}", response_model=PromoGroupResponse, summary="Get Promo Group", permission=READ
-)
+@router.get("/promo-groups/{group_id}", summary="Get Promo Group", permission=READ)
 async def get_promo_group(request: Request, session: AsyncSession, group_id: int) -> PromoGroupResponse:
     """One group with its number of members."""
     group = await service.find_group(session, group_id)
@@ -64,7 +60,6 @@ async def get_promo_group(request: Request, session: AsyncSession, group_id: int
 
 @router.post(
     "/promo-groups",
-    response_model=PromoGroupResponse,
     status_code=201,
     summary="Create Promo Group Endpoint",
     permission=CREATE,
@@ -83,11 +78,7 @@ async def create_promo_group_endpoint(
 
 
 @router.patch(
-    "/promo-groups/{group_id}",
-    response_model=PromoGroupResponse,
-    summary="Update Promo Group Endpoint",
-    permission=EDIT,
-    responses=NAME_TAKEN,
+    "/promo-groups/{group_id}", summary="Update Promo Group Endpoint", permission=EDIT, responses=NAME_TAKEN
 )
 async def update_promo_group_endpoint(
     request: Request, session: AsyncSession, group_id: int, payload: PromoGroupUpdateRequest

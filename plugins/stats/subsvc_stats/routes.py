@@ -16,14 +16,14 @@ def _stats(request: Request) -> StatsService:
     return service
 
 
-@router.get("/stats/overview", response_model=OverviewStats, summary="Общая статистика")
+@router.get("/stats/overview", summary="Общая статистика")
 async def stats_overview(request: Request) -> OverviewStats:
     """Users, subscriptions, support and today's payments at a glance (cached for
     ``STATS_CACHE_SECONDS``)."""
     return await _stats(request).overview.get()
 
 
-@router.get("/stats/full", response_model=FullStats, summary="Полная статистика")
+@router.get("/stats/full", summary="Полная статистика")
 async def stats_full(request: Request) -> FullStats:
     """The overview plus detail per area (cached for ``STATS_CACHE_SECONDS``)."""
     return await _stats(request).full.get()

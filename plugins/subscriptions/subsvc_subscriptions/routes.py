@@ -83,11 +83,7 @@ def _change(method: str, path: str, summary: str, responses: dict[int, str]) -> 
     """Declare a change of one subscription (``/subscriptions/{subscription_id}`` + ``path``)
     that answers its record."""
     return router.route(
-        method,
-        f"/subscriptions/{{subscription_id}}{path}",
-        response_model=SubscriptionResponse,
-        summary=summary,
-        responses=responses,
+        method, f"/subscriptions/{{subscription_id}}{path}", summary=summary, responses=responses
     )
 
 
@@ -104,9 +100,7 @@ async def _subscription(
 # --- /subscriptions ------------------------------------------------------------------------------
 
 
-@router.get(
-    "/subscriptions", response_model=list[SubscriptionResponse], summary="List Subscriptions", permission=READ
-)
+@router.get("/subscriptions", summary="List Subscriptions", permission=READ)
 async def list_subscriptions(
     session: AsyncSession,
     limit: Limit = 50,
@@ -126,7 +120,6 @@ async def list_subscriptions(
 
 @router.post(
     "/subscriptions",
-    response_model=SubscriptionResponse,
     status_code=201,
     summary="Create Subscription",
     responses={400: "Refused by the subscription rules", 404: USER_NOT_FOUND},
@@ -147,7 +140,6 @@ async def create_subscription(
 
 @router.get(
     "/subscriptions/{subscription_id}",
-    response_model=SubscriptionResponse,
     summary="Get Subscription",
     responses=_NOT_FOUND_RESPONSE,
     permission=READ,
@@ -222,7 +214,6 @@ async def remove_subscription_squad_endpoint(
 
 @users_router.post(
     "/users/{user_id}/subscription",
-    response_model=UserResponse,
     status_code=201,
     summary="Create User Subscription",
     responses={400: "Refused by the subscription rules", 404: USER_NOT_FOUND},
@@ -238,7 +229,6 @@ async def create_user_subscription(
 
 @users_router.delete(
     "/users/{user_id}/subscription",
-    response_model=UserResponse,
     summary="Delete User Subscription",
     responses={404: f"{USER_NOT_FOUND} / {NO_SUBSCRIPTION}"},
 )

@@ -59,7 +59,7 @@ PerPage = Annotated[int | None, Query(ge=1, le=200, description="Page size (wins
 PromoGroupId = Annotated[int | None, Query(ge=1, le=INT32_MAX)]
 
 
-@router.get("/users", response_model=UserListResponse, summary="List Users", permission=READ)
+@router.get("/users", summary="List Users", permission=READ)
 async def list_users(
     request: Request,
     session: AsyncSession,
@@ -92,12 +92,7 @@ async def list_users(
 
 
 @router.post(
-    "/users",
-    response_model=UserResponse,
-    status_code=201,
-    summary="Create User Endpoint",
-    permission=EDIT,
-    responses=CREATE_REFUSED,
+    "/users", status_code=201, summary="Create User Endpoint", permission=EDIT, responses=CREATE_REFUSED
 )
 async def create_user_endpoint(
     request: Request, session: AsyncSession, payload: UserCreateRequest
@@ -112,10 +107,7 @@ async def create_user_endpoint(
 
 
 @router.get(
-    "/users/by-messenger-id/{messenger_id}",
-    response_model=UserResponse,
-    summary="Get User By Messenger Id Endpoint",
-    permission=READ,
+    "/users/by-messenger-id/{messenger_id}", summary="Get User By Messenger Id Endpoint", permission=READ
 )
 async def get_user_by_messenger_id_endpoint(
     request: Request, session: AsyncSession, messenger_id: BigInt
@@ -127,19 +119,13 @@ async def get_user_by_messenger_id_endpoint(
     return await user_record(request, session, user)
 
 
-@router.get("/users/{user_id}", response_model=UserResponse, summary="Get User", permission=READ)
+@router.get("/users/{user_id}", summary="Get User", permission=READ)
 async def get_user_endpoint(request: Request, session: AsyncSession, user_id: BigInt) -> UserResponse:
     """A user by messenger id, or else by internal id."""
     return await user_record(request, session, await get_user(session, user_id))
 
 
-@router.patch(
-    "/users/{user_id}",
-    response_model=UserResponse,
-    summary="Update User Endpoint",
-    permission=EDIT,
-    responses=UPDATE_REFUSED,
-)
+@router.patch("/users/{user_id}", summary="Update User Endpoint", permission=EDIT, responses=UPDATE_REFUSED)
 async def update_user_endpoint(
     request: Request, session: AsyncSession, user_id: BigInt, payload: UserUpdateRequest
 ) -> UserResponse:

@@ -63,7 +63,7 @@ async def _check(request: Request, *, url: str | None, event_type: str | None = 
         raise RequestValidationError(errors)
 
 
-@router.get("/webhooks", response_model=Page[WebhookResponse], summary="List Webhooks", permission=READ)
+@router.get("/webhooks", summary="List Webhooks", permission=READ)
 async def list_webhooks(
     session: AsyncSession,
     limit: Limit = 50,
@@ -79,13 +79,7 @@ async def list_webhooks(
     )
 
 
-@router.post(
-    "/webhooks",
-    response_model=WebhookResponse,
-    status_code=201,
-    summary="Create Webhook",
-    permission=MANAGE,
-)
+@router.post("/webhooks", status_code=201, summary="Create Webhook", permission=MANAGE)
 async def create_webhook(
     request: Request, session: AsyncSession, payload: WebhookCreateRequest
 ) -> WebhookResponse:
@@ -100,31 +94,19 @@ async def create_webhook(
     return to_response(webhook)
 
 
-@router.get("/webhooks/stats", response_model=WebhookStatsResponse, summary="Webhook Stats", permission=READ)
+@router.get("/webhooks/stats", summary="Webhook Stats", permission=READ)
 async def webhook_stats(session: AsyncSession) -> WebhookStatsResponse:
     """Webhook totals and delivery attempts made (pending deliveries are not counted)."""
     return WebhookStatsResponse.model_validate(await service.stats(session), from_attributes=True)
 
 
-@router.get(
-    "/webhooks/{webhook_id}",
-    response_model=WebhookResponse,
-    summary="Get Webhook",
-    permission=READ,
-    responses=NOT_FOUND,
-)
+@router.get("/webhooks/{webhook_id}", summary="Get Webhook", permission=READ, responses=NOT_FOUND)
 async def get_webhook(session: AsyncSession, webhook_id: int) -> WebhookResponse:
     """One webhook (the secret is never returned; `has_secret` says whether one is set)."""
     return to_response(await service.get_webhook(session, webhook_id))
 
 
-@router.patch(
-    "/webhooks/{webhook_id}",
-    response_model=WebhookResponse,
-    summary="Update Webhook",
-    permission=MANAGE,
-    responses=NOT_FOUND,
-)
+@router.patch("/webhooks/{webhook_id}", summary="Update Webhook", permission=MANAGE, responses=NOT_FOUND)
 async def update_webhook(
     request: Request, session: AsyncSession, webhook_id: int, payload: WebhookUpdateRequest
 ) -> WebhookResponse:
@@ -158,7 +140,6 @@ async def delete_webhook(session: AsyncSession, webhook_id: int) -> None:
 
 @router.get(
     "/webhooks/{webhook_id}/deliveries",
-    response_model=Page[WebhookDeliveryResponse],
     summary="List Webhook Deliveries",
     permission=READ,
     responses=NOT_FOUND,

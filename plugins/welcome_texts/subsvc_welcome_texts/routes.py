@@ -33,7 +33,7 @@ async def _found(session: AsyncSession, welcome_text_id: int) -> WelcomeText:
     return record
 
 
-@router.get("", response_model=WelcomeTextListResponse, summary="List Welcome Texts Endpoint")
+@router.get("", summary="List Welcome Texts Endpoint")
 async def list_welcome_texts(
     session: AsyncSession, limit: Limit = 50, offset: Offset = 0, include_inactive: IncludeInactive = True
 ) -> WelcomeTextListResponse:
@@ -44,7 +44,7 @@ async def list_welcome_texts(
     )
 
 
-@router.post("", response_model=WelcomeTextResponse, status_code=201, summary="Create Welcome Text Endpoint")
+@router.post("", status_code=201, summary="Create Welcome Text Endpoint")
 async def create_welcome_text(
     session: AsyncSession, principal: Principal, payload: WelcomeTextCreateRequest
 ) -> WelcomeTextResponse:
@@ -53,22 +53,12 @@ async def create_welcome_text(
     return _response(await service.create_text(session, payload, created_by))
 
 
-@router.get(
-    "/{welcome_text_id}",
-    response_model=WelcomeTextResponse,
-    summary="Get Welcome Text Endpoint",
-    responses={404: NOT_FOUND},
-)
+@router.get("/{welcome_text_id}", summary="Get Welcome Text Endpoint", responses={404: NOT_FOUND})
 async def get_welcome_text(session: AsyncSession, welcome_text_id: int) -> WelcomeTextResponse:
     return _response(await _found(session, welcome_text_id))
 
 
-@router.patch(
-    "/{welcome_text_id}",
-    response_model=WelcomeTextResponse,
-    summary="Update Welcome Text Endpoint",
-    responses={404: NOT_FOUND},
-)
+@router.patch("/{welcome_text_id}", summary="Update Welcome Text Endpoint", responses={404: NOT_FOUND})
 async def update_welcome_text(
     session: AsyncSession, welcome_text_id: int, payload: WelcomeTextUpdateRequest
 ) -> WelcomeTextResponse:

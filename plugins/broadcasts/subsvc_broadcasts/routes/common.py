@@ -41,7 +41,6 @@ def create_endpoint(router: Router) -> Declare:
     """Declare the area's create endpoint (``POST`` on the area's prefix)."""
     return router.post(
         "",
-        response_model=BroadcastResponse,
         status_code=201,
         summary="Create Broadcast",
         permission=CREATE,
@@ -51,13 +50,12 @@ def create_endpoint(router: Router) -> Declare:
 
 def history_endpoint(router: Router) -> Declare:
     """Declare the area's history endpoint (``GET`` on the area's prefix)."""
-    return router.get("", response_model=BroadcastListResponse, summary="List Broadcasts", permission=READ)
+    return router.get("", summary="List Broadcasts", permission=READ)
 
 
 @operation(
     "POST",
     "/{broadcast_id}/stop",
-    response_model=BroadcastResponse,
     summary="Stop Broadcast",
     permission=SEND,
     responses={400: service.NOT_RUNNING, 404: service.NOT_FOUND},

@@ -131,7 +131,6 @@ async def _set_blocked(
 
 @router.post(
     "/{user_id}/balance",
-    response_model=UpdateBalanceResponse,
     permission=BALANCE,
     responses={400: "Amount must be non-zero, or Insufficient balance", **NOT_FOUND},
 )
@@ -164,12 +163,7 @@ async def update_user_balance(
     )
 
 
-@router.post(
-    "/{user_id}/status",
-    response_model=UpdateUserStatusResponse,
-    permission=EDIT,
-    responses=NOT_FOUND,
-)
+@router.post("/{user_id}/status", permission=EDIT, responses=NOT_FOUND)
 async def update_user_status(
     request: Request,
     session: AsyncSession,
@@ -185,12 +179,7 @@ async def update_user_status(
     return UpdateUserStatusResponse(success=True, old_status=old, new_status=new, message=message)
 
 
-@router.post(
-    "/{user_id}/block",
-    response_model=UpdateUserStatusResponse,
-    permission=BLOCK,
-    responses={400: USER_IS_DELETED, **NOT_FOUND},
-)
+@router.post("/{user_id}/block", permission=BLOCK, responses={400: USER_IS_DELETED, **NOT_FOUND})
 async def block_user(
     request: Request,
     session: AsyncSession,
@@ -204,12 +193,7 @@ async def block_user(
     return await _set_blocked(request, session, principal, user_id, UserStatus.BLOCKED, reason, messages)
 
 
-@router.post(
-    "/{user_id}/unblock",
-    response_model=UpdateUserStatusResponse,
-    permission=BLOCK,
-    responses={400: USER_IS_DELETED, **NOT_FOUND},
-)
+@router.post("/{user_id}/unblock", permission=BLOCK, responses={400: USER_IS_DELETED, **NOT_FOUND})
 async def unblock_user(
     request: Request, session: AsyncSession, principal: Principal, user_id: int
 ) -> UpdateUserStatusResponse:
@@ -218,12 +202,7 @@ async def unblock_user(
     return await _set_blocked(request, session, principal, user_id, UserStatus.ACTIVE, None, messages)
 
 
-@router.post(
-    "/{user_id}/restrictions",
-    response_model=UpdateRestrictionsResponse,
-    permission=EDIT,
-    responses=NOT_FOUND,
-)
+@router.post("/{user_id}/restrictions", permission=EDIT, responses=NOT_FOUND)
 async def update_user_restrictions(
     session: AsyncSession, user_id: int, payload: UpdateRestrictionsRequest
 ) -> UpdateRestrictionsResponse:
@@ -243,7 +222,6 @@ async def update_user_restrictions(
 
 @router.post(
     "/{user_id}/promo-group",
-    response_model=UpdatePromoGroupResponse,
     permission=PROMO_GROUP,
     responses={404: "User not found, or Promo group not found"},
 )
@@ -269,7 +247,6 @@ async def update_user_promo_group(
 
 @router.post(
     "/{user_id}/referral-commission",
-    response_model=UpdateReferralCommissionResponse,
     permission=REFERRAL,
     responses={400: "Admin cannot modify their own referral commission", **NOT_FOUND},
 )
@@ -290,12 +267,7 @@ async def update_user_referral_commission(
     )
 
 
-@router.post(
-    "/{user_id}/disable",
-    response_model=DisableUserResponse,
-    permission=BLOCK,
-    responses=NOT_FOUND,
-)
+@router.post("/{user_id}/disable", permission=BLOCK, responses=NOT_FOUND)
 async def disable_user(
     request: Request,
     session: AsyncSession,
@@ -318,12 +290,7 @@ async def disable_user(
     )
 
 
-@router.post(
-    "/{user_id}/reset-trial",
-    response_model=ResetTrialResponse,
-    permission=SUBSCRIPTION,
-    responses=NOT_FOUND,
-)
+@router.post("/{user_id}/reset-trial", permission=SUBSCRIPTION, responses=NOT_FOUND)
 async def reset_user_trial(
     request: Request, session: AsyncSession, user_id: int, payload: ResetTrialRequest = ResetTrialRequest()
 ) -> ResetTrialResponse:
@@ -340,12 +307,7 @@ async def reset_user_trial(
     )
 
 
-@router.post(
-    "/{user_id}/reset-subscription",
-    response_model=ResetSubscriptionResponse,
-    permission=SUBSCRIPTION,
-    responses=NOT_FOUND,
-)
+@router.post("/{user_id}/reset-subscription", permission=SUBSCRIPTION, responses=NOT_FOUND)
 async def reset_user_subscription(
     request: Request,
     session: AsyncSession,
@@ -370,12 +332,7 @@ async def reset_user_subscription(
     )
 
 
-@router.delete(
-    "/{user_id}",
-    response_model=DeleteUserResponse,
-    permission=DELETE,
-    responses=IN_USE,
-)
+@router.delete("/{user_id}", permission=DELETE, responses=IN_USE)
 async def delete_user(
     request: Request,
     session: AsyncSession,
@@ -393,12 +350,7 @@ async def delete_user(
     return DeleteUserResponse(success=True, message="User permanently deleted successfully")
 
 
-@router.delete(
-    "/{user_id}/full",
-    response_model=FullDeleteUserResponse,
-    permission=DELETE,
-    responses=IN_USE,
-)
+@router.delete("/{user_id}/full", permission=DELETE, responses=IN_USE)
 async def full_delete_user(
     request: Request,
     session: AsyncSession,

@@ -72,12 +72,7 @@ async def _existing_account(
     return gateway, account
 
 
-@router.get(
-    "/{user_id}/devices",
-    response_model=UserDevicesResponse,
-    permission=READ,
-    responses=PANEL,
-)
+@router.get("/{user_id}/devices", permission=READ, responses=PANEL)
 async def get_user_devices(request: Request, session: AsyncSession, user_id: int) -> UserDevicesResponse:
     """The devices the panel knows for the user, and the subscription's device limit."""
     user, gateway, account = await _account(request, session, user_id)
@@ -90,12 +85,7 @@ async def get_user_devices(request: Request, session: AsyncSession, user_id: int
     return UserDevicesResponse(devices=devices, total=len(devices), device_limit=limit)
 
 
-@router.delete(
-    "/{user_id}/devices",
-    response_model=ResetDevicesResponse,
-    permission=EDIT,
-    responses={400: NO_ACCOUNT, **PANEL},
-)
+@router.delete("/{user_id}/devices", permission=EDIT, responses={400: NO_ACCOUNT, **PANEL})
 async def reset_user_devices(request: Request, session: AsyncSession, user_id: int) -> ResetDevicesResponse:
     """Remove every device of the user from the panel."""
     gateway, account = await _existing_account(request, session, user_id)
@@ -113,12 +103,7 @@ async def reset_user_devices(request: Request, session: AsyncSession, user_id: i
     )
 
 
-@router.delete(
-    "/{user_id}/devices/{hwid}",
-    response_model=DeleteDeviceResponse,
-    permission=EDIT,
-    responses={400: NO_ACCOUNT, **PANEL},
-)
+@router.delete("/{user_id}/devices/{hwid}", permission=EDIT, responses={400: NO_ACCOUNT, **PANEL})
 async def delete_user_device(
     request: Request, session: AsyncSession, user_id: int, hwid: str
 ) -> DeleteDeviceResponse:
@@ -132,12 +117,7 @@ async def delete_user_device(
     return DeleteDeviceResponse(success=True, message="Device deleted", deleted_hwid=hwid)
 
 
-@router.get(
-    "/{user_id}/node-usage",
-    response_model=UserNodeUsageResponse,
-    permission=READ,
-    responses=PANEL,
-)
+@router.get("/{user_id}/node-usage", permission=READ, responses=PANEL)
 async def get_user_node_usage(request: Request, session: AsyncSession, user_id: int) -> UserNodeUsageResponse:
     """Traffic per panel node over the last `ADMIN_USER_NODE_USAGE_DAYS` days (30), one figure
     per day, the busiest node first."""
@@ -153,12 +133,7 @@ async def get_user_node_usage(request: Request, session: AsyncSession, user_id: 
     return UserNodeUsageResponse(items=items, categories=categories, period_days=days)
 
 
-@router.get(
-    "/{user_id}/panel-info",
-    response_model=UserPanelInfoResponse,
-    permission=READ,
-    responses=PANEL,
-)
+@router.get("/{user_id}/panel-info", permission=READ, responses=PANEL)
 async def get_user_panel_info(request: Request, session: AsyncSession, user_id: int) -> UserPanelInfoResponse:
     """The user's panel account: connection secrets and links, traffic, last connection."""
     _, _, account = await _account(request, session, user_id)
@@ -168,12 +143,7 @@ async def get_user_panel_info(request: Request, session: AsyncSession, user_id: 
     return info.model_copy(update={"found": True})
 
 
-@router.get(
-    "/{user_id}/sync/status",
-    response_model=PanelSyncStatusResponse,
-    permission=SYNC,
-    responses=PANEL,
-)
+@router.get("/{user_id}/sync/status", permission=SYNC, responses=PANEL)
 async def get_user_sync_status(
     request: Request, session: AsyncSession, user_id: int
 ) -> PanelSyncStatusResponse:
@@ -210,12 +180,7 @@ async def get_user_sync_status(
     return status
 
 
-@router.post(
-    "/{user_id}/sync/from-panel",
-    response_model=SyncFromPanelResponse,
-    permission=SYNC,
-    responses=PANEL,
-)
+@router.post("/{user_id}/sync/from-panel", permission=SYNC, responses=PANEL)
 async def sync_user_from_panel(
     request: Request,
     session: AsyncSession,
@@ -251,10 +216,7 @@ async def sync_user_from_panel(
 
 
 @router.post(
-    "/{user_id}/sync/to-panel",
-    response_model=SyncToPanelResponse,
-    permission=SYNC,
-    responses={400: "User has no subscription to sync", **PANEL},
+    "/{user_id}/sync/to-panel", permission=SYNC, responses={400: "User has no subscription to sync", **PANEL}
 )
 async def sync_user_to_panel(
     request: Request,

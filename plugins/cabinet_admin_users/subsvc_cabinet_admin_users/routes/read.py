@@ -55,7 +55,7 @@ async def _detail(request: Request, session: AsyncSession, user: User) -> UserDe
     return await detail.user_detail(session, user, settings(request).ADMIN_USER_RECENT_TRANSACTIONS)
 
 
-@router.get("", response_model=UsersListResponse, summary="List Users", permission=READ)
+@router.get("", summary="List Users", permission=READ)
 async def list_users(
     request: Request,
     session: AsyncSession,
@@ -83,18 +83,14 @@ async def list_users(
     return await _users_page(request, session, filters, sort_by, offset, limit)
 
 
-@router.get("/stats", response_model=UsersStatsResponse, summary="Get Users Stats", permission=READ)
+@router.get("/stats", summary="Get Users Stats", permission=READ)
 async def get_users_stats(session: AsyncSession) -> UsersStatsResponse:
     """Users by status, sign-ups and activity (today in UTC, last 7 and 30 days), users by
     what their subscriptions are now, and the balances of active users."""
     return await stats.users_stats(session)
 
 
-@router.get(
-    "/by-messenger/{messenger_id}",
-    response_model=UserDetailResponse,
-    permission=READ,
-)
+@router.get("/by-messenger/{messenger_id}", permission=READ)
 async def get_user_by_messenger(
     request: Request, session: AsyncSession, messenger_id: BigInt
 ) -> UserDetailResponse:
@@ -105,16 +101,14 @@ async def get_user_by_messenger(
     return await _detail(request, session, user)
 
 
-@router.get("/{user_id}", response_model=UserDetailResponse, summary="Get User Detail", permission=READ)
+@router.get("/{user_id}", summary="Get User Detail", permission=READ)
 async def get_user_detail(request: Request, session: AsyncSession, user_id: int) -> UserDetailResponse:
     """Get detailed user information by internal id."""
     user = await get_user(session, user_id)
     return await _detail(request, session, user)
 
 
-@router.get(
-    "/{user_id}/referrals", response_model=UsersListResponse, summary="Get User Referrals", permission=READ
-)
+@router.get("/{user_id}/referrals", summary="Get User Referrals", permission=READ)
 async def get_user_referrals(
     request: Request, session: AsyncSession, user_id: int, offset: Offset = 0, limit: Limit = 50
 ) -> UsersListResponse:
@@ -124,11 +118,7 @@ async def get_user_referrals(
     return await _users_page(request, session, filters, SortBy.CREATED_AT, offset, limit)
 
 
-@router.get(
-    "/{user_id}/transactions",
-    response_model=UserTransactionsResponse,
-    permission=READ,
-)
+@router.get("/{user_id}/transactions", permission=READ)
 async def get_user_transactions(
     session: AsyncSession,
     user_id: int,
@@ -145,11 +135,7 @@ async def get_user_transactions(
     return UserTransactionsResponse(transactions=items, total=total, offset=offset, limit=limit)
 
 
-@router.get(
-    "/{user_id}/available-tariffs",
-    response_model=UserAvailableTariffsResponse,
-    permission=READ,
-)
+@router.get("/{user_id}/available-tariffs", permission=READ)
 async def get_user_available_tariffs(
     request: Request,
     session: AsyncSession,
@@ -185,9 +171,7 @@ async def get_user_available_tariffs(
     )
 
 
-@router.get(
-    "/{user_id}/gifts", response_model=AdminUserGiftsResponse, summary="Get User Gifts", permission=READ
-)
+@router.get("/{user_id}/gifts", summary="Get User Gifts", permission=READ)
 async def get_user_gifts(request: Request, session: AsyncSession, user_id: int) -> AdminUserGiftsResponse:
     """Gift subscriptions the user sent and received, from the plugin that keeps gifts
     (hook ``cabinet_admin_user_gifts``); without one both lists are empty."""

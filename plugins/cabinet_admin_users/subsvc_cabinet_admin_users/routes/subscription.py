@@ -17,7 +17,6 @@ router = new_router()
 
 @router.post(
     "/{user_id}/subscription",
-    response_model=UpdateSubscriptionResponse,
     permission=SUBSCRIPTION,
     responses={
         400: "Unknown action, a missing parameter, or refused by the subscription rules",

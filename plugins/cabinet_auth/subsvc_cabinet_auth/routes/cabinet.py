@@ -104,7 +104,7 @@ def _refused(method: str, exc: CredentialRefused) -> HTTPError:
     return HTTPError(status, text)
 
 
-@router.post("/messenger", response_model=AuthResponse, public=True, responses=MESSENGER_REFUSALS)
+@router.post("/messenger", public=True, responses=MESSENGER_REFUSALS)
 async def auth_messenger(request: Request, session: AsyncSession, body: MessengerAuthRequest) -> AuthResponse:
     """Log in with the mini application's init data (created on first login; a deleted
     account is revived)."""
@@ -118,7 +118,7 @@ async def auth_messenger(request: Request, session: AsyncSession, body: Messenge
     )
 
 
-@router.post("/messenger/widget", response_model=AuthResponse, public=True, responses=WIDGET_REFUSALS)
+@router.post("/messenger/widget", public=True, responses=WIDGET_REFUSALS)
 async def auth_messenger_widget(
     request: Request, session: AsyncSession, body: MessengerWidgetAuthRequest
 ) -> AuthResponse:
@@ -131,7 +131,7 @@ async def auth_messenger_widget(
     return await messenger_login(request, session, identity, referral_code=body.referral_code)
 
 
-@router.post("/messenger/oidc", response_model=AuthResponse, public=True, responses=OIDC_REFUSALS)
+@router.post("/messenger/oidc", public=True, responses=OIDC_REFUSALS)
 async def auth_messenger_oidc(
     request: Request, session: AsyncSession, body: MessengerOIDCAuthRequest
 ) -> AuthResponse:
@@ -159,7 +159,7 @@ def _active(user: User | None) -> User:
     return user
 
 
-@router.post("/deeplink/request", response_model=DeepLinkTokenResponse, public=True, responses=RATE_LIMITED)
+@router.post("/deeplink/request", public=True, responses=RATE_LIMITED)
 async def request_deep_link_token(request: Request, session: AsyncSession) -> DeepLinkTokenResponse:
     """A one-time token for ``/start webauth_<token>`` in the bot (see ``/auth/deeplink/confirm``)."""
     await rate_limit(request, "deeplink_request", "10/minute")
@@ -173,7 +173,6 @@ async def request_deep_link_token(request: Request, session: AsyncSession) -> De
 
 @router.post(
     "/deeplink/poll",
-    response_model=AuthResponse,
     public=True,
     responses={
         202: deeplink.WAITING,
@@ -195,7 +194,6 @@ async def poll_deep_link_token(
 
 @router.post(
     "/login/auto",
-    response_model=AuthResponse,
     public=True,
     responses={
         401: f"{AUTO_LOGIN_INVALID}, {INVALID_PAYLOAD}, {USER_NOT_FOUND}, or {AUTO_LOGIN_USED}",
@@ -229,7 +227,6 @@ async def auto_login(request: Request, session: AsyncSession, body: AutoLoginReq
 
 @router.post(
     "/refresh",
-    response_model=TokenResponse,
     public=True,
     responses={
         401: f"{INVALID_REFRESH}, {INVALID_PAYLOAD}, {REFRESH_REVOKED}, {REFRESH_EXPIRED}, or {USER_INACTIVE}"
@@ -240,7 +237,7 @@ async def refresh_token(request: Request, session: AsyncSession, body: RefreshTo
     return await refresh_access(request, session, body.refresh_token)
 
 
-@router.post("/logout", response_model=MessageResponse, public=True)
+@router.post("/logout", public=True)
 async def logout(session: AsyncSession, body: RefreshTokenRequest) -> MessageResponse:
     """Revoke the refresh token (always answers success: a logout cannot fail)."""
     await revoke(session, body.refresh_token)
@@ -257,7 +254,7 @@ async def _me(request: Request, session: AsyncSession, principal: Principal) -> 
     return user
 
 
-@router.get("/me", response_model=CabinetUserResponse)
+@router.get("/me")
 async def get_current_user(
     request: Request, session: AsyncSession, principal: Principal
 ) -> CabinetUserResponse:
@@ -265,7 +262,7 @@ async def get_current_user(
     return CabinetUserResponse.model_validate(await _me(request, session, principal))
 
 
-@router.get("/me/is-admin", response_model=IsAdminResponse)
+@router.get("/me/is-admin")
 async def check_is_admin(request: Request, session: AsyncSession, principal: Principal) -> IsAdminResponse:
     """An administrator by ``ADMIN_IDS``/``ADMIN_EMAILS``, or the holder of a role above level 0."""
     user = await _me(request, session, principal)
@@ -273,7 +270,7 @@ async def check_is_admin(request: Request, session: AsyncSession, principal: Pri
     return IsAdminResponse(is_admin=grants.level > 0)
 
 
-@router.get("/me/permissions", response_model=PermissionsResponse)
+@router.get("/me/permissions")
 async def get_my_permissions(
     request: Request, session: AsyncSession, principal: Principal
 ) -> PermissionsResponse:

@@ -16,7 +16,6 @@ router = Router(area="web", tag="cabinet-auth")
 
 @router.post(
     "/auth/deeplink/confirm",
-    response_model=DeepLinkConfirmResponse,
     responses={
         403: NOT_ACTIVE,
         404: USER_NOT_FOUND,

@@ -52,7 +52,6 @@ def _secret(request: Request) -> str:
 
 @router.post(
     "/email/change",
-    response_model=EmailChangeResponse,
     summary="Request Email Change",
     responses={
         400: "No address yet, the same address, disposable, or registered to another account",
@@ -124,7 +123,6 @@ async def request_email_change(
 
 @router.post(
     "/email/change/verify",
-    response_model=EmailChangeDone,
     summary="Verify Email Change",
     responses={
         400: "No pending change, wrong or expired code, address taken meanwhile",
@@ -161,10 +159,7 @@ async def verify_email_change(
 
 
 @router.post(
-    "/email/change/cancel",
-    response_model=MessageResponse,
-    summary="Cancel Email Change",
-    responses={400: "No pending email change"},
+    "/email/change/cancel", summary="Cancel Email Change", responses={400: "No pending email change"}
 )
 async def cancel_email_change(session: AsyncSession, principal: Principal) -> MessageResponse:
     """Drop the pending change (its code stops working)."""
@@ -176,7 +171,7 @@ async def cancel_email_change(session: AsyncSession, principal: Principal) -> Me
     return MessageResponse(message="Email change cancelled")
 
 
-@router.get("/email/change/status", response_model=EmailChangeStatus, summary="Get Email Change Status")
+@router.get("/email/change/status", summary="Get Email Change Status")
 async def get_email_change_status(session: AsyncSession, principal: Principal) -> EmailChangeStatus:
     """The pending change, if any: the new address and when its code expires."""
     row = await tokens.newest_for_user(session, CHANGE, principal.id, live_only=True)

@@ -49,7 +49,6 @@ async def _refuse_unknown(request: Request, session: AsyncSession, email: str, p
 
 @router.post(
     "/email/login",
-    response_model=AuthResponse,
     summary="Login Email",
     public=True,
     responses={
@@ -86,7 +85,6 @@ async def login_email(request: Request, session: AsyncSession, payload: EmailLog
 
 @router.post(
     "/password/forgot",
-    response_model=MessageResponse,
     summary="Forgot Password",
     public=True,
     responses={503: "Email service is not configured", **RATE_LIMITED},
@@ -131,7 +129,6 @@ async def forgot_password(
 
 @router.post(
     "/password/reset",
-    response_model=MessageResponse,
     summary="Reset Password",
     public=True,
     responses={400: "Invalid, used or expired token", **RATE_LIMITED},

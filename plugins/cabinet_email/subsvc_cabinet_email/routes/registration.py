@@ -50,7 +50,6 @@ SENT = "Verification email sent"
 
 @router.post(
     "/email/register",
-    response_model=EmailLinkResponse,
     summary="Register Email",
     responses={
         400: "Already verified, same address, disposable address",
@@ -95,7 +94,6 @@ async def register_email(
 
 @router.post(
     "/email/register/standalone",
-    response_model=RegisterResponse,
     summary="Register Email Standalone",
     public=True,
     responses={
@@ -175,7 +173,6 @@ async def _verified_user(request: Request, session: AsyncSession, row: EmailToke
 
 @router.post(
     "/email/verify",
-    response_model=AuthResponse,
     summary="Verify Email",
     public=True,
     responses={
@@ -195,7 +192,6 @@ async def verify_email(request: Request, session: AsyncSession, payload: EmailVe
 
 @router.post(
     "/email/resend",
-    response_model=MessageResponse,
     summary="Resend Verification",
     responses={
         400: "No address to verify, already verified, or verification disabled",

@@ -43,7 +43,7 @@ def _answer(outcome: service.LinkOutcome) -> LinkCallbackResponse:
     )
 
 
-@router.get("/linked-providers", response_model=LinkedProvidersResponse, summary="Get Linked Providers")
+@router.get("/linked-providers", summary="Get Linked Providers")
 async def get_linked_providers(
     request: Request, session: AsyncSession, principal: Principal
 ) -> LinkedProvidersResponse:
@@ -83,7 +83,6 @@ async def get_linked_providers(
 
 @router.get(
     "/link/{provider}/init",
-    response_model=LinkInitResponse,
     summary="Link Provider Init",
     responses={400: "Provider is already linked to your account; Requested OAuth provider is not available"},
 )
@@ -112,7 +111,6 @@ async def _complete(
 
 @router.post(
     "/link/{provider}/callback",
-    response_model=LinkCallbackResponse,
     summary="Link Provider Callback",
     responses={
         400: "Invalid or expired OAuth state; state not for linking or of another user; provider failures",
@@ -141,7 +139,6 @@ async def link_provider_callback(
 
 @router.post(
     "/link/server-complete",
-    response_model=ServerCompleteResponse,
     public=True,
     summary="Link Server Complete",
     responses={
@@ -178,7 +175,6 @@ async def link_server_complete(
 
 @router.post(
     "/unlink/{provider}",
-    response_model=UnlinkResponse,
     summary="Unlink Provider",
     responses={400: "Provider is not linked to your account; Cannot unlink last authentication method"},
 )
@@ -193,7 +189,6 @@ async def unlink_provider(
 
 @router.post(
     "/link/messenger",
-    response_model=LinkCallbackResponse,
     summary="Link Messenger",
     responses={
         400: "Messenger is already linked to your account; invalid init data or widget fields",

@@ -26,7 +26,6 @@ MergeTokenPath = Annotated[str, Path(min_length=32, max_length=64)]
 
 @router.get(
     "/{merge_token}",
-    response_model=MergePreviewResponse,
     public=True,
     summary="Get Merge Preview Endpoint",
     responses={404: "Merge token is invalid or expired; One or both users not found", **RATE_LIMITED},
@@ -47,7 +46,6 @@ async def get_merge_preview_endpoint(
 
 @router.post(
     "/{merge_token}",
-    response_model=MergeResponse,
     public=True,
     summary="Execute Merge Endpoint",
     responses={

@@ -25,7 +25,7 @@ from subsvc_cabinet_oauth.schemas import (
 router = Router(area="cabinet", tag="Cabinet OAuth", prefix="/cabinet/auth/oauth")
 
 
-@router.get("/providers", response_model=OAuthProvidersResponse, public=True, summary="Get Oauth Providers")
+@router.get("/providers", public=True, summary="Get Oauth Providers")
 async def get_oauth_providers(request: Request) -> OAuthProvidersResponse:
     """Get list of enabled OAuth providers."""
     enabled = flows.oauth_settings(request.app).enabled_providers()
@@ -36,7 +36,6 @@ async def get_oauth_providers(request: Request) -> OAuthProvidersResponse:
 
 @router.get(
     "/{provider}/authorize",
-    response_model=OAuthAuthorizeResponse,
     public=True,
     summary="Get Oauth Authorize Url",
     responses={400: "Requested OAuth provider is not available", **RATE_LIMITED},
@@ -70,7 +69,6 @@ async def oauth_login_redirect(request: Request, provider: ProviderName) -> Redi
 
 @router.post(
     "/{provider}/callback",
-    response_model=AuthResponse,
     public=True,
     summary="Oauth Callback",
     responses={

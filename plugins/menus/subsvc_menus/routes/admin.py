@@ -23,19 +23,13 @@ layout_router = Router(area="cabinet-admin", tag="Admin Menu Layout", prefix="/c
 INVALID = {400: "Refused: the reason is named"}
 
 
-@styles_router.get("", response_model=ButtonStylesResponse, summary="Get Button Styles", permission=READ)
+@styles_router.get("", summary="Get Button Styles", permission=READ)
 async def get_button_styles(request: Request, session: AsyncSession) -> ButtonStylesResponse:
     """Return current per-section button styles. Admin only."""
     return cabinet.styles_response(await cabinet.read_styles(session, settings(request).MENUS_LOCALES))
 
 
-@styles_router.patch(
-    "",
-    response_model=ButtonStylesResponse,
-    summary="Update Button Styles",
-    permission=EDIT,
-    responses=INVALID,
-)
+@styles_router.patch("", summary="Update Button Styles", permission=EDIT, responses=INVALID)
 async def update_button_styles(
     request: Request, session: AsyncSession, payload: ButtonStylesUpdate
 ) -> ButtonStylesResponse:
@@ -50,9 +44,7 @@ async def update_button_styles(
     return cabinet.styles_response(styles)
 
 
-@styles_router.post(
-    "/reset", response_model=ButtonStylesResponse, summary="Reset Button Styles", permission=EDIT
-)
+@styles_router.post("/reset", summary="Reset Button Styles", permission=EDIT)
 async def reset_button_styles(request: Request, session: AsyncSession) -> ButtonStylesResponse:
     """Reset all button styles to defaults. Admin only."""
     await documents.take(session, documents.BUTTON_STYLES)
@@ -61,7 +53,7 @@ async def reset_button_styles(request: Request, session: AsyncSession) -> Button
     return cabinet.styles_response(cabinet.default_styles())
 
 
-@layout_router.get("", response_model=MenuConfigResponse, summary="Get Menu Layout", permission=READ)
+@layout_router.get("", summary="Get Menu Layout", permission=READ)
 async def get_cabinet_menu_layout(request: Request, session: AsyncSession) -> MenuConfigResponse:
     """Return merged menu layout config (rows + button styles). Admin only."""
     styles = await cabinet.read_styles(session, settings(request).MENUS_LOCALES)
@@ -69,9 +61,7 @@ async def get_cabinet_menu_layout(request: Request, session: AsyncSession) -> Me
     return cabinet.merged(layout, styles)
 
 
-@layout_router.put(
-    "", response_model=MenuConfigResponse, summary="Update Menu Layout", permission=EDIT, responses=INVALID
-)
+@layout_router.put("", summary="Update Menu Layout", permission=EDIT, responses=INVALID)
 async def update_cabinet_menu_layout(
     request: Request, session: AsyncSession, payload: MenuConfigUpdateRequest
 ) -> MenuConfigResponse:
@@ -90,7 +80,7 @@ async def update_cabinet_menu_layout(
     return cabinet.merged(layout, styles)
 
 
-@layout_router.post("/reset", response_model=MenuConfigResponse, summary="Reset Menu Layout", permission=EDIT)
+@layout_router.post("/reset", summary="Reset Menu Layout", permission=EDIT)
 async def reset_cabinet_menu_layout(request: Request, session: AsyncSession) -> MenuConfigResponse:
     """Reset menu layout AND button styles to defaults. Admin only."""
     for key in (documents.BUTTON_STYLES, documents.CABINET_LAYOUT):

@@ -53,11 +53,7 @@ async def _change(
 
 
 @router.post(
-    "/buttons",
-    response_model=MenuButtonConfig,
-    status_code=201,
-    summary="Add Custom Button",
-    responses={**REFUSALS, 409: "Button id taken"},
+    "/buttons", status_code=201, summary="Add Custom Button", responses={**REFUSALS, 409: "Button id taken"}
 )
 async def add_custom_button(
     request: Request, session: AsyncSession, principal: Principal, payload: AddCustomButtonRequest
@@ -75,9 +71,7 @@ async def add_custom_button(
     )
 
 
-@router.patch(
-    "/buttons/{button_id}", response_model=MenuButtonConfig, summary="Update Button", responses=REFUSALS
-)
+@router.patch("/buttons/{button_id}", summary="Update Button", responses=REFUSALS)
 async def update_button(
     request: Request,
     session: AsyncSession,
@@ -114,7 +108,7 @@ async def delete_custom_button(
     )
 
 
-@router.post("/buttons/swap", response_model=SwapButtonsResponse, summary="Swap Buttons", responses=REFUSALS)
+@router.post("/buttons/swap", summary="Swap Buttons", responses=REFUSALS)
 async def swap_buttons(
     request: Request, session: AsyncSession, principal: Principal, payload: SwapButtonsRequest
 ) -> SwapButtonsResponse:
@@ -157,12 +151,7 @@ async def _move_vertically(
     return _moved(button_id, placed)
 
 
-@router.post(
-    "/buttons/{button_id}/move-up",
-    response_model=MoveButtonResponse,
-    summary="Move Button Up",
-    responses=REFUSALS,
-)
+@router.post("/buttons/{button_id}/move-up", summary="Move Button Up", responses=REFUSALS)
 async def move_button_up(
     request: Request, session: AsyncSession, principal: Principal, button_id: str
 ) -> MoveButtonResponse:
@@ -171,12 +160,7 @@ async def move_button_up(
     return await _move_vertically(request, session, principal, button_id, -1)
 
 
-@router.post(
-    "/buttons/{button_id}/move-down",
-    response_model=MoveButtonResponse,
-    summary="Move Button Down",
-    responses=REFUSALS,
-)
+@router.post("/buttons/{button_id}/move-down", summary="Move Button Down", responses=REFUSALS)
 async def move_button_down(
     request: Request, session: AsyncSession, principal: Principal, button_id: str
 ) -> MoveButtonResponse:
@@ -185,12 +169,7 @@ async def move_button_down(
     return await _move_vertically(request, session, principal, button_id, 1)
 
 
-@router.post(
-    "/buttons/{button_id}/move-to-row",
-    response_model=MoveButtonResponse,
-    summary="Move Button To Row",
-    responses=REFUSALS,
-)
+@router.post("/buttons/{button_id}/move-to-row", summary="Move Button To Row", responses=REFUSALS)
 async def move_button_to_row(
     request: Request,
     session: AsyncSession,
@@ -211,13 +190,7 @@ async def move_button_to_row(
     return _moved(button_id, placed)
 
 
-@router.post(
-    "/rows",
-    response_model=MenuRowConfig,
-    status_code=201,
-    summary="Add Row",
-    responses={**REFUSALS, 409: "Row id taken"},
-)
+@router.post("/rows", status_code=201, summary="Add Row", responses={**REFUSALS, 409: "Row id taken"})
 async def add_row(
     request: Request, session: AsyncSession, principal: Principal, payload: AddRowRequest
 ) -> MenuRowConfig:
@@ -233,7 +206,7 @@ async def add_row(
     )
 
 
-@router.post("/rows/reorder", response_model=list[MenuRowConfig], summary="Reorder Rows", responses=REFUSALS)
+@router.post("/rows/reorder", summary="Reorder Rows", responses=REFUSALS)
 async def reorder_rows(
     request: Request, session: AsyncSession, principal: Principal, payload: RowsReorderRequest
 ) -> list[MenuRowConfig]:
@@ -259,12 +232,7 @@ async def delete_row(request: Request, session: AsyncSession, principal: Princip
     )
 
 
-@router.post(
-    "/rows/{row_id}/reorder-buttons",
-    response_model=ReorderButtonsResponse,
-    summary="Reorder Buttons In Row",
-    responses=REFUSALS,
-)
+@router.post("/rows/{row_id}/reorder-buttons", summary="Reorder Buttons In Row", responses=REFUSALS)
 async def reorder_buttons_in_row(
     request: Request,
     session: AsyncSession,

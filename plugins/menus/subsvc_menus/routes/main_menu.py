@@ -28,7 +28,7 @@ BAD_ACTION = {400: "An action_value its button type cannot open (the rule is nam
 BAD_TEXT = {400: "Message text the messenger does not accept as HTML (the problem is named)"}
 
 
-@router.get("/buttons", response_model=MainMenuButtonListResponse, summary="List Main Menu Buttons")
+@router.get("/buttons", summary="List Main Menu Buttons")
 async def list_main_menu_buttons(
     session: AsyncSession, limit: Limit = 50, offset: Offset = 0
 ) -> MainMenuButtonListResponse:
@@ -39,13 +39,7 @@ async def list_main_menu_buttons(
     )
 
 
-@router.post(
-    "/buttons",
-    response_model=MainMenuButtonResponse,
-    status_code=201,
-    summary="Create Main Menu Button Endpoint",
-    responses=BAD_ACTION,
-)
+@router.post("/buttons", status_code=201, summary="Create Main Menu Button Endpoint", responses=BAD_ACTION)
 async def create_main_menu_button(
     request: Request, session: AsyncSession, payload: MainMenuButtonCreateRequest
 ) -> MainMenuButtonResponse:
@@ -57,10 +51,7 @@ async def create_main_menu_button(
 
 
 @router.patch(
-    "/buttons/{button_id}",
-    response_model=MainMenuButtonResponse,
-    summary="Update Main Menu Button Endpoint",
-    responses={**NOT_FOUND, **BAD_ACTION},
+    "/buttons/{button_id}", summary="Update Main Menu Button Endpoint", responses={**NOT_FOUND, **BAD_ACTION}
 )
 async def update_main_menu_button(
     request: Request, session: AsyncSession, button_id: int, payload: MainMenuButtonUpdateRequest
@@ -80,7 +71,7 @@ async def delete_main_menu_button(request: Request, session: AsyncSession, butto
     publish(request, session, "main_menu_buttons", "delete")
 
 
-@router.get("/messages", response_model=UserMessageListResponse, summary="List User Messages")
+@router.get("/messages", summary="List User Messages")
 async def list_user_messages(
     session: AsyncSession,
     limit: Limit = 50,
@@ -94,13 +85,7 @@ async def list_user_messages(
     )
 
 
-@router.post(
-    "/messages",
-    response_model=UserMessageResponse,
-    status_code=201,
-    summary="Create User Message Endpoint",
-    responses=BAD_TEXT,
-)
+@router.post("/messages", status_code=201, summary="Create User Message Endpoint", responses=BAD_TEXT)
 async def create_user_message(
     request: Request, session: AsyncSession, principal: Principal, payload: UserMessageCreateRequest
 ) -> UserMessageResponse:
@@ -112,10 +97,7 @@ async def create_user_message(
 
 
 @router.patch(
-    "/messages/{message_id}",
-    response_model=UserMessageResponse,
-    summary="Update User Message Endpoint",
-    responses={**NOT_FOUND, **BAD_TEXT},
+    "/messages/{message_id}", summary="Update User Message Endpoint", responses={**NOT_FOUND, **BAD_TEXT}
 )
 async def update_user_message(
     request: Request, session: AsyncSession, message_id: int, payload: UserMessageUpdateRequest
@@ -127,12 +109,7 @@ async def update_user_message(
     return UserMessageResponse.model_validate(message, from_attributes=True)
 
 
-@router.post(
-    "/messages/{message_id}/toggle",
-    response_model=UserMessageResponse,
-    summary="Toggle User Message Endpoint",
-    responses=NOT_FOUND,
-)
+@router.post("/messages/{message_id}/toggle", summary="Toggle User Message Endpoint", responses=NOT_FOUND)
 async def toggle_user_message(
     request: Request, session: AsyncSession, message_id: int
 ) -> UserMessageResponse:

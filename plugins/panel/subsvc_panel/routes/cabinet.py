@@ -31,12 +31,7 @@ router = Router(area="cabinet-admin", tag=TAG, prefix="/cabinet/admin/panel")
 operations.mount(router, *operations.COMMON)
 
 
-@router.get(
-    "/nodes/overview",
-    response_model=NodesOverview,
-    permission=READ,
-    responses=PANEL_FAILURES,
-)
+@router.get("/nodes/overview", permission=READ, responses=PANEL_FAILURES)
 async def get_nodes_overview(request: Request) -> NodesOverview:
     """Nodes counted: online (connected and enabled), offline, disabled; users online."""
     return await service.nodes_overview(panel(request))
@@ -45,34 +40,19 @@ async def get_nodes_overview(request: Request) -> NodesOverview:
 operations.mount(router, operations.node_action)
 
 
-@router.get(
-    "/squads",
-    response_model=SquadsListResponse,
-    permission=READ,
-    responses=PANEL_FAILURES,
-)
+@router.get("/squads", permission=READ, responses=PANEL_FAILURES)
 async def list_squads(request: Request, session: AsyncSession) -> SquadsListResponse:
     """The panel's squads, with what the servers plugin keeps about each (`is_synced`)."""
     items = await local.squads_with_local_info(session, panel(request))
     return SquadsListResponse(items=items, total=len(items))
 
 
-@router.get(
-    "/squads/{squad_uuid}",
-    response_model=SquadDetailResponse,
-    permission=READ,
-    responses=SQUAD_RESPONSES,
-)
+@router.get("/squads/{squad_uuid}", permission=READ, responses=SQUAD_RESPONSES)
 async def get_squad_details(request: Request, session: AsyncSession, squad_uuid: str) -> SquadDetailResponse:
     return await local.squad_detail(session, panel(request), squad_uuid)
 
 
-@router.delete(
-    "/squads/{squad_uuid}",
-    response_model=SquadOperationResponse,
-    permission=MANAGE,
-    responses=SQUAD_RESPONSES,
-)
+@router.delete("/squads/{squad_uuid}", permission=MANAGE, responses=SQUAD_RESPONSES)
 async def delete_squad(request: Request, squad_uuid: str) -> SquadOperationResponse:
     await service.delete_squad(panel(request), squad_uuid)
     return SquadOperationResponse(success=True, message="Squad deleted")

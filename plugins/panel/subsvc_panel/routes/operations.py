@@ -116,7 +116,7 @@ class SquadUpdate(Protocol):
 # --- status and statistics -------------------------------------------------------------------
 
 
-@shared("GET", "/status", response_model=PanelStatusResponse, permission=READ)
+@shared("GET", "/status", permission=READ)
 async def get_panel_status(request: Request) -> PanelStatusResponse:
     """Whether a panel is configured and whether it answers; never fails."""
     return await service.status(panel(request))
@@ -129,12 +129,7 @@ SYSTEM_DESCRIPTION = (
 
 
 @shared(
-    "GET",
-    "/system",
-    response_model=SystemStatsResponse,
-    permission=READ,
-    responses=PANEL_FAILURES,
-    cabinet={"description": SYSTEM_DESCRIPTION},
+    "GET", "/system", permission=READ, responses=PANEL_FAILURES, cabinet={"description": SYSTEM_DESCRIPTION}
 )
 async def get_system_statistics(request: Request) -> SystemStatsResponse:
     """The panel's system statistics, fetched live (parts that fail are zero)."""
@@ -144,7 +139,7 @@ async def get_system_statistics(request: Request) -> SystemStatsResponse:
 # --- nodes -----------------------------------------------------------------------------------
 
 
-@shared("GET", "/nodes", response_model=NodesListResponse, permission=READ, responses=PANEL_FAILURES)
+@shared("GET", "/nodes", permission=READ, responses=PANEL_FAILURES)
 async def list_nodes(request: Request) -> NodesListResponse:
     found = await service.nodes(panel(request))
     return NodesListResponse(items=found, total=len(found))
@@ -153,7 +148,6 @@ async def list_nodes(request: Request) -> NodesListResponse:
 @shared(
     "GET",
     "/nodes/realtime",
-    response_model=list[dict[str, Any]],
     permission=READ,
     responses=PANEL_FAILURES,
     web={"name": "get_nodes_realtime_usage"},
@@ -176,18 +170,12 @@ async def restart_all_nodes(request: Request) -> Outcome:
     return Outcome("Restart of all nodes requested" if accepted else None, success=accepted)
 
 
-@shared("GET", "/nodes/{node_uuid}", response_model=NodeInfo, permission=READ, responses=NODE_RESPONSES)
+@shared("GET", "/nodes/{node_uuid}", permission=READ, responses=NODE_RESPONSES)
 async def get_node_details(request: Request, node_uuid: str) -> NodeInfo:
     return await service.node(panel(request), node_uuid)
 
 
-@shared(
-    "GET",
-    "/nodes/{node_uuid}/statistics",
-    response_model=NodeStatisticsResponse,
-    permission=READ,
-    responses=NODE_RESPONSES,
-)
+@shared("GET", "/nodes/{node_uuid}/statistics", permission=READ, responses=NODE_RESPONSES)
 async def get_node_statistics(request: Request, node_uuid: str) -> NodeStatisticsResponse:
     return await service.node_statistics(panel(request), node_uuid)
 
@@ -195,7 +183,6 @@ async def get_node_statistics(request: Request, node_uuid: str) -> NodeStatistic
 @shared(
     "GET",
     "/nodes/{node_uuid}/usage",
-    response_model=NodeUsageResponse,
     permission=READ,
     responses=NODE_RESPONSES,
     web={"name": "get_node_usage_range"},
@@ -279,12 +266,7 @@ async def squad_action(request: Request, squad_uuid: str, payload: SquadActionRe
 
 
 @shared(
-    "GET",
-    "/inbounds",
-    response_model=InboundsListResponse,
-    permission=READ,
-    responses=PANEL_FAILURES,
-    web={"response_model": WebInboundsResponse},
+    "GET", "/inbounds", permission=READ, responses=PANEL_FAILURES, web={"response_model": WebInboundsResponse}
 )
 async def list_inbounds(request: Request) -> InboundsListResponse:
     items = await service.inbounds(panel(request))
@@ -314,7 +296,6 @@ async def migrate(request: Request, session: AsyncSession, payload: MigrationReq
 @shared(
     "GET",
     "/squads/{squad_uuid}/migration-preview",
-    response_model=MigrationPreviewResponse,
     permission=READ,
     responses=SQUAD_RESPONSES,
     web={"name": "preview_squad_migration"},

@@ -45,12 +45,7 @@ async def _report_chat(session: AsyncSession, principal: Principal) -> int:
     return chat_id
 
 
-@router.get(
-    "",
-    response_model=TrafficUsageResponse,
-    permission=TRAFFIC_READ,
-    responses={400: traffic.BAD_DATE, **PANEL_FAILURES},
-)
+@router.get("", permission=TRAFFIC_READ, responses={400: traffic.BAD_DATE, **PANEL_FAILURES})
 async def get_traffic_usage(
     request: Request,
     session: AsyncSession,
@@ -85,24 +80,14 @@ async def get_traffic_usage(
     )
 
 
-@router.get(
-    "/enrichment",
-    response_model=TrafficEnrichmentResponse,
-    permission=TRAFFIC_READ,
-    responses=PANEL_FAILURES,
-)
+@router.get("/enrichment", permission=TRAFFIC_READ, responses=PANEL_FAILURES)
 async def get_traffic_enrichment(request: Request, session: AsyncSession) -> TrafficEnrichmentResponse:
     """Per user id: devices connected, kopeks spent on subscriptions, subscription dates and
     the last node used."""
     return TrafficEnrichmentResponse(data=await traffic.enrichment(request.app, session, panel(request)))
 
 
-@router.post(
-    "/export-csv",
-    response_model=ExportCsvResponse,
-    permission=TRAFFIC_EXPORT,
-    responses={400: NO_CHAT, **PANEL_FAILURES},
-)
+@router.post("/export-csv", permission=TRAFFIC_EXPORT, responses={400: NO_CHAT, **PANEL_FAILURES})
 async def export_traffic_csv(
     request: Request, session: AsyncSession, principal: Principal, payload: ExportCsvRequest
 ) -> ExportCsvResponse:

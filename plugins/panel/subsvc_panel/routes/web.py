@@ -28,23 +28,13 @@ router = Router(area="web", tag=TAG, prefix="/panel")
 operations.mount(router, *operations.COMMON, operations.node_action)
 
 
-@router.get(
-    "/squads",
-    response_model=WebSquadListResponse,
-    permission=READ,
-    responses=PANEL_FAILURES,
-)
+@router.get("/squads", permission=READ, responses=PANEL_FAILURES)
 async def list_squads(request: Request) -> WebSquadListResponse:
     items = [WebSquad(**service.squad_fields(s)) for s in await panel(request).squads()]
     return WebSquadListResponse(items=items, total=len(items))
 
 
-@router.get(
-    "/squads/{squad_uuid}",
-    response_model=WebSquad,
-    permission=READ,
-    responses=SQUAD_RESPONSES,
-)
+@router.get("/squads/{squad_uuid}", permission=READ, responses=SQUAD_RESPONSES)
 async def get_squad_details(request: Request, squad_uuid: str) -> WebSquad:
     return WebSquad(**await service.squad(panel(request), squad_uuid))
 
@@ -53,10 +43,7 @@ operations.mount(router, operations.list_inbounds)
 
 
 @router.get(
-    "/users/{messenger_id}/traffic",
-    response_model=UserTrafficResponse,
-    permission=READ,
-    responses={404: local.USER_NOT_FOUND, **PANEL_FAILURES},
+    "/users/{messenger_id}/traffic", permission=READ, responses={404: local.USER_NOT_FOUND, **PANEL_FAILURES}
 )
 async def get_user_traffic(
     request: Request, session: AsyncSession, messenger_id: BigInt

@@ -49,7 +49,6 @@ def create_endpoint(router: Router) -> Callable[[Handler], Handler]:
     area's own, as each takes ``broadcast`` its own way."""
     return router.post(
         "",
-        response_model=PinnedMessageBroadcastResponse,
         status_code=201,
         summary="Create Pinned Message",
         permission=CREATE,
@@ -60,37 +59,24 @@ def create_endpoint(router: Router) -> Callable[[Handler], Handler]:
 def declare(router: Router) -> None:
     """Declare the shared operations on ``router``."""
 
-    @router.get("", response_model=PinnedMessageListResponse, summary="List Pinned Messages", permission=READ)
+    @router.get("", summary="List Pinned Messages", permission=READ)
     async def list_pinned_messages(
         session: AsyncSession, limit: PageLimit = 20, offset: Offset = 0, active_only: bool = False
     ) -> PinnedMessageListResponse:
         """Messages, newest first (`active_only`: just the active one)."""
         return await common.list_messages(session, limit, offset, active_only)
 
-    @router.get(
-        "/active", response_model=PinnedMessageResponse | None, summary="Get Active Message", permission=READ
-    )
+    @router.get("/active", summary="Get Active Message", permission=READ)
     async def get_active_message(session: AsyncSession) -> PinnedMessageResponse | None:
         """The active message, or `null`."""
         return await common.get_active(session)
 
-    @router.post(
-        "/active/deactivate",
-        response_model=PinnedMessageResponse | None,
-        summary="Deactivate Active Message",
-        permission=EDIT,
-    )
+    @router.post("/active/deactivate", summary="Deactivate Active Message", permission=EDIT)
     async def deactivate_active_message(session: AsyncSession) -> PinnedMessageResponse | None:
         """Deactivate the active message (nothing is unpinned in chats); it, or `null`."""
         return await common.deactivate(session)
 
-    @router.post(
-        "/active/unpin",
-        response_model=PinnedMessageUnpinResponse,
-        summary="Unpin Active Message",
-        permission=EDIT,
-        responses=SEND_RESPONSES,
-    )
+    @router.post("/active/unpin", summary="Unpin Active Message", permission=EDIT, responses=SEND_RESPONSES)
     async def unpin_active_message(
         request: Request, session: AsyncSession, principal: Principal
     ) -> PinnedMessageUnpinResponse:
@@ -98,12 +84,7 @@ def declare(router: Router) -> None:
         job; `broadcast_id` names the run). `was_active` false: there was none, nothing is done."""
         return await common.unpin(request, session, creator(principal))
 
-    @router.get(
-        "/broadcasts",
-        response_model=Page[PinnedMessageRunResponse],
-        summary="List Pinned Message Broadcasts",
-        permission=READ,
-    )
+    @router.get("/broadcasts", summary="List Pinned Message Broadcasts", permission=READ)
     async def list_broadcasts(
         session: AsyncSession, limit: Limit = 50, offset: Offset = 0
     ) -> Page[PinnedMessageRunResponse]:
@@ -112,7 +93,6 @@ def declare(router: Router) -> None:
 
     @router.get(
         "/broadcasts/{broadcast_id}",
-        response_model=PinnedMessageRunResponse,
         summary="Get Pinned Message Broadcast",
         permission=READ,
         responses={404: common.RUN_NOT_FOUND},
@@ -121,19 +101,12 @@ def declare(router: Router) -> None:
         """Not in the reference: how far a broadcast or unpin got."""
         return await common.get_run(session, broadcast_id)
 
-    @router.get(
-        "/{message_id}",
-        response_model=PinnedMessageResponse,
-        summary="Get Pinned Message",
-        permission=READ,
-        responses=NOT_FOUND_RESPONSES,
-    )
+    @router.get("/{message_id}", summary="Get Pinned Message", permission=READ, responses=NOT_FOUND_RESPONSES)
     async def get_pinned_message(session: AsyncSession, message_id: int) -> PinnedMessageResponse:
         return await common.get_message(session, message_id)
 
     @router.patch(
         "/{message_id}",
-        response_model=PinnedMessageResponse,
         summary="Update Pinned Message",
         permission=EDIT,
         responses={**NOT_FOUND_RESPONSES, **CONTENT_RESPONSES},
@@ -158,7 +131,6 @@ def declare(router: Router) -> None:
 
     @router.patch(
         "/{message_id}/settings",
-        response_model=PinnedMessageResponse,
         summary="Update Pinned Message Settings",
         permission=EDIT,
         responses=NOT_FOUND_RESPONSES,
@@ -171,7 +143,6 @@ def declare(router: Router) -> None:
 
     @router.post(
         "/{message_id}/activate",
-        response_model=PinnedMessageBroadcastResponse,
         summary="Activate Pinned Message",
         permission=EDIT,
         responses={**NOT_FOUND_RESPONSES, **SEND_RESPONSES},
@@ -188,7 +159,6 @@ def declare(router: Router) -> None:
 
     @router.post(
         "/{message_id}/broadcast",
-        response_model=PinnedMessageBroadcastResponse,
         summary="Broadcast Message",
         permission=EDIT,
         responses={**NOT_FOUND_RESPONSES, **SEND_RESPONSES},

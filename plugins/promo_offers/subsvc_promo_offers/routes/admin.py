@@ -43,7 +43,7 @@ mount_templates(
 )
 
 
-@router.get("", response_model=Page[PromoOfferResponse], summary="List Offers", permission=READ)
+@router.get("", summary="List Offers", permission=READ)
 async def list_offers(
     session: AsyncSession,
     limit: Limit = 50,
@@ -57,7 +57,6 @@ async def list_offers(
 
 @router.post(
     "/broadcast",
-    response_model=PromoOfferBroadcastResponse,
     status_code=201,
     summary="Broadcast Offer",
     permission=SEND,
@@ -91,7 +90,6 @@ async def broadcast(
 
 @router.get(
     "/broadcasts/{broadcast_id}",
-    response_model=BroadcastProgress,
     summary="Get Broadcast Progress",
     permission=READ,
     responses={404: BROADCAST_NOT_FOUND},
@@ -106,7 +104,7 @@ async def get_broadcast(session: AsyncSession, broadcast_id: int) -> BroadcastPr
     return BroadcastProgress.model_validate(found)
 
 
-@router.get("/logs", response_model=Page[PromoOfferLogResponse], summary="Get Logs", permission=READ)
+@router.get("/logs", summary="Get Logs", permission=READ)
 async def get_logs(
     session: AsyncSession,
     limit: Limit = 50,

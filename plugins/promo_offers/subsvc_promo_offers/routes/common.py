@@ -46,14 +46,14 @@ TEMPLATE_NOT_FOUND = {"api_token": "Promo offer template not found", "user": "Te
 BLANK = "A blank name or text"
 
 
-@operation("GET", "/templates", response_model=PromoOfferTemplateListResponse, permission=READ)
+@operation("GET", "/templates", permission=READ)
 async def list_templates(session: AsyncSession) -> PromoOfferTemplateListResponse:
     """Every template, by offer type."""
     items = [_template_response(template) for template in await templates.list_templates(session)]
     return PromoOfferTemplateListResponse(items=items)
 
 
-@operation("GET", "/templates/{template_id}", response_model=PromoOfferTemplateResponse, permission=READ)
+@operation("GET", "/templates/{template_id}", permission=READ)
 async def get_template(
     session: AsyncSession, principal: Principal, template_id: int
 ) -> PromoOfferTemplateResponse:
@@ -61,7 +61,7 @@ async def get_template(
     return _template_response(await _template(session, principal, template_id))
 
 
-@operation("PATCH", "/templates/{template_id}", response_model=PromoOfferTemplateResponse, permission=EDIT)
+@operation("PATCH", "/templates/{template_id}", permission=EDIT)
 async def update_template(
     session: AsyncSession, principal: Principal, template_id: int, payload: PromoOfferTemplateUpdateRequest
 ) -> PromoOfferTemplateResponse:

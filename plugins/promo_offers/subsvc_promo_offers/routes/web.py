@@ -52,7 +52,6 @@ async def _check_subscription(session: AsyncSession, subscription_id: int | None
 
 @router.get(
     "",
-    response_model=Page[PromoOfferResponse],
     summary="List Promo Offers",
     permission=READ,
     responses={400: IDS_DISAGREE, 404: f"{USER_NOT_FOUND} (no user has the messenger_id)"},
@@ -82,7 +81,6 @@ async def list_promo_offers(
 
 @router.post(
     "",
-    response_model=PromoOfferResponse,
     status_code=201,
     summary="Create Promo Offer",
     permission=CREATE,
@@ -108,7 +106,6 @@ async def create_promo_offer(session: AsyncSession, payload: PromoOfferCreateReq
 
 @router.post(
     "/broadcast",
-    response_model=WebPromoOfferBroadcastResponse,
     status_code=201,
     summary="Broadcast Promo Offers",
     permission=SEND,
@@ -141,9 +138,7 @@ async def broadcast_promo_offers(
     return WebPromoOfferBroadcastResponse(created_offers=len(made), user_ids=user_ids, target=payload.target)
 
 
-@router.get(
-    "/logs", response_model=Page[PromoOfferLogResponse], summary="Get Promo Offer Logs", permission=READ
-)
+@router.get("/logs", summary="Get Promo Offer Logs", permission=READ)
 async def get_promo_offer_logs(
     session: AsyncSession,
     limit: Limit = 50,
@@ -173,11 +168,7 @@ mount_templates(
 
 
 @router.get(
-    "/{offer_id}",
-    response_model=PromoOfferResponse,
-    summary="Get Promo Offer Endpoint",
-    permission=READ,
-    responses={404: OFFER_NOT_FOUND},
+    "/{offer_id}", summary="Get Promo Offer Endpoint", permission=READ, responses={404: OFFER_NOT_FOUND}
 )
 async def get_promo_offer_endpoint(session: AsyncSession, offer_id: int) -> PromoOfferResponse:
     offer = await offers.get_offer(session, offer_id)

@@ -26,7 +26,6 @@ NOT_FOUND = "Promo code not found"
 RULES = "A rule of the code is broken: the reference's text (e.g. `Promo code with this code already exists`)"
 CODE = "/{promocode_id}"
 CREATE_OPTIONS: dict[str, Any] = {
-    "response_model": PromoCodeResponse,
     "status_code": 201,
     "summary": "Create Promocode Endpoint",
     "permission": CREATE,
@@ -34,7 +33,6 @@ CREATE_OPTIONS: dict[str, Any] = {
 }
 """The create operation's declaration; each area has its own body and creator."""
 UPDATE_OPTIONS: dict[str, Any] = {
-    "response_model": PromoCodeResponse,
     "summary": "Update Promocode Endpoint",
     "permission": EDIT,
     "responses": {404: NOT_FOUND, 400: RULES},
@@ -46,7 +44,7 @@ def settings(request: Request) -> PromocodesSettings:
     return PromocodesSettings.of(request.app)
 
 
-@operation("GET", "", response_model=PromoCodeListResponse, summary="List Promocodes", permission=READ)
+@operation("GET", "", summary="List Promocodes", permission=READ)
 async def list_promocodes(
     session: AsyncSession, limit: Limit = 50, offset: Offset = 0, is_active: bool | None = None
 ) -> PromoCodeListResponse:
@@ -57,14 +55,7 @@ async def list_promocodes(
     )
 
 
-@operation(
-    "GET",
-    CODE,
-    response_model=PromoCodeDetailResponse,
-    summary="Get Promocode",
-    permission=READ,
-    responses={404: NOT_FOUND},
-)
+@operation("GET", CODE, summary="Get Promocode", permission=READ, responses={404: NOT_FOUND})
 async def get_promocode(
     request: Request, session: AsyncSession, promocode_id: int
 ) -> PromoCodeDetailResponse:

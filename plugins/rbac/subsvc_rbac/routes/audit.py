@@ -21,12 +21,7 @@ ExportLimit = Annotated[int, Query(ge=1, le=50_000)]
 Offset = Annotated[int, Query(ge=0)]
 
 
-@router.get(
-    "/audit-log",
-    response_model=AuditLogListResponse,
-    summary="List Audit Logs",
-    permission="audit_log:read",
-)
+@router.get("/audit-log", summary="List Audit Logs", permission="audit_log:read")
 async def list_audit_logs(
     request: Request,
     session: AsyncSession,

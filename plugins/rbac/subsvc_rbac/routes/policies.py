@@ -20,9 +20,7 @@ router = Router(area="cabinet-admin", tag="Admin RBAC Policies", prefix=PREFIX)
 TARGET_403 = "A policy of a role at or above your level, or of every role without being a superadmin"
 
 
-@router.get(
-    "/policies", response_model=list[PolicyResponse], summary="List Policies", permission="roles:read"
-)
+@router.get("/policies", summary="List Policies", permission="roles:read")
 async def list_policies(
     session: AsyncSession, role_id: int | None = None, include_inactive: bool = False
 ) -> list[PolicyResponse]:
@@ -35,7 +33,6 @@ async def list_policies(
 
 @router.post(
     "/policies",
-    response_model=PolicyResponse,
     status_code=201,
     summary="Create Policy",
     permission="roles:create",
@@ -54,7 +51,6 @@ async def create_policy(
 
 @router.put(
     "/policies/{policy_id}",
-    response_model=PolicyResponse,
     summary="Update Policy",
     permission="roles:edit",
     responses={403: TARGET_403, 404: "Policy not found, or Referenced role not found"},
@@ -76,7 +72,6 @@ async def update_policy(
 
 @router.delete(
     "/policies/{policy_id}",
-    response_model=PolicyDeletedResponse,
     summary="Delete Policy",
     permission="roles:delete",
     responses={403: TARGET_403, 404: "Policy not found"},

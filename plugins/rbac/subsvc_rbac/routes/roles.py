@@ -34,24 +34,14 @@ def _registry(request: Request) -> dict[str, list[str]]:
     return registry
 
 
-@router.get(
-    "/permissions",
-    response_model=list[PermissionSection],
-    summary="Get Permission Registry",
-    permission="roles:read",
-)
+@router.get("/permissions", summary="Get Permission Registry", permission="roles:read")
 async def get_permission_registry(request: Request) -> list[PermissionSection]:
     """Every permission section and its actions, as the installed plugins register them
     (a role may also grant `section:*` and `*:*`)."""
     return [PermissionSection(section=s, actions=list(a)) for s, a in _registry(request).items()]
 
 
-@router.get(
-    "/users",
-    response_model=list[AdminWithRolesResponse],
-    summary="List Rbac Users",
-    permission="roles:read",
-)
+@router.get("/users", summary="List Rbac Users", permission="roles:read")
 async def list_rbac_users(
     session: AsyncSession, limit: ListLimit = 1000, offset: ListOffset = 0
 ) -> list[AdminWithRolesResponse]:
@@ -60,7 +50,7 @@ async def list_rbac_users(
     return await service.list_admins(session, limit, offset)
 
 
-@router.get("/roles", response_model=list[RoleResponse], summary="List Roles", permission="roles:read")
+@router.get("/roles", summary="List Roles", permission="roles:read")
 async def list_roles(session: AsyncSession, include_inactive: bool = False) -> list[RoleResponse]:
     """Roles, highest level first, each with `user_count` (its effective assignments)."""
     return await service.role_responses(session, await service.list_roles(session, include_inactive))
@@ -68,7 +58,6 @@ async def list_roles(session: AsyncSession, include_inactive: bool = False) -> l
 
 @router.post(
     "/roles",
-    response_model=RoleResponse,
     status_code=201,
     summary="Create Role",
     permission="roles:create",
@@ -91,7 +80,6 @@ async def create_role(
 
 @router.put(
     "/roles/{role_id}",
-    response_model=RoleResponse,
     summary="Update Role",
     permission="roles:edit",
     responses={
@@ -113,7 +101,6 @@ async def update_role(
 
 @router.delete(
     "/roles/{role_id}",
-    response_model=RoleDeletedResponse,
     summary="Delete Role",
     permission="roles:delete",
     responses={403: "System role, or a role at or above your own level", 404: "Role not found"},
@@ -128,7 +115,6 @@ async def delete_role(
 
 @router.get(
     "/roles/{role_id}/users",
-    response_model=list[UserRoleResponse],
     summary="List Role Users",
     permission="roles:read",
     responses={404: "Role not found"},
@@ -142,7 +128,6 @@ async def list_role_users(
 
 @router.post(
     "/assignments",
-    response_model=UserRoleResponse,
     status_code=201,
     summary="Assign Role",
     permission="roles:assign",
@@ -162,7 +147,6 @@ async def assign_role(
 
 @router.delete(
     "/assignments/{assignment_id}",
-    response_model=AssignmentRevokedResponse,
     summary="Revoke Role",
     permission="roles:assign",
     responses={403: "Superadmin, or a role at or above your level", 404: "Role assignment not found"},

@@ -41,7 +41,7 @@ async def _record(session: AsyncSession, server: Any) -> ServerResponse:
     return views.web_server(server, groups.get(server.id, []))
 
 
-@router.get("/servers", response_model=ServerListResponse, summary="List Servers", permission=READ)
+@router.get("/servers", summary="List Servers", permission=READ)
 async def list_servers(
     session: AsyncSession,
     page: Annotated[int, Query(ge=1)] = 1,
@@ -61,7 +61,6 @@ async def list_servers(
 
 @router.post(
     "/servers",
-    response_model=ServerResponse,
     status_code=201,
     summary="Create Server Endpoint",
     permission=EDIT,
@@ -74,12 +73,7 @@ async def create_server(session: AsyncSession, payload: ServerCreateRequest) -> 
     return await _record(session, server)
 
 
-@router.get(
-    "/servers/stats",
-    response_model=ServerStatisticsResponse,
-    summary="Get Servers Statistics",
-    permission=READ,
-)
+@router.get("/servers/stats", summary="Get Servers Statistics", permission=READ)
 async def get_servers_statistics(session: AsyncSession) -> ServerStatisticsResponse:
     """Totals over every server. Revenue is each server's price times its current users
     (what the servers earn per period at their list prices)."""
@@ -104,35 +98,20 @@ router.mount(
 )
 
 
-@router.post(
-    "/servers/sync-counts",
-    response_model=ServerCountsSyncResponse,
-    summary="Sync Server Counts",
-    permission=EDIT,
-)
+@router.post("/servers/sync-counts", summary="Sync Server Counts", permission=EDIT)
 async def sync_server_counts(session: AsyncSession) -> ServerCountsSyncResponse:
     """Recompute every server's `currentUsers` (users with a live subscription on its
     squad); answers how many counters changed."""
     return ServerCountsSyncResponse(updated=await queries.recount(session))
 
 
-@router.get(
-    "/servers/{server_id}",
-    response_model=ServerResponse,
-    summary="Get Server Endpoint",
-    permission=READ,
-    responses=RESPONSES_ONE,
-)
+@router.get("/servers/{server_id}", summary="Get Server Endpoint", permission=READ, responses=RESPONSES_ONE)
 async def get_server_endpoint(session: AsyncSession, server_id: int) -> ServerResponse:
     return await _record(session, await get_server(session, server_id))
 
 
 @router.patch(
-    "/servers/{server_id}",
-    response_model=ServerResponse,
-    summary="Update Server Endpoint",
-    permission=EDIT,
-    responses=RESPONSES_CHANGE,
+    "/servers/{server_id}", summary="Update Server Endpoint", permission=EDIT, responses=RESPONSES_CHANGE
 )
 async def update_server_endpoint(
     session: AsyncSession, server_id: int, payload: ServerUpdateRequest
@@ -149,7 +128,6 @@ async def update_server_endpoint(
 
 @router.delete(
     "/servers/{server_id}",
-    response_model=ServerDeleteResponse,
     summary="Delete Server Endpoint",
     permission=EDIT,
     responses={404: "Server not found", 409: "Live subscriptions or tariffs use the server"},
@@ -165,7 +143,6 @@ async def delete_server_endpoint(
 
 @router.get(
     "/servers/{server_id}/users",
-    response_model=ServerConnectedUsersResponse,
     summary="Get Server Connected Users Endpoint",
     permission=READ,
     responses=RESPONSES_ONE,
