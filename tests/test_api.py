@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import logging
+from dataclasses import asdict, dataclass
+from typing import Annotated, Any
 
 import pytest
 from pydantic import BaseModel
+from starlette.requests import Request
 from starlette.responses import Response
 
-from subsvc.api import Endpoint
+from subsvc.api import Endpoint, Query, RequestValidationError
 
 GOOD = {"text": "hi", "amount": 5}
 
@@ -195,3 +199,36 @@ def test_a_handler_that_may_return_a_response_names_its_model():
     with pytest.raises(TypeError, match="give its response_model"):
         Endpoint("GET", "/x", _either, "web", "t")
     assert Endpoint("GET", "/x", _either, "web", "t", response_model=_Out).response_model is _Out
+
+
+@dataclass(frozen=True)
+class _Window:
+    since: int | None = None
+    kind: Annotated[str, Query(max_length=3)] = "all"
+
+
+async def _windowed(window: Annotated[_Window, Query()], limit: int = 10) -> dict[str, Any]:
+    return {"window": asdict(window), "limit": limit}
+
+
+def _query(query: str) -> Request:
+    return Request(
+        {"type": "http", "method": "GET", "path": "/x", "query_string": query.encode(), "headers": []}
+    )
+
+
+async def test_a_query_group_is_its_fields_and_reaches_the_handler_whole():
+    endpoint = Endpoint("GET", "/x", _windowed, "web", "t", public=True)
+    assert list(endpoint.models["query"].model_fields) == ["since", "kind", "limit"]
+    answer = await endpoint(_query("since=3&limit=2"))
+    assert json.loads(answer.body) == {"window": {"since": 3, "kind": "all"}, "limit": 2}
+    with pytest.raises(RequestValidationError) as refused:
+        await endpoint(_query("kind=long"))
+    assert [error["loc"] for error in refused.value.errors] == [["query", "kind"]]
+
+
+async def test_a_query_group_field_may_not_repeat_another_input():
+    async def clash(window: Annotated[_Window, Query()], since: int = 0) -> None: ...
+
+    with pytest.raises(TypeError, match="a query group's field has the name of another input"):
+        Endpoint("GET", "/x", clash, "web", "t")

@@ -16,9 +16,11 @@ The handler's parameters say what it needs. By type: ``Request``, ``AsyncSession
 session for this request: committed when the handler returns, rolled back when it
 raises), ``Principal`` (the authenticated caller). Every other parameter is an input: path
 (named in the template), body (a pydantic model), header, query, or a form's field or file
-(see :mod:`subsvc.api.params` and :mod:`subsvc.api.forms`). All inputs are validated
-together; the return value is serialised through ``response_model``. A GET handler's
-session is read-only (see :class:`subsvc.db.Database`): it is never committed.
+(see :mod:`subsvc.api.params` and :mod:`subsvc.api.forms`); ``Annotated[SomeDataclass,
+Query()]`` is a group of query parameters, its fields, declared once for the handlers that
+share them (the handler receives the dataclass). All inputs are validated together; the
+return value is serialised through ``response_model``. A GET handler's session is read-only
+(see :class:`subsvc.db.Database`): it is never committed.
 
 ``response_model`` is the handler's return annotation unless given (as in FastAPI); none when
 it returns ``None`` or a ``Response`` (which is sent as it is). Give it when the handler returns
@@ -27,6 +29,7 @@ something else to serialise through it, e.g. a table row answered as a schema (a
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import json
 import re
@@ -53,7 +56,7 @@ from subsvc.api.errors import (
 )
 from subsvc.api.forms import MULTIPART, URLENCODED, FormInvalid, form_invalid, holds_file, read_form
 from subsvc.api.inputs import MAX_JSON_DEPTH, bounded, too_deep
-from subsvc.api.params import Location, Param
+from subsvc.api.params import Location, Param, Query
 from subsvc.auth.permissions import check_permission
 from subsvc.auth.principal import Principal
 
@@ -111,7 +114,8 @@ class Endpoint:
         self.summary = self.summary or (self.name or self.handler.__name__).replace("_", " ").title()
         if self.description is None and self.handler.__doc__:
             self.description = inspect.cleandoc(self.handler.__doc__)
-        self.inputs, self.injected = _read_signature(self.handler, set(_PATH_PARAM.findall(self.path)))
+        path_names = set(_PATH_PARAM.findall(self.path))
+        self.inputs, self.injected, self._groups = _read_signature(self.handler, path_names)
         self.body = next((i for i in self.inputs if i.location == "body"), None)
         self.models = {}
         for location in ("path", "query", "header", "form"):
@@ -212,6 +216,8 @@ class Endpoint:
             errors.extend(await self._read_body(request, values))
         if errors:
             raise RequestValidationError(errors)
+        for name, group in self._groups.items():
+            values[name] = group(**{f.name: values.pop(f.name) for f in dataclasses.fields(group) if f.init})
         return values
 
     def _raw(self, request: Request, location: Location) -> dict[str, Any]:
@@ -306,31 +312,57 @@ def _ready_type(model: Any) -> tuple[type[BaseModel] | None, bool]:
 _INJECTED: dict[type, str] = {Request: "request", Principal: "principal"}
 
 
-def _read_signature(handler: Handler, path_names: set[str]) -> tuple[list[Input], dict[str, str]]:
+def _read_signature(
+    handler: Handler, path_names: set[str]
+) -> tuple[list[Input], dict[str, str], dict[str, type]]:
+    """The handler's inputs, its injected parameters (name: kind) and its query groups
+    (name: dataclass)."""
     hints = typing.get_type_hints(handler, include_extras=True)
     inputs: list[Input] = []
     injected: dict[str, str] = {}
+    groups: dict[str, type] = {}
     for name, parameter in inspect.signature(handler).parameters.items():
-        annotation = hints.get(name, Any)
-        base, marker = _split_annotated(annotation)
+        base, marker = _split_annotated(hints.get(name, Any))
         kind = _injected_kind(base)
         if kind is not None:
             injected[name] = kind
-            continue
-        location = marker.location if marker else _default_location(name, base, path_names)
-        default = parameter.default if parameter.default is not inspect.Parameter.empty else ...
-        constraints = dict(marker.constraints) if marker else {}
-        wire_name = (marker.alias if marker else None) or (
-            name.replace("_", "-") if location == "header" else name
-        )
-        if location == "header":
-            wire_name = wire_name.lower()
-        if location in ("query", "header") and wire_name != name:
-            constraints["alias"] = wire_name
-        annotated = typing.Annotated[base, Field(**constraints)] if constraints else base
-        info = FieldInfo.from_annotated_attribute(annotated, default)  # type: ignore[arg-type]
-        inputs.append(Input(name, location, base, info, wire_name, is_list=_is_list(base)))
-    return inputs, injected
+        elif isinstance(marker, Query) and isinstance(base, type) and dataclasses.is_dataclass(base):
+            groups[name] = base
+            inputs.extend(_group_inputs(base))
+        else:
+            default = parameter.default if parameter.default is not inspect.Parameter.empty else ...
+            inputs.append(_input(name, base, marker, default, path_names))
+    names = [i.name for i in inputs]
+    if len(set(names)) < len(names):
+        raise TypeError(f"{handler.__qualname__}: a query group's field has the name of another input")
+    return inputs, injected, groups
+
+
+def _group_inputs(group: type) -> list[Input]:
+    """The query parameters a dataclass declares: its fields, in order, with their defaults."""
+    hints = typing.get_type_hints(group, include_extras=True)
+    inputs = []
+    for item in dataclasses.fields(group):
+        if item.init:
+            base, marker = _split_annotated(hints[item.name])
+            default = ... if item.default is dataclasses.MISSING else item.default
+            inputs.append(_input(item.name, base, marker or Query(), default, set()))
+    return inputs
+
+
+def _input(name: str, base: Any, marker: Param | None, default: Any, path_names: set[str]) -> Input:
+    location = marker.location if marker else _default_location(name, base, path_names)
+    constraints = dict(marker.constraints) if marker else {}
+    wire_name = (marker.alias if marker else None) or (
+        name.replace("_", "-") if location == "header" else name
+    )
+    if location == "header":
+        wire_name = wire_name.lower()
+    if location in ("query", "header") and wire_name != name:
+        constraints["alias"] = wire_name
+    annotated = typing.Annotated[base, Field(**constraints)] if constraints else base
+    info = FieldInfo.from_annotated_attribute(annotated, default)  # type: ignore[arg-type]
+    return Input(name, location, base, info, wire_name, is_list=_is_list(base))
 
 
 def _split_annotated(annotation: Any) -> tuple[Any, Param | None]:

@@ -4,6 +4,10 @@ Used as ``Annotated[int, Query(ge=1, le=200)]``; the keyword arguments are pydan
 ``Field`` constraints. Without a marker: a name in the path template is a path parameter,
 a pydantic model is the body, an :class:`~subsvc.api.forms.UploadedFile` a form's file,
 anything else is a query parameter.
+
+``Annotated[Filters, Query()]`` on a dataclass declares a group of query parameters: each field
+is one (its annotation may carry ``Query(...)`` constraints, its default is the parameter's), in
+order; the handler receives a ``Filters``. Handlers that share the parameters share the group.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from subsvc_users.api import User
 
 from subsvc.api import fits_int32
 from subsvc_rbac.models import AuditLogEntry
-from subsvc_rbac.schemas import AuditLogEntryResponse
+from subsvc_rbac.schemas import AuditLogEntryResponse, UTCMoment
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 CSV_COLUMNS = (
@@ -48,8 +48,8 @@ class AuditFilter:
     action: str | None = None  # case-insensitive "contains"
     resource_type: str | None = None
     status: str | None = None
-    date_from: datetime | None = None  # inclusive
-    date_to: datetime | None = None  # inclusive
+    date_from: UTCMoment | None = None  # inclusive; no offset = UTC
+    date_to: UTCMoment | None = None  # inclusive
 
     def conditions(self) -> list[ColumnElement[bool]] | None:
         """The WHERE conditions, or ``None`` when no row can match."""

@@ -13,31 +13,22 @@ from subsvc.api import Query, Router
 from subsvc_rbac import audit_log
 from subsvc_rbac.gate import rbac_of
 from subsvc_rbac.routes import PREFIX
-from subsvc_rbac.schemas import AuditLogListResponse, UTCMoment
+from subsvc_rbac.schemas import AuditLogListResponse
 
 router = Router(area="cabinet-admin", tag="Admin RBAC Audit Log", prefix=PREFIX)
 PageLimit = Annotated[int, Query(ge=1, le=500)]
 ExportLimit = Annotated[int, Query(ge=1, le=50_000)]
 Offset = Annotated[int, Query(ge=0)]
+Filters = Annotated[audit_log.AuditFilter, Query()]
 
 
 @router.get("/audit-log", summary="List Audit Logs", permission="audit_log:read")
 async def list_audit_logs(
-    request: Request,
-    session: AsyncSession,
-    user_id: int | None = None,
-    action: str | None = None,
-    resource_type: str | None = None,
-    status: str | None = None,
-    date_from: UTCMoment | None = None,
-    date_to: UTCMoment | None = None,
-    limit: PageLimit = 50,
-    offset: Offset = 0,
+    request: Request, session: AsyncSession, filters: Filters, limit: PageLimit = 50, offset: Offset = 0
 ) -> AuditLogListResponse:
     """Audit rows, newest first: `user_id`, `action` (contains, any case), `resource_type`,
     `status` (`success`, `denied`), `date_from` / `date_to` (inclusive; no offset = UTC)."""
     await rbac_of(request.app).audit.flush()  # this instance's queued rows, this call's included
-    filters = audit_log.AuditFilter(user_id, action, resource_type, status, date_from, date_to)
     conditions = filters.conditions()
     if conditions is None:
         return AuditLogListResponse(items=[], total=0, limit=limit, offset=offset)
@@ -48,21 +39,12 @@ async def list_audit_logs(
 
 @router.get("/audit-log/export", summary="Export Audit Logs", permission="audit_log:export")
 async def export_audit_logs(
-    request: Request,
-    session: AsyncSession,
-    user_id: int | None = None,
-    action: str | None = None,
-    resource_type: str | None = None,
-    status: str | None = None,
-    date_from: UTCMoment | None = None,
-    date_to: UTCMoment | None = None,
-    limit: ExportLimit = 10_000,
+    request: Request, session: AsyncSession, filters: Filters, limit: ExportLimit = 10_000
 ) -> Response:
     """The filtered rows (newest first, at most `limit`) as a CSV attachment
     `audit_log_YYYYMMDD_HHMMSS.csv`; cells that would start a spreadsheet formula
     (`=`, `+`, `-`, `@`, tab, CR) get a leading `'`."""
     await rbac_of(request.app).audit.flush()
-    filters = audit_log.AuditFilter(user_id, action, resource_type, status, date_from, date_to)
     conditions = filters.conditions()
     items = [] if conditions is None else await audit_log.entries(session, conditions, limit, 0)
     name = f"audit_log_{datetime.now(UTC):%Y%m%d_%H%M%S}.csv"
