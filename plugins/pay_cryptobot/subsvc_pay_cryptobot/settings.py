@@ -4,18 +4,18 @@ until ``CRYPTOBOT_API_TOKEN`` is set."""
 from __future__ import annotations
 
 import re
-from typing import Self
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, field_validator
+from subsvc_payments.api import ProviderSettings
 
-from subsvc.settings import CommaList, PluginSettings, _split_commas
+from subsvc.settings import CommaList, _split_commas
 
 MAINNET_URL = "https://pay.crypt.bot/api"
 TESTNET_URL = "https://testnet-pay.crypt.bot/api"
 ASSET = re.compile(r"^[A-Z0-9]{2,10}$")
 
 
-class CryptoBotSettings(PluginSettings):
+class CryptoBotSettings(ProviderSettings):
     """The Crypto Pay app's token and API, the invoices' terms, the notifications' window."""
 
     CRYPTOBOT_API_TOKEN: str | None = Field(
@@ -86,12 +86,6 @@ class CryptoBotSettings(PluginSettings):
         if wrong:
             raise ValueError(f"not asset codes: {', '.join(wrong)}")
         return list(dict.fromkeys(codes))
-
-    @model_validator(mode="after")
-    def _limits(self) -> Self:
-        if self.CRYPTOBOT_MIN_AMOUNT_KOPEKS > self.CRYPTOBOT_MAX_AMOUNT_KOPEKS:
-            raise ValueError("CRYPTOBOT_MIN_AMOUNT_KOPEKS is above CRYPTOBOT_MAX_AMOUNT_KOPEKS")
-        return self
 
     @property
     def configured(self) -> bool:

@@ -3,11 +3,10 @@ until both merchant credentials are set."""
 
 from __future__ import annotations
 
-from typing import Self
+from pydantic import Field, field_validator
+from subsvc_payments.api import ProviderSettings
 
-from pydantic import Field, field_validator, model_validator
-
-from subsvc.settings import CommaIntList, PluginSettings, _split_commas
+from subsvc.settings import CommaIntList, _split_commas
 
 METHOD_NAMES = {
     2: "СБП (QR-код)",
@@ -18,7 +17,7 @@ METHOD_NAMES = {
 """Platega's method codes this plugin offers, with the names the cabinet shows."""
 
 
-class PlategaSettings(PluginSettings):
+class PlategaSettings(ProviderSettings):
     """Platega's merchant credentials, its API, the methods offered and their limits."""
 
     PLATEGA_MERCHANT_ID: str | None = Field(
@@ -71,12 +70,6 @@ class PlategaSettings(PluginSettings):
         if unknown:
             raise ValueError(f"unknown Platega method codes {unknown}: known are {sorted(METHOD_NAMES)}")
         return list(dict.fromkeys(codes))
-
-    @model_validator(mode="after")
-    def _limits_in_order(self) -> Self:
-        if self.PLATEGA_MIN_AMOUNT_KOPEKS > self.PLATEGA_MAX_AMOUNT_KOPEKS:
-            raise ValueError("PLATEGA_MIN_AMOUNT_KOPEKS is above PLATEGA_MAX_AMOUNT_KOPEKS")
-        return self
 
     @property
     def configured(self) -> bool:

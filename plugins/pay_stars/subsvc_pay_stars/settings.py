@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, field_validator
 from starlette.applications import Starlette
+from subsvc_payments.api import ProviderSettings
 
 from subsvc.services import services
-from subsvc.settings import PluginSettings
 
 
-class StarsSettings(PluginSettings):
+class StarsSettings(ProviderSettings):
     """Whether Stars are sold, at which rate, and how the bot's paid updates are authenticated."""
 
     STARS_ENABLED: bool = Field(
@@ -72,12 +72,6 @@ class StarsSettings(PluginSettings):
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
-
-    @model_validator(mode="after")
-    def _limits_in_order(self) -> StarsSettings:
-        if self.STARS_MIN_AMOUNT_KOPEKS > self.STARS_MAX_AMOUNT_KOPEKS:
-            raise ValueError("STARS_MIN_AMOUNT_KOPEKS is above STARS_MAX_AMOUNT_KOPEKS")
-        return self
 
 
 def configured(app: Starlette) -> StarsSettings | None:

@@ -3,12 +3,13 @@ are set."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Self
+from typing import Annotated, Literal
 
-from pydantic import Field, IPvAnyNetwork, field_validator, model_validator
+from pydantic import Field, IPvAnyNetwork, field_validator
 from pydantic_settings import NoDecode
+from subsvc_payments.api import ProviderSettings
 
-from subsvc.settings import PluginSettings, _split_commas
+from subsvc.settings import _split_commas
 
 PUBLISHED_SOURCES = (
     "185.71.76.0/27",
@@ -32,7 +33,7 @@ PaymentMode = Literal[
 ]
 
 
-class YookassaSettings(PluginSettings):
+class YookassaSettings(ProviderSettings):
     """The shop's credentials, the API, the notifications' sources, limits and the receipt."""
 
     YOOKASSA_SHOP_ID: str | None = Field(
@@ -92,12 +93,6 @@ class YookassaSettings(PluginSettings):
     )
 
     _lists = field_validator("YOOKASSA_ALLOWED_SOURCES", mode="before")(_split_commas)
-
-    @model_validator(mode="after")
-    def _limits(self) -> Self:
-        if self.YOOKASSA_MIN_AMOUNT_KOPEKS > self.YOOKASSA_MAX_AMOUNT_KOPEKS:
-            raise ValueError("YOOKASSA_MIN_AMOUNT_KOPEKS is above YOOKASSA_MAX_AMOUNT_KOPEKS")
-        return self
 
     @property
     def configured(self) -> bool:

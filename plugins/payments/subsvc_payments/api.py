@@ -11,7 +11,8 @@
   :class:`ProviderPayment`, :class:`ProviderStatus`, :class:`IncomingNotification`,
   :class:`Notification`), :class:`ProviderError` (answered 502) and
   :class:`NotificationRefused`; :func:`notification_endpoint` (its notification route) and
-  :func:`refuse_stale`; :func:`provider_http` (its API client, :class:`ProviderHttp`, whose
+  :func:`refuse_stale`; :class:`ProviderSettings` (the base of its settings: its amount
+  limits in order); :func:`provider_http` (its API client, :class:`ProviderHttp`, whose
   4xx answers are :class:`ProviderRefused`); :func:`kopeks_of`, :func:`rubles_text` and
   :func:`exact_json` (amounts as providers write them, exact).
 - for a provider plugin's own creation endpoint (e.g. a Stars invoice): :func:`open_payment`,
@@ -47,6 +48,7 @@ from subsvc_payments.models import (
 )
 from subsvc_payments.money import kopeks_of, rubles_text
 from subsvc_payments.notifications import notification_endpoint, refuse_stale
+from subsvc_payments.provider_settings import ProviderSettings
 from subsvc_payments.providers import (
     IncomingNotification,
     Notification,
@@ -94,6 +96,7 @@ __all__ = [
     "ProviderPayment",
     "ProviderPaymentRequest",
     "ProviderRefused",
+    "ProviderSettings",
     "ProviderStatus",
     "TopUpInProgress",
     "apply_status",
