@@ -4,6 +4,7 @@ call."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated
 
@@ -42,6 +43,27 @@ Period = Annotated[str, Query(description="Period preset: 24h, 7d, 30d, all")]
 DateFrom = Annotated[datetime | None, Query(description="Custom range start (ISO 8601)")]
 DateTo = Annotated[datetime | None, Query(description="Custom range end (ISO 8601)")]
 BAD_RANGE = {400: payment_search.BAD_RANGE}
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    """The search's query parameters, which the search and its figures share."""
+
+    search: SearchText = None
+    status_filter: StatusFilter = "all"
+    method_filter: MethodFilter = None
+    period: Period = payment_search.DEFAULT_PERIOD
+    date_from: DateFrom = None
+    date_to: DateTo = None
+
+    def found(self) -> payment_search.Search:
+        """The search it asks for (400 when the dates are the wrong way round)."""
+        return payment_search.search(
+            self.search, self.status_filter, self.method_filter, self.period, self.date_from, self.date_to
+        )
+
+
+Searched = Annotated[SearchQuery, Query()]
 BAD_CURSOR = {400: f"{payment_search.BAD_CURSOR} (not a `next_cursor` of this service)"}
 
 
@@ -83,12 +105,7 @@ async def get_payments_stats(session: AsyncSession) -> PaymentsStatsResponse:
 async def search_payments_endpoint(
     request: Request,
     session: AsyncSession,
-    search: SearchText = None,
-    status_filter: StatusFilter = "all",
-    method_filter: MethodFilter = None,
-    period: Period = payment_search.DEFAULT_PERIOD,
-    date_from: DateFrom = None,
-    date_to: DateTo = None,
+    searched: Searched,
     page: Page = 1,
     per_page: PerPage = 20,
     cursor: Cursor = None,
@@ -96,8 +113,7 @@ async def search_payments_endpoint(
     """Payments of every status, newest first: by text (payment id or provider's id, the
     user's id, messenger id, username or e-mail), status group (another value: all), method,
     period (another value: 24h) or dates (which win over the period)."""
-    found = payment_search.search(search, status_filter, method_filter, period, date_from, date_to)
-    return await payment_search.page(request.app, session, found, page, per_page, cursor)
+    return await payment_search.page(request.app, session, searched.found(), page, per_page, cursor)
 
 
 @router.get(
@@ -107,20 +123,11 @@ async def search_payments_endpoint(
     permission=READ,
     responses=BAD_RANGE,
 )
-async def search_payments_stats_endpoint(
-    session: AsyncSession,
-    search: SearchText = None,
-    status_filter: StatusFilter = "all",
-    method_filter: MethodFilter = None,
-    period: Period = payment_search.DEFAULT_PERIOD,
-    date_from: DateFrom = None,
-    date_to: DateTo = None,
-) -> SearchStatsResponse:
+async def search_payments_stats_endpoint(session: AsyncSession, searched: Searched) -> SearchStatsResponse:
     """The search's figures: counts by status group (pending, paid, cancelled) and sums
     (asked, and credited), in all, per method (`by_method`) and per method and UTC day
     (`by_day`)."""
-    found = payment_search.search(search, status_filter, method_filter, period, date_from, date_to)
-    return await payment_search.search_stats(session, found)
+    return await payment_search.search_stats(session, searched.found())
 
 
 @router.get(
