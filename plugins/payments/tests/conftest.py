@@ -20,8 +20,15 @@ PROVIDER = "fakepay"
 
 
 @pytest.fixture
-def subsvc_plugins() -> list[Any]:
-    return ["payments"]
+def subsvc_plugins(provider_plugin: ModuleType) -> list[Any]:
+    """Payments with the test provider plugin (unconfigured until ``fake_provider`` is used)."""
+    return ["payments", provider_plugin]
+
+
+@pytest.fixture
+def subsvc_settings_overrides() -> dict[str, Any]:
+    """A pool for the tests whose requests overlap, and patience while the host is busy."""
+    return {"DATABASE_POOL_SIZE": 12, "DATABASE_TIMEOUT": 60}
 
 
 def fake_provider_plugin() -> ModuleType:

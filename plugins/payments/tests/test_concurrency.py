@@ -46,10 +46,6 @@ class TestOverHttp:
     """The same through the notification endpoint: 100 signed notifications of one user's
     payments, and 20 of them twice, posted at once."""
 
-    @pytest.fixture
-    def subsvc_plugins(self, provider_plugin):
-        return ["payments", provider_plugin]
-
     async def test_100_notifications_of_one_user_at_once(
         self, db, insert_user, new_payment, anon_client, fake_provider, provider_plugin, balance_over_http
     ):

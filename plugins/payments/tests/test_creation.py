@@ -12,11 +12,6 @@ from subsvc_payments.settings import PaymentsSettings
 from subsvc.db import utcnow
 
 
-@pytest.fixture
-def subsvc_settings_overrides():
-    return {"DATABASE_POOL_SIZE": 12, "DATABASE_TIMEOUT": 60}
-
-
 async def test_a_repeated_key_returns_the_first_payment(app, db, insert_user, rows):
     user = await insert_user()
     results = []

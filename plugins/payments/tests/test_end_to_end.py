@@ -11,11 +11,6 @@ from subsvc_payments.testing_e2e import SCENARIOS
 
 
 @pytest.fixture
-def subsvc_plugins(provider_plugin: ModuleType) -> list[Any]:
-    return ["payments", provider_plugin]
-
-
-@pytest.fixture
 def provider_fake(provider_plugin: ModuleType, fake_provider: Any) -> Any:
     return provider_plugin.FakepayFake(fake_provider)
 

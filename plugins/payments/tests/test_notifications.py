@@ -26,16 +26,6 @@ URL = "/webhooks/payments/fakepay"
 
 
 @pytest.fixture
-def subsvc_plugins(provider_plugin: ModuleType) -> list[Any]:
-    return ["payments", provider_plugin]
-
-
-@pytest.fixture
-def subsvc_settings_overrides() -> dict[str, Any]:
-    return {"DATABASE_POOL_SIZE": 12, "DATABASE_TIMEOUT": 60}
-
-
-@pytest.fixture
 def notify(anon_client: Any, provider_plugin: ModuleType) -> Any:
     """``await notify("p-1", "paid", amount=15_000)``: the provider's notification, signed."""
 

@@ -7,10 +7,8 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from datetime import timedelta
-from types import ModuleType
 from typing import Any
 
-import pytest
 from subsvc_payments.api import CANCELED, EXPIRED, PENDING, SUCCEEDED, Payment
 from subsvc_payments.jobs import EXPIRE_JOB, POLL_JOB, expire_due, expire_pending, poll_pending
 from subsvc_payments.plugin import plugin
@@ -20,16 +18,6 @@ from subsvc_payments.testing import topup
 from subsvc.db import utcnow
 
 PENDING_URL = "/cabinet/balance/pending-payments"
-
-
-@pytest.fixture
-def subsvc_plugins(provider_plugin: ModuleType) -> list[Any]:
-    return ["payments", provider_plugin]
-
-
-@pytest.fixture
-def subsvc_settings_overrides() -> dict[str, Any]:
-    return {"DATABASE_POOL_SIZE": 12, "DATABASE_TIMEOUT": 60}
 
 
 async def _topup(http: Any, amount: int = 50_000) -> int:

@@ -3,19 +3,11 @@ Idempotency-Key, the method's limits, a provider that is down answers 502 and fa
 
 from __future__ import annotations
 
-from types import ModuleType
-from typing import Any
-
 import pytest
 from subsvc_payments.api import FAILED, PENDING, Payment
 
 TOPUP = "/cabinet/balance/topup"
 BODY = {"amount_kopeks": 50_000, "payment_method": "fakepay", "payment_option": "card"}
-
-
-@pytest.fixture
-def subsvc_plugins(provider_plugin: ModuleType) -> list[Any]:
-    return ["payments", provider_plugin]
 
 
 async def test_a_topup_creates_one_payment_and_answers_its_url(insert_user, cabinet, fake_provider, rows):
