@@ -66,7 +66,7 @@ def catalogue_of(app: Starlette) -> dict[str, EventTypeResponse]:
     return cached
 
 
-@router.get("/events/types", response_model=list[EventTypeResponse], summary="List Event Types")
+@router.get("/events/types", response_model=list[EventTypeResponse])
 async def list_event_types(request: Request) -> Response:
     """Every event type the running plugins declare, with the plugin that declared it and the
     JSON Schema of its payload. A webhook subscribes to one of these types, or to `*`."""
@@ -77,10 +77,7 @@ async def list_event_types(request: Request) -> Response:
 
 
 @router.get(
-    "/events/types/{event_type}",
-    response_model=EventTypeResponse,
-    summary="Get Event Type",
-    responses={404: EVENT_TYPE_NOT_FOUND},
+    "/events/types/{event_type}", response_model=EventTypeResponse, responses={404: EVENT_TYPE_NOT_FOUND}
 )
 async def get_event_type(request: Request, event_type: str) -> Response:
     """One declared event type; 404 `Event type not found` for a type no running plugin declares."""

@@ -35,7 +35,7 @@ class HealthCheckResponse(BaseModel):
     features: HealthFeatureFlags
 
 
-@router.get("/health", public=True, summary="Health Check")
+@router.get("/health", public=True)
 async def health_check(request: Request) -> HealthCheckResponse:
     """Liveness: the process answers. Needs no credentials and does not touch the database."""
     cached: HealthCheckResponse | None = getattr(request.app.state, "health", None)
@@ -110,7 +110,7 @@ async def unified_health(request: Request) -> UnifiedHealthResponse:
     )
 
 
-@router.get("/health/database", summary="Database Health", responses={503: "The database is unreachable"})
+@router.get("/health/database", responses={503: "The database is unreachable"})
 async def database_health(request: Request) -> dict[str, Any]:
     """Reachability, round-trip time and pool figures of the database; 503 when unreachable."""
     db = request.app.state.db
@@ -130,7 +130,7 @@ async def database_health(request: Request) -> dict[str, Any]:
     }
 
 
-@router.get("/metrics/pool", summary="Pool Metrics")
+@router.get("/metrics/pool")
 async def pool_metrics(request: Request) -> dict[str, Any]:
     """Connection-pool figures (no database round trip)."""
     db = request.app.state.db

@@ -36,7 +36,7 @@ def describe(request: Request) -> list[PluginResponse]:
     ]
 
 
-@router.get("/plugins", response_model=list[PluginResponse], summary="List Plugins")
+@router.get("/plugins", response_model=list[PluginResponse])
 async def list_plugins(request: Request) -> Response:
     """Every plugin: name, version, whether it runs, and the plugins it requires."""
     body: bytes | None = getattr(request.app.state, "plugin_list", None)

@@ -14,13 +14,13 @@ from subsvc.tokens.schemas import TokenCreateRequest, TokenCreateResponse, Token
 router = Router(area="web", tag="auth")
 
 
-@router.get("/tokens", response_model=list[TokenResponse], summary="Get Tokens")
+@router.get("/tokens", response_model=list[TokenResponse])
 async def get_tokens(session: AsyncSession) -> list[ApiToken]:
     """Every token, active or not, newest first."""
     return await service.list_tokens(session)
 
 
-@router.post("/tokens", status_code=201, summary="Create Token")
+@router.post("/tokens", status_code=201)
 async def create_token(
     request: Request, session: AsyncSession, principal: Principal, payload: TokenCreateRequest
 ) -> TokenCreateResponse:
@@ -44,13 +44,13 @@ async def _set_active(request: Request, session: AsyncSession, token_id: int, ac
     return token
 
 
-@router.post("/tokens/{token_id}/revoke", response_model=TokenResponse, summary="Revoke Token")
+@router.post("/tokens/{token_id}/revoke", response_model=TokenResponse)
 async def revoke_token(request: Request, session: AsyncSession, token_id: int) -> ApiToken:
     """Deactivate a token (it is refused from now on, on every instance)."""
     return await _set_active(request, session, token_id, False)
 
 
-@router.post("/tokens/{token_id}/activate", response_model=TokenResponse, summary="Activate Token")
+@router.post("/tokens/{token_id}/activate", response_model=TokenResponse)
 async def activate_token(request: Request, session: AsyncSession, token_id: int) -> ApiToken:
     """Reactivate a revoked token."""
     return await _set_active(request, session, token_id, True)

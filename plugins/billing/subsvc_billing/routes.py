@@ -52,7 +52,6 @@ def _settings(request: Request) -> BillingSettings:
 
 @users.post(
     "/users/{user_id}/balance",
-    summary="Update Balance",
     permission=BALANCE,
     responses={400: "Amount must be non-zero, or Insufficient balance", 404: "User not found"},
 )
@@ -91,7 +90,6 @@ async def update_balance(
 
 @users.post(
     "/users/{user_id}/deposit",
-    summary="Deposit Balance",
     permission=BALANCE,
     responses={
         400: "Amount above WEB_API_MANUAL_DEPOSIT_MAX_KOPEKS",
@@ -142,7 +140,7 @@ async def deposit_balance(
     )
 
 
-@transactions.get("/transactions", summary="List Transactions", permission=PAYMENTS_READ)
+@transactions.get("/transactions", permission=PAYMENTS_READ)
 async def list_transactions(
     session: AsyncSession,
     limit: Limit = 50,

@@ -31,7 +31,6 @@ def _settings(request: Request) -> CabinetSettings:
 
 @subscription.get(
     "/cabinet/subscription",
-    summary="Get Subscription",
     responses={404: "Subscription not found (a `subscription_id` that is not the user's)"},
 )
 async def get_subscription(
@@ -67,7 +66,7 @@ subscription.get(
 )(get_subscription)
 
 
-@subscription.get("/cabinet/subscriptions", summary="List Subscriptions")
+@subscription.get("/cabinet/subscriptions")
 async def list_subscriptions(
     request: Request, session: AsyncSession, principal: Principal, limit: Limit = 50, offset: Offset = 0
 ) -> Page[SubscriptionData]:
@@ -78,15 +77,13 @@ async def list_subscriptions(
     return Page[SubscriptionData](items=items, total=len(every), limit=limit, offset=offset)
 
 
-@balance.get("/cabinet/balance", summary="Get Balance", responses={404: service.USER_NOT_FOUND})
+@balance.get("/cabinet/balance", responses={404: service.USER_NOT_FOUND})
 async def get_balance(session: AsyncSession, principal: Principal) -> BalanceResponse:
     """The user's balance."""
     return await service.balance(session, principal.id)
 
 
-@balance.get(
-    "/cabinet/balance/transactions", summary="Get Transactions", responses={404: service.USER_NOT_FOUND}
-)
+@balance.get("/cabinet/balance/transactions", responses={404: service.USER_NOT_FOUND})
 async def get_transactions(
     session: AsyncSession,
     principal: Principal,

@@ -18,7 +18,6 @@ router = Router(area="web", tag="notifications")
 @router.post(
     "/notifications/subscriptions",
     status_code=201,
-    summary="Receive Subscription Event",
     responses={404: "User not found, Subscription not found or Transaction not found"},
 )
 async def receive_subscription_event(
@@ -33,7 +32,7 @@ async def receive_subscription_event(
     return await service.record_event(session, services(request.app).events, payload)
 
 
-@router.get("/notifications/subscriptions", summary="List Subscription Event Logs")
+@router.get("/notifications/subscriptions")
 async def list_subscription_event_logs(
     session: AsyncSession,
     limit: Limit = 50,

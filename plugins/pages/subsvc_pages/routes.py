@@ -50,7 +50,6 @@ def _missing(name: str) -> dict[int, str]:
 @router.get(
     "/pages/service-rules",
     response_model=ServiceRulesResponse,
-    summary="Get Service Rules",
     permission=READ,
     responses={404: RULES_NOT_FOUND},
 )
@@ -64,12 +63,7 @@ async def get_service_rules(
     return rule
 
 
-@router.put(
-    "/pages/service-rules",
-    response_model=ServiceRulesResponse,
-    summary="Update Service Rules",
-    permission=EDIT,
-)
+@router.put("/pages/service-rules", response_model=ServiceRulesResponse, permission=EDIT)
 async def update_service_rules(session: AsyncSession, payload: ServiceRulesUpdateRequest) -> ServiceRule:
     """Publish a new version; the language's earlier versions are deactivated and kept."""
     language = service.normalize_language(payload.language)
@@ -78,13 +72,13 @@ async def update_service_rules(session: AsyncSession, payload: ServiceRulesUpdat
     )
 
 
-@router.delete("/pages/service-rules", status_code=204, summary="Clear Service Rules", permission=DELETE)
+@router.delete("/pages/service-rules", status_code=204, permission=DELETE)
 async def clear_service_rules(session: AsyncSession, language: Language = "ru") -> None:
     """Deactivate the language's rules (no error when there are none)."""
     await service.clear_rules(session, service.normalize_language(language))
 
 
-@router.get("/pages/service-rules/history", summary="Get Service Rules History", permission=READ)
+@router.get("/pages/service-rules/history", permission=READ)
 async def get_service_rules_history(
     session: AsyncSession, language: Language = "ru", limit: HistoryLimit = 10
 ) -> ServiceRulesHistoryResponse:
@@ -99,7 +93,6 @@ async def get_service_rules_history(
     "/pages/service-rules/history/{rule_id}/restore",
     response_model=ServiceRulesResponse,
     status_code=201,
-    summary="Restore Service Rules Version",
     permission=EDIT,
 )
 async def restore_service_rules_version(
@@ -152,9 +145,7 @@ async def _write_rich_text(
     return _rich_text(language, page)
 
 
-@router.get(
-    "/pages/public-offer", summary="Get Public Offer", permission=READ, responses=_missing(PUBLIC_OFFER)
-)
+@router.get("/pages/public-offer", permission=READ, responses=_missing(PUBLIC_OFFER))
 async def get_public_offer(
     session: AsyncSession,
     language: Language = "ru",
@@ -165,7 +156,7 @@ async def get_public_offer(
     return await _read_rich_text(session, PublicOffer, PUBLIC_OFFER, language, fallback, include_disabled)
 
 
-@router.put("/pages/public-offer", summary="Update Public Offer", permission=EDIT)
+@router.put("/pages/public-offer", permission=EDIT)
 async def update_public_offer(
     session: AsyncSession, payload: RichTextPageUpdateRequest
 ) -> RichTextPageResponse:
@@ -173,9 +164,7 @@ async def update_public_offer(
     return await _write_rich_text(session, PublicOffer, payload)
 
 
-@router.get(
-    "/pages/privacy-policy", summary="Get Privacy Policy", permission=READ, responses=_missing(PRIVACY_POLICY)
-)
+@router.get("/pages/privacy-policy", permission=READ, responses=_missing(PRIVACY_POLICY))
 async def get_privacy_policy(
     session: AsyncSession, language: Language = "ru", fallback: bool = True, include_disabled: bool = True
 ) -> RichTextPageResponse:
@@ -183,7 +172,7 @@ async def get_privacy_policy(
     return await _read_rich_text(session, PrivacyPolicy, PRIVACY_POLICY, language, fallback, include_disabled)
 
 
-@router.put("/pages/privacy-policy", summary="Update Privacy Policy", permission=EDIT)
+@router.put("/pages/privacy-policy", permission=EDIT)
 async def update_privacy_policy(
     session: AsyncSession, payload: RichTextPageUpdateRequest
 ) -> RichTextPageResponse:
@@ -217,7 +206,7 @@ def _faq_status(requested: str, status: service.FaqStatus) -> FaqStatusResponse:
     )
 
 
-@router.get("/pages/faq", summary="List Faq Pages", permission=READ)
+@router.get("/pages/faq", permission=READ)
 async def list_faq_pages(
     session: AsyncSession, language: Language = "ru", include_inactive: bool = True, fallback: bool = True
 ) -> FaqPageListResponse:
@@ -229,7 +218,7 @@ async def list_faq_pages(
     return _faq_list(requested, listing)
 
 
-@router.post("/pages/faq", status_code=201, summary="Create Faq Page", permission=CREATE)
+@router.post("/pages/faq", status_code=201, permission=CREATE)
 async def create_faq_page(session: AsyncSession, payload: FaqPageCreateRequest) -> FaqPageResponse:
     """Add a page; without ``display_order`` it goes after the language's last page."""
     page = await service.create_faq_page(
@@ -243,7 +232,7 @@ async def create_faq_page(session: AsyncSession, payload: FaqPageCreateRequest) 
     return _faq_page(page)
 
 
-@router.get("/pages/faq/status", summary="Get Faq Status", permission=READ)
+@router.get("/pages/faq/status", permission=READ)
 async def get_faq_status(
     session: AsyncSession, language: Language = "ru", fallback: bool = True
 ) -> FaqStatusResponse:
@@ -253,9 +242,7 @@ async def get_faq_status(
     return _faq_status(requested, status)
 
 
-@router.put(
-    "/pages/faq/status", summary="Update Faq Status", permission=EDIT, responses={400: IS_ENABLED_REQUIRED}
-)
+@router.put("/pages/faq/status", permission=EDIT, responses={400: IS_ENABLED_REQUIRED})
 async def update_faq_status(
     session: AsyncSession,
     language: Language = "ru",
@@ -273,10 +260,7 @@ async def update_faq_status(
 
 
 @router.post(
-    "/pages/faq/reorder",
-    summary="Reorder Faq Pages",
-    permission=EDIT,
-    responses={404: "FAQ page {id} not found for language {language}"},
+    "/pages/faq/reorder", permission=EDIT, responses={404: "FAQ page {id} not found for language {language}"}
 )
 async def reorder_faq_pages(session: AsyncSession, payload: FaqReorderRequest) -> FaqPageListResponse:
     """Set the display order of the given pages; the others follow in their current order."""
@@ -297,7 +281,7 @@ async def _existing_faq_page(session: AsyncSession, page_id: int) -> FaqPage:
     return page
 
 
-@router.get("/pages/faq/{page_id}", summary="Get Faq Page", permission=READ)
+@router.get("/pages/faq/{page_id}", permission=READ)
 async def get_faq_page(
     session: AsyncSession, page_id: int, language: Language = "ru", include_inactive: bool = True
 ) -> FaqPageResponse:
@@ -309,7 +293,7 @@ async def get_faq_page(
     return _faq_page(page)
 
 
-@router.put("/pages/faq/{page_id}", summary="Update Faq Page", permission=EDIT)
+@router.put("/pages/faq/{page_id}", permission=EDIT)
 async def update_faq_page(
     session: AsyncSession, page_id: int, payload: FaqPageUpdateRequest
 ) -> FaqPageResponse:
@@ -319,7 +303,7 @@ async def update_faq_page(
     return _faq_page(page)
 
 
-@router.delete("/pages/faq/{page_id}", status_code=204, summary="Delete Faq Page", permission=DELETE)
+@router.delete("/pages/faq/{page_id}", status_code=204, permission=DELETE)
 async def delete_faq_page(session: AsyncSession, page_id: int) -> None:
     """Delete a page for good."""
     await service.delete_faq_page(session, await _existing_faq_page(session, page_id))

@@ -14,27 +14,17 @@ router = Router(area="cabinet-admin", tag="Admin Promo Groups")
 BASE = "/cabinet/admin/promo-groups"
 NOT_FOUND = {404: routes.NOT_FOUND}
 
-router.get(BASE, summary="List Promo Groups", permission=routes.READ)(routes.list_promo_groups)
-router.get(BASE + "/{group_id}", summary="Get Promo Group", permission=routes.READ, responses=NOT_FOUND)(
-    routes.get_promo_group
+router.get(BASE, permission=routes.READ)(routes.list_promo_groups)
+router.get(BASE + "/{group_id}", permission=routes.READ, responses=NOT_FOUND)(routes.get_promo_group)
+router.post(BASE, status_code=201, permission=routes.CREATE, responses=routes.NAME_TAKEN)(
+    routes.create_promo_group_endpoint
 )
-router.post(
-    BASE,
-    status_code=201,
-    summary="Create Promo Group Endpoint",
-    permission=routes.CREATE,
-    responses=routes.NAME_TAKEN,
-)(routes.create_promo_group_endpoint)
-router.patch(
-    BASE + "/{group_id}",
-    summary="Update Promo Group Endpoint",
-    permission=routes.EDIT,
-    responses={**NOT_FOUND, **routes.NAME_TAKEN},
-)(routes.update_promo_group_endpoint)
+router.patch(BASE + "/{group_id}", permission=routes.EDIT, responses={**NOT_FOUND, **routes.NAME_TAKEN})(
+    routes.update_promo_group_endpoint
+)
 router.delete(
     BASE + "/{group_id}",
     status_code=204,
-    summary="Delete Promo Group Endpoint",
     permission=routes.DELETE,
     responses={**NOT_FOUND, **routes.UNDELETABLE},
 )(routes.delete_promo_group_endpoint)

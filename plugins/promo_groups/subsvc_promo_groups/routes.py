@@ -38,7 +38,7 @@ async def _one(request: Request, session: AsyncSession, group: PromoGroup) -> Pr
     return _response(group, counts[group.id])
 
 
-@router.get("/promo-groups", summary="List Promo Groups", permission=READ)
+@router.get("/promo-groups", permission=READ)
 async def list_promo_groups(
     request: Request, session: AsyncSession, limit: Limit = 50, offset: Offset = 0
 ) -> PromoGroupListResponse:
@@ -49,7 +49,7 @@ async def list_promo_groups(
     return PromoGroupListResponse(items=items, total=total, limit=limit, offset=offset)
 
 
-@router.get("/promo-groups/{group_id}", summary="Get Promo Group", permission=READ)
+@router.get("/promo-groups/{group_id}", permission=READ)
 async def get_promo_group(request: Request, session: AsyncSession, group_id: int) -> PromoGroupResponse:
     """One group with its number of members."""
     group = await service.find_group(session, group_id)
@@ -58,13 +58,7 @@ async def get_promo_group(request: Request, session: AsyncSession, group_id: int
     return await _one(request, session, group)
 
 
-@router.post(
-    "/promo-groups",
-    status_code=201,
-    summary="Create Promo Group Endpoint",
-    permission=CREATE,
-    responses=NAME_TAKEN,
-)
+@router.post("/promo-groups", status_code=201, permission=CREATE, responses=NAME_TAKEN)
 async def create_promo_group_endpoint(
     session: AsyncSession, payload: PromoGroupCreateRequest
 ) -> PromoGroupResponse:
@@ -77,9 +71,7 @@ async def create_promo_group_endpoint(
     return _response(group, 0)
 
 
-@router.patch(
-    "/promo-groups/{group_id}", summary="Update Promo Group Endpoint", permission=EDIT, responses=NAME_TAKEN
-)
+@router.patch("/promo-groups/{group_id}", permission=EDIT, responses=NAME_TAKEN)
 async def update_promo_group_endpoint(
     request: Request, session: AsyncSession, group_id: int, payload: PromoGroupUpdateRequest
 ) -> PromoGroupResponse:
@@ -94,13 +86,7 @@ async def update_promo_group_endpoint(
     return await _one(request, session, group)
 
 
-@router.delete(
-    "/promo-groups/{group_id}",
-    status_code=204,
-    summary="Delete Promo Group Endpoint",
-    permission=DELETE,
-    responses=UNDELETABLE,
-)
+@router.delete("/promo-groups/{group_id}", status_code=204, permission=DELETE, responses=UNDELETABLE)
 async def delete_promo_group_endpoint(request: Request, session: AsyncSession, group_id: int) -> None:
     """Delete a group; its members move to the default group, which cannot be deleted (400)."""
     try:

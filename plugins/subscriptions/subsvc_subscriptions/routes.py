@@ -79,12 +79,10 @@ async def _answered(change: Awaitable[Subscription]) -> SubscriptionResponse:
     return service.response(await change)
 
 
-def _change(method: str, path: str, summary: str, responses: dict[int, str]) -> Callable[[Handler], Handler]:
+def _change(method: str, path: str, responses: dict[int, str]) -> Callable[[Handler], Handler]:
     """Declare a change of one subscription (``/subscriptions/{subscription_id}`` + ``path``)
     that answers its record."""
-    return router.route(
-        method, f"/subscriptions/{{subscription_id}}{path}", summary=summary, responses=responses
-    )
+    return router.route(method, f"/subscriptions/{{subscription_id}}{path}", responses=responses)
 
 
 async def _subscription(
@@ -100,7 +98,7 @@ async def _subscription(
 # --- /subscriptions ------------------------------------------------------------------------------
 
 
-@router.get("/subscriptions", summary="List Subscriptions", permission=READ)
+@router.get("/subscriptions", permission=READ)
 async def list_subscriptions(
     session: AsyncSession,
     limit: Limit = 50,
@@ -121,7 +119,6 @@ async def list_subscriptions(
 @router.post(
     "/subscriptions",
     status_code=201,
-    summary="Create Subscription",
     responses={400: "Refused by the subscription rules", 404: USER_NOT_FOUND},
 )
 async def create_subscription(
@@ -138,17 +135,12 @@ async def create_subscription(
     return service.response(await _create_or_replace(request, session, user, payload))
 
 
-@router.get(
-    "/subscriptions/{subscription_id}",
-    summary="Get Subscription",
-    responses=_NOT_FOUND_RESPONSE,
-    permission=READ,
-)
+@router.get("/subscriptions/{subscription_id}", responses=_NOT_FOUND_RESPONSE, permission=READ)
 async def get_subscription(session: AsyncSession, subscription_id: int) -> SubscriptionResponse:
     return service.response(await _subscription(session, subscription_id, for_update=False))
 
 
-@_change("DELETE", "", "Delete Subscription", _NOT_FOUND_RESPONSE)
+@_change("DELETE", "", _NOT_FOUND_RESPONSE)
 async def delete_subscription(
     request: Request, session: AsyncSession, subscription_id: int
 ) -> SubscriptionResponse:
@@ -157,7 +149,7 @@ async def delete_subscription(
     return await _answered(service.disable(session, _events(request), subscription))
 
 
-@_change("POST", "/extend", "Extend Subscription Endpoint", _RULES_RESPONSES)
+@_change("POST", "/extend", _RULES_RESPONSES)
 async def extend_subscription_endpoint(
     request: Request, session: AsyncSession, subscription_id: int, payload: SubscriptionExtendRequest
 ) -> SubscriptionResponse:
@@ -167,7 +159,7 @@ async def extend_subscription_endpoint(
     return await _answered(service.extend(session, _events(request), subscription, payload.days))
 
 
-@_change("POST", "/traffic", "Add Subscription Traffic Endpoint", _RULES_RESPONSES)
+@_change("POST", "/traffic", _RULES_RESPONSES)
 async def add_subscription_traffic_endpoint(
     request: Request, session: AsyncSession, subscription_id: int, payload: SubscriptionTrafficRequest
 ) -> SubscriptionResponse:
@@ -179,7 +171,7 @@ async def add_subscription_traffic_endpoint(
     )
 
 
-@_change("POST", "/devices", "Add Subscription Devices Endpoint", _RULES_RESPONSES)
+@_change("POST", "/devices", _RULES_RESPONSES)
 async def add_subscription_devices_endpoint(
     request: Request, session: AsyncSession, subscription_id: int, payload: SubscriptionDevicesRequest
 ) -> SubscriptionResponse:
@@ -191,7 +183,7 @@ async def add_subscription_devices_endpoint(
     )
 
 
-@_change("POST", "/squads", "Add Subscription Squad Endpoint", _RULES_RESPONSES)
+@_change("POST", "/squads", _RULES_RESPONSES)
 async def add_subscription_squad_endpoint(
     request: Request, session: AsyncSession, subscription_id: int, payload: SubscriptionSquadRequest
 ) -> SubscriptionResponse:
@@ -200,7 +192,7 @@ async def add_subscription_squad_endpoint(
     return await _answered(service.add_squad(session, _events(request), subscription, payload.squad_uuid))
 
 
-@_change("DELETE", "/squads/{squad_uuid}", "Remove Subscription Squad Endpoint", _NOT_FOUND_RESPONSE)
+@_change("DELETE", "/squads/{squad_uuid}", _NOT_FOUND_RESPONSE)
 async def remove_subscription_squad_endpoint(
     request: Request, session: AsyncSession, subscription_id: int, squad_uuid: str
 ) -> SubscriptionResponse:
@@ -215,7 +207,6 @@ async def remove_subscription_squad_endpoint(
 @users_router.post(
     "/users/{user_id}/subscription",
     status_code=201,
-    summary="Create User Subscription",
     responses={400: "Refused by the subscription rules", 404: USER_NOT_FOUND},
 )
 async def create_user_subscription(
@@ -228,9 +219,7 @@ async def create_user_subscription(
 
 
 @users_router.delete(
-    "/users/{user_id}/subscription",
-    summary="Delete User Subscription",
-    responses={404: f"{USER_NOT_FOUND} / {NO_SUBSCRIPTION}"},
+    "/users/{user_id}/subscription", responses={404: f"{USER_NOT_FOUND} / {NO_SUBSCRIPTION}"}
 )
 async def delete_user_subscription(
     request: Request,

@@ -54,7 +54,7 @@ def _settings(request: Request) -> TariffsSettings:
     return TariffsSettings.of(request.app)
 
 
-@router.get("", summary="List Tariffs", permission=READ)
+@router.get("", permission=READ)
 async def list_tariffs(
     session: AsyncSession,
     include_inactive: Annotated[
@@ -69,16 +69,14 @@ async def list_tariffs(
     return TariffListResponse(tariffs=items, total=len(items))
 
 
-@router.get("/available-servers", summary="Get Available Servers", permission=READ)
+@router.get("/available-servers", permission=READ)
 async def get_available_servers(session: AsyncSession) -> list[ServerInfo]:
     """Get list of all servers for tariff selection (available or not), in the servers'
     sort order."""
     return [views.server_info(server) for server in await views.all_servers(session)]
 
 
-@router.get(
-    "/available-external-squads", summary="Get Available External Squads", permission=READ, responses=PANEL
-)
+@router.get("/available-external-squads", permission=READ, responses=PANEL)
 async def get_available_external_squads(request: Request) -> list[ExternalSquadInfoResponse]:
     """Fetch external squads from the VPN panel (503 while no panel plugin is installed)."""
     panel = await GATEWAY.require(request.app)
@@ -89,7 +87,7 @@ async def get_available_external_squads(request: Request) -> list[ExternalSquadI
     ]
 
 
-@router.put("/order", summary="Update Tariff Order", permission=EDIT, responses=REFUSED)
+@router.put("/order", permission=EDIT, responses=REFUSED)
 async def update_tariff_order(session: AsyncSession, payload: TariffSortOrderRequest) -> MessageResponse:
     """Update the display order of tariffs: the listed ones first, in the given order; the
     others keep their order after them. 400 for an unknown id."""
@@ -97,14 +95,14 @@ async def update_tariff_order(session: AsyncSession, payload: TariffSortOrderReq
     return MessageResponse(message="Tariff order updated successfully")
 
 
-@router.get("/{tariff_id}", summary="Get Tariff", permission=READ)
+@router.get("/{tariff_id}", permission=READ)
 async def get_tariff(session: AsyncSession, tariff_id: int) -> TariffDetailResponse:
     """Get detailed tariff info: every server and promo group, marked when the tariff has it."""
     tariff = await service.get_tariff(session, tariff_id)
     return await views.detail(session, tariff)
 
 
-@router.post("", summary="Create New Tariff", permission=CREATE, responses=REFUSED)
+@router.post("", permission=CREATE, responses=REFUSED)
 async def create_new_tariff(
     request: Request, session: AsyncSession, payload: TariffCreateRequest
 ) -> TariffDetailResponse:
@@ -115,7 +113,7 @@ async def create_new_tariff(
     return await views.detail(session, tariff)
 
 
-@router.put("/{tariff_id}", summary="Update Existing Tariff", permission=EDIT, responses=REFUSED)
+@router.put("/{tariff_id}", permission=EDIT, responses=REFUSED)
 async def update_existing_tariff(
     request: Request, session: AsyncSession, tariff_id: int, payload: TariffUpdateRequest
 ) -> TariffDetailResponse:
@@ -127,7 +125,7 @@ async def update_existing_tariff(
     return await views.detail(session, tariff)
 
 
-@router.delete("/{tariff_id}", summary="Delete Existing Tariff", permission=DELETE, responses=IN_USE)
+@router.delete("/{tariff_id}", permission=DELETE, responses=IN_USE)
 async def delete_existing_tariff(
     request: Request, session: AsyncSession, tariff_id: int
 ) -> TariffDeletedResponse:
@@ -137,7 +135,7 @@ async def delete_existing_tariff(
     return TariffDeletedResponse(message="Tariff deleted successfully", affected_subscriptions=0)
 
 
-@router.post("/{tariff_id}/toggle", summary="Toggle Tariff", permission=EDIT)
+@router.post("/{tariff_id}/toggle", permission=EDIT)
 async def toggle_tariff(request: Request, session: AsyncSession, tariff_id: int) -> TariffToggleResponse:
     """Toggle tariff active status."""
     tariff = await service.toggle_active(session, tariff_id)
@@ -146,7 +144,7 @@ async def toggle_tariff(request: Request, session: AsyncSession, tariff_id: int)
     return TariffToggleResponse(id=tariff_id, is_active=tariff.is_active, message=f"Tariff {state}")
 
 
-@router.post("/{tariff_id}/trial", summary="Toggle Trial Tariff", permission=EDIT)
+@router.post("/{tariff_id}/trial", permission=EDIT)
 async def toggle_trial_tariff(request: Request, session: AsyncSession, tariff_id: int) -> TariffTrialResponse:
     """Toggle tariff trial availability.
 
@@ -160,7 +158,7 @@ async def toggle_trial_tariff(request: Request, session: AsyncSession, tariff_id
     )
 
 
-@router.get("/{tariff_id}/stats", summary="Get Tariff Stats", permission=READ)
+@router.get("/{tariff_id}/stats", permission=READ)
 async def get_tariff_stats(request: Request, session: AsyncSession, tariff_id: int) -> TariffStatsResponse:
     """Get tariff statistics: subscriptions (all; active = reads as active now; trial = any
     status), and the revenue the payment plugins report for it (hook ``tariff_revenue_kopeks``)."""
@@ -178,7 +176,7 @@ async def get_tariff_stats(request: Request, session: AsyncSession, tariff_id: i
     )
 
 
-@router.post("/{tariff_id}/sync-squads", summary="Sync Tariff Squads", permission=EDIT, responses=PANEL)
+@router.post("/{tariff_id}/sync-squads", permission=EDIT, responses=PANEL)
 async def sync_tariff_squads(request: Request, session: AsyncSession, tariff_id: int) -> SyncSquadsResponse:
     """Sync squads from tariff to all active/trial subscriptions in the VPN panel.
 

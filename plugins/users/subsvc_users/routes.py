@@ -59,7 +59,7 @@ PerPage = Annotated[int | None, Query(ge=1, le=200, description="Page size (wins
 PromoGroupId = Annotated[int | None, Query(ge=1, le=INT32_MAX)]
 
 
-@router.get("/users", summary="List Users", permission=READ)
+@router.get("/users", permission=READ)
 async def list_users(
     request: Request,
     session: AsyncSession,
@@ -91,9 +91,7 @@ async def list_users(
     return UserListResponse(items=items, total=total, limit=limit, offset=offset)
 
 
-@router.post(
-    "/users", status_code=201, summary="Create User Endpoint", permission=EDIT, responses=CREATE_REFUSED
-)
+@router.post("/users", status_code=201, permission=EDIT, responses=CREATE_REFUSED)
 async def create_user_endpoint(
     request: Request, session: AsyncSession, payload: UserCreateRequest
 ) -> UserResponse:
@@ -106,9 +104,7 @@ async def create_user_endpoint(
     return await user_record(request, session, user)
 
 
-@router.get(
-    "/users/by-messenger-id/{messenger_id}", summary="Get User By Messenger Id Endpoint", permission=READ
-)
+@router.get("/users/by-messenger-id/{messenger_id}", permission=READ)
 async def get_user_by_messenger_id_endpoint(
     request: Request, session: AsyncSession, messenger_id: BigInt
 ) -> UserResponse:
@@ -125,7 +121,7 @@ async def get_user_endpoint(request: Request, session: AsyncSession, user_id: Bi
     return await user_record(request, session, await get_user(session, user_id))
 
 
-@router.patch("/users/{user_id}", summary="Update User Endpoint", permission=EDIT, responses=UPDATE_REFUSED)
+@router.patch("/users/{user_id}", permission=EDIT, responses=UPDATE_REFUSED)
 async def update_user_endpoint(
     request: Request, session: AsyncSession, user_id: BigInt, payload: UserUpdateRequest
 ) -> UserResponse:

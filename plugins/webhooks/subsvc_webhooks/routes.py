@@ -63,7 +63,7 @@ async def _check(request: Request, *, url: str | None, event_type: str | None = 
         raise RequestValidationError(errors)
 
 
-@router.get("/webhooks", summary="List Webhooks", permission=READ)
+@router.get("/webhooks", permission=READ)
 async def list_webhooks(
     session: AsyncSession,
     limit: Limit = 50,
@@ -79,7 +79,7 @@ async def list_webhooks(
     )
 
 
-@router.post("/webhooks", status_code=201, summary="Create Webhook", permission=MANAGE)
+@router.post("/webhooks", status_code=201, permission=MANAGE)
 async def create_webhook(
     request: Request, session: AsyncSession, payload: WebhookCreateRequest
 ) -> WebhookResponse:
@@ -94,19 +94,19 @@ async def create_webhook(
     return to_response(webhook)
 
 
-@router.get("/webhooks/stats", summary="Webhook Stats", permission=READ)
+@router.get("/webhooks/stats", permission=READ)
 async def webhook_stats(session: AsyncSession) -> WebhookStatsResponse:
     """Webhook totals and delivery attempts made (pending deliveries are not counted)."""
     return WebhookStatsResponse.model_validate(await service.stats(session), from_attributes=True)
 
 
-@router.get("/webhooks/{webhook_id}", summary="Get Webhook", permission=READ, responses=NOT_FOUND)
+@router.get("/webhooks/{webhook_id}", permission=READ, responses=NOT_FOUND)
 async def get_webhook(session: AsyncSession, webhook_id: int) -> WebhookResponse:
     """One webhook (the secret is never returned; `has_secret` says whether one is set)."""
     return to_response(await service.get_webhook(session, webhook_id))
 
 
-@router.patch("/webhooks/{webhook_id}", summary="Update Webhook", permission=MANAGE, responses=NOT_FOUND)
+@router.patch("/webhooks/{webhook_id}", permission=MANAGE, responses=NOT_FOUND)
 async def update_webhook(
     request: Request, session: AsyncSession, webhook_id: int, payload: WebhookUpdateRequest
 ) -> WebhookResponse:
@@ -126,13 +126,7 @@ async def update_webhook(
     return to_response(webhook)
 
 
-@router.delete(
-    "/webhooks/{webhook_id}",
-    status_code=204,
-    summary="Delete Webhook",
-    permission=MANAGE,
-    responses=NOT_FOUND,
-)
+@router.delete("/webhooks/{webhook_id}", status_code=204, permission=MANAGE, responses=NOT_FOUND)
 async def delete_webhook(session: AsyncSession, webhook_id: int) -> None:
     """Delete the webhook and its deliveries (pending ones are not sent)."""
     await service.delete_webhook(session, webhook_id)

@@ -42,7 +42,7 @@ async def _admin_name(session: AsyncSession, principal: Principal) -> str:
     return (user.username if user is not None else None) or principal.name or f"Admin #{principal.id}"
 
 
-@router.get("/filters", summary="Get Filters", permission=READ)
+@router.get("/filters", permission=READ)
 async def get_filters(request: Request, session: AsyncSession) -> BroadcastFiltersResponse:
     """Get all available filters with user counts (the users a broadcast would reach)."""
     app = request.app
@@ -53,13 +53,13 @@ async def get_filters(request: Request, session: AsyncSession) -> BroadcastFilte
     )
 
 
-@router.get("/tariffs", summary="Get Tariffs", permission=READ)
+@router.get("/tariffs", permission=READ)
 async def get_tariffs(request: Request, session: AsyncSession) -> BroadcastTariffsResponse:
     """Get tariffs for broadcast filtering."""
     return BroadcastTariffsResponse(tariffs=await filters.tariffs(request.app, session))
 
 
-@router.get("/buttons", summary="Get Buttons", permission=READ)
+@router.get("/buttons", permission=READ)
 async def get_buttons() -> BroadcastButtonsResponse:
     """Get available buttons for broadcasts."""
     return BroadcastButtonsResponse(
@@ -70,9 +70,7 @@ async def get_buttons() -> BroadcastButtonsResponse:
     )
 
 
-@router.post(
-    "/preview", summary="Preview Broadcast", permission=READ, responses={400: "Invalid target: <target>"}
-)
+@router.post("/preview", permission=READ, responses={400: "Invalid target: <target>"})
 async def preview_broadcast(
     request: Request, session: AsyncSession, payload: BroadcastPreviewRequest
 ) -> BroadcastPreviewResponse:
@@ -106,19 +104,14 @@ async def list_broadcasts(
     return await common.history_page(session, limit, offset)
 
 
-@router.get("/email-filters", summary="Get Email Filters", permission=READ)
+@router.get("/email-filters", permission=READ)
 async def get_email_filters(session: AsyncSession) -> EmailFiltersResponse:
     """Get all available email filters with user counts (active users with a verified e-mail)."""
     items = await filters.email_filters(session)
     return EmailFiltersResponse(filters=items, total_with_email=items[0].count)
 
 
-@router.post(
-    "/email-preview",
-    summary="Preview Email Broadcast",
-    permission=READ,
-    responses={400: "Invalid email target: <target>"},
-)
+@router.post("/email-preview", permission=READ, responses={400: "Invalid email target: <target>"})
 async def preview_email_broadcast(
     session: AsyncSession, payload: EmailPreviewRequest
 ) -> EmailPreviewResponse:
@@ -132,7 +125,6 @@ async def preview_email_broadcast(
 @router.post(
     "/send",
     status_code=201,
-    summary="Create Combined Broadcast",
     permission=SEND,
     responses={400: "Invalid target or text; e-mail channels are not supported"},
 )
@@ -149,7 +141,7 @@ async def create_combined_broadcast(
     return await _create(request, session, principal, single)
 
 
-@router.get("/{broadcast_id}", summary="Get Broadcast", permission=READ, responses={404: service.NOT_FOUND})
+@router.get("/{broadcast_id}", permission=READ, responses={404: service.NOT_FOUND})
 async def get_broadcast(session: AsyncSession, broadcast_id: int) -> BroadcastResponse:
     """Get broadcast details: status and counts, readable while it sends."""
     broadcast = await session.get(Broadcast, broadcast_id)

@@ -42,7 +42,6 @@ def create_endpoint(router: Router) -> Declare:
     return router.post(
         "",
         status_code=201,
-        summary="Create Broadcast",
         permission=CREATE,
         responses={400: "Invalid target, button key, empty text or a caption too long for media"},
     )
@@ -50,13 +49,12 @@ def create_endpoint(router: Router) -> Declare:
 
 def history_endpoint(router: Router) -> Declare:
     """Declare the area's history endpoint (``GET`` on the area's prefix)."""
-    return router.get("", summary="List Broadcasts", permission=READ)
+    return router.get("", permission=READ)
 
 
 @operation(
     "POST",
     "/{broadcast_id}/stop",
-    summary="Stop Broadcast",
     permission=SEND,
     responses={400: service.NOT_RUNNING, 404: service.NOT_FOUND},
 )

@@ -55,7 +55,7 @@ async def _detail(request: Request, session: AsyncSession, user: User) -> UserDe
     return await detail.user_detail(session, user, settings(request).ADMIN_USER_RECENT_TRANSACTIONS)
 
 
-@router.get("", summary="List Users", permission=READ)
+@router.get("", permission=READ)
 async def list_users(
     request: Request,
     session: AsyncSession,
@@ -83,7 +83,7 @@ async def list_users(
     return await _users_page(request, session, filters, sort_by, offset, limit)
 
 
-@router.get("/stats", summary="Get Users Stats", permission=READ)
+@router.get("/stats", permission=READ)
 async def get_users_stats(session: AsyncSession) -> UsersStatsResponse:
     """Users by status, sign-ups and activity (today in UTC, last 7 and 30 days), users by
     what their subscriptions are now, and the balances of active users."""
@@ -101,14 +101,14 @@ async def get_user_by_messenger(
     return await _detail(request, session, user)
 
 
-@router.get("/{user_id}", summary="Get User Detail", permission=READ)
+@router.get("/{user_id}", permission=READ)
 async def get_user_detail(request: Request, session: AsyncSession, user_id: int) -> UserDetailResponse:
     """Get detailed user information by internal id."""
     user = await get_user(session, user_id)
     return await _detail(request, session, user)
 
 
-@router.get("/{user_id}/referrals", summary="Get User Referrals", permission=READ)
+@router.get("/{user_id}/referrals", permission=READ)
 async def get_user_referrals(
     request: Request, session: AsyncSession, user_id: int, offset: Offset = 0, limit: Limit = 50
 ) -> UsersListResponse:
@@ -171,7 +171,7 @@ async def get_user_available_tariffs(
     )
 
 
-@router.get("/{user_id}/gifts", summary="Get User Gifts", permission=READ)
+@router.get("/{user_id}/gifts", permission=READ)
 async def get_user_gifts(request: Request, session: AsyncSession, user_id: int) -> AdminUserGiftsResponse:
     """Gift subscriptions the user sent and received, from the plugin that keeps gifts
     (hook ``cabinet_admin_user_gifts``); without one both lists are empty."""

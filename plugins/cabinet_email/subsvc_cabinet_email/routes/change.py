@@ -52,7 +52,6 @@ def _secret(request: Request) -> str:
 
 @router.post(
     "/email/change",
-    summary="Request Email Change",
     responses={
         400: "No address yet, the same address, disposable, or registered to another account",
         403: "An ADMIN_EMAILS address",
@@ -123,7 +122,6 @@ async def request_email_change(
 
 @router.post(
     "/email/change/verify",
-    summary="Verify Email Change",
     responses={
         400: "No pending change, wrong or expired code, address taken meanwhile",
         429: "Too many requests, or too many wrong codes (the pending change is dropped)",
@@ -158,9 +156,7 @@ async def verify_email_change(
     return EmailChangeDone(message="Email changed successfully", new_email=row.email)
 
 
-@router.post(
-    "/email/change/cancel", summary="Cancel Email Change", responses={400: "No pending email change"}
-)
+@router.post("/email/change/cancel", responses={400: "No pending email change"})
 async def cancel_email_change(session: AsyncSession, principal: Principal) -> MessageResponse:
     """Drop the pending change (its code stops working)."""
     user = await current_user(session, principal)
@@ -171,7 +167,7 @@ async def cancel_email_change(session: AsyncSession, principal: Principal) -> Me
     return MessageResponse(message="Email change cancelled")
 
 
-@router.get("/email/change/status", summary="Get Email Change Status")
+@router.get("/email/change/status")
 async def get_email_change_status(session: AsyncSession, principal: Principal) -> EmailChangeStatus:
     """The pending change, if any: the new address and when its code expires."""
     row = await tokens.newest_for_user(session, CHANGE, principal.id, live_only=True)

@@ -49,7 +49,6 @@ async def _refuse_unknown(request: Request, session: AsyncSession, email: str, p
 
 @router.post(
     "/email/login",
-    summary="Login Email",
     public=True,
     responses={
         401: "Invalid email or password, or no password on the account",
@@ -84,10 +83,7 @@ async def login_email(request: Request, session: AsyncSession, payload: EmailLog
 
 
 @router.post(
-    "/password/forgot",
-    summary="Forgot Password",
-    public=True,
-    responses={503: "Email service is not configured", **RATE_LIMITED},
+    "/password/forgot", public=True, responses={503: "Email service is not configured", **RATE_LIMITED}
 )
 async def forgot_password(
     request: Request, session: AsyncSession, payload: PasswordForgotRequest
@@ -128,10 +124,7 @@ async def forgot_password(
 
 
 @router.post(
-    "/password/reset",
-    summary="Reset Password",
-    public=True,
-    responses={400: "Invalid, used or expired token", **RATE_LIMITED},
+    "/password/reset", public=True, responses={400: "Invalid, used or expired token", **RATE_LIMITED}
 )
 async def reset_password(
     request: Request, session: AsyncSession, payload: PasswordResetRequest

@@ -50,7 +50,6 @@ SENT = "Verification email sent"
 
 @router.post(
     "/email/register",
-    summary="Register Email",
     responses={
         400: "Already verified, same address, disposable address",
         403: "An ADMIN_EMAILS address",
@@ -94,7 +93,6 @@ async def register_email(
 
 @router.post(
     "/email/register/standalone",
-    summary="Register Email Standalone",
     public=True,
     responses={
         400: "Address already registered, or disposable",
@@ -173,7 +171,6 @@ async def _verified_user(request: Request, session: AsyncSession, row: EmailToke
 
 @router.post(
     "/email/verify",
-    summary="Verify Email",
     public=True,
     responses={
         400: "Invalid, used or expired token; address taken meanwhile",
@@ -192,7 +189,6 @@ async def verify_email(request: Request, session: AsyncSession, payload: EmailVe
 
 @router.post(
     "/email/resend",
-    summary="Resend Verification",
     responses={
         400: "No address to verify, already verified, or verification disabled",
         503: "Email service is not configured, or the mail could not be sent",

@@ -43,7 +43,7 @@ def _answer(outcome: service.LinkOutcome) -> LinkCallbackResponse:
     )
 
 
-@router.get("/linked-providers", summary="Get Linked Providers")
+@router.get("/linked-providers")
 async def get_linked_providers(
     request: Request, session: AsyncSession, principal: Principal
 ) -> LinkedProvidersResponse:
@@ -83,7 +83,6 @@ async def get_linked_providers(
 
 @router.get(
     "/link/{provider}/init",
-    summary="Link Provider Init",
     responses={400: "Provider is already linked to your account; Requested OAuth provider is not available"},
 )
 async def link_provider_init(
@@ -111,7 +110,6 @@ async def _complete(
 
 @router.post(
     "/link/{provider}/callback",
-    summary="Link Provider Callback",
     responses={
         400: "Invalid or expired OAuth state; state not for linking or of another user; provider failures",
         409: "Another account of this provider is linked already, or the account was just linked elsewhere",
@@ -140,7 +138,6 @@ async def link_provider_callback(
 @router.post(
     "/link/server-complete",
     public=True,
-    summary="Link Server Complete",
     responses={
         400: "Invalid or expired OAuth state; Provider does not match OAuth state; provider failures",
         403: errors.USER_INACTIVE,
@@ -175,7 +172,6 @@ async def link_server_complete(
 
 @router.post(
     "/unlink/{provider}",
-    summary="Unlink Provider",
     responses={400: "Provider is not linked to your account; Cannot unlink last authentication method"},
 )
 async def unlink_provider(
@@ -189,7 +185,6 @@ async def unlink_provider(
 
 @router.post(
     "/link/messenger",
-    summary="Link Messenger",
     responses={
         400: "Messenger is already linked to your account; invalid init data or widget fields",
         401: "Invalid or expired messenger OIDC token",

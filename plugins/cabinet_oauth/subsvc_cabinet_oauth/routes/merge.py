@@ -27,7 +27,6 @@ MergeTokenPath = Annotated[str, Path(min_length=32, max_length=64)]
 @router.get(
     "/{merge_token}",
     public=True,
-    summary="Get Merge Preview Endpoint",
     responses={404: "Merge token is invalid or expired; One or both users not found", **RATE_LIMITED},
 )
 async def get_merge_preview_endpoint(
@@ -47,7 +46,6 @@ async def get_merge_preview_endpoint(
 @router.post(
     "/{merge_token}",
     public=True,
-    summary="Execute Merge Endpoint",
     responses={
         400: "keep_subscription_from is not one of the two users; the accounts were merged or deleted",
         403: "User account is not active",

@@ -25,7 +25,7 @@ from subsvc_cabinet_oauth.schemas import (
 router = Router(area="cabinet", tag="Cabinet OAuth", prefix="/cabinet/auth/oauth")
 
 
-@router.get("/providers", public=True, summary="Get Oauth Providers")
+@router.get("/providers", public=True)
 async def get_oauth_providers(request: Request) -> OAuthProvidersResponse:
     """Get list of enabled OAuth providers."""
     enabled = flows.oauth_settings(request.app).enabled_providers()
@@ -37,7 +37,6 @@ async def get_oauth_providers(request: Request) -> OAuthProvidersResponse:
 @router.get(
     "/{provider}/authorize",
     public=True,
-    summary="Get Oauth Authorize Url",
     responses={400: "Requested OAuth provider is not available", **RATE_LIMITED},
 )
 async def get_oauth_authorize_url(request: Request, provider: ProviderName) -> OAuthAuthorizeResponse:
@@ -55,7 +54,6 @@ async def get_oauth_authorize_url(request: Request, provider: ProviderName) -> O
     "/{provider}",
     status_code=302,
     public=True,
-    summary="Oauth Login Redirect",
     responses={400: "Requested OAuth provider is not available", **RATE_LIMITED},
 )
 async def oauth_login_redirect(request: Request, provider: ProviderName) -> RedirectResponse:
@@ -70,7 +68,6 @@ async def oauth_login_redirect(request: Request, provider: ProviderName) -> Redi
 @router.post(
     "/{provider}/callback",
     public=True,
-    summary="Oauth Callback",
     responses={
         400: "Invalid or expired OAuth state; Failed to exchange authorization code; "
         "Failed to fetch user information from provider",

@@ -23,13 +23,13 @@ layout_router = Router(area="cabinet-admin", tag="Admin Menu Layout", prefix="/c
 INVALID = {400: "Refused: the reason is named"}
 
 
-@styles_router.get("", summary="Get Button Styles", permission=READ)
+@styles_router.get("", permission=READ)
 async def get_button_styles(request: Request, session: AsyncSession) -> ButtonStylesResponse:
     """Return current per-section button styles. Admin only."""
     return cabinet.styles_response(await cabinet.read_styles(session, settings(request).MENUS_LOCALES))
 
 
-@styles_router.patch("", summary="Update Button Styles", permission=EDIT, responses=INVALID)
+@styles_router.patch("", permission=EDIT, responses=INVALID)
 async def update_button_styles(
     request: Request, session: AsyncSession, payload: ButtonStylesUpdate
 ) -> ButtonStylesResponse:
@@ -44,7 +44,7 @@ async def update_button_styles(
     return cabinet.styles_response(styles)
 
 
-@styles_router.post("/reset", summary="Reset Button Styles", permission=EDIT)
+@styles_router.post("/reset", permission=EDIT)
 async def reset_button_styles(request: Request, session: AsyncSession) -> ButtonStylesResponse:
     """Reset all button styles to defaults. Admin only."""
     await documents.take(session, documents.BUTTON_STYLES)

@@ -55,13 +55,13 @@ def respond(request: Request, saved: store.Saved) -> MenuLayoutResponse:
     )
 
 
-@router.get("", summary="Get Menu Layout")
+@router.get("")
 async def get_menu_layout(request: Request, session: AsyncSession) -> MenuLayoutResponse:
     """Получить текущую конфигурацию меню (the defaults until it is first changed)."""
     return respond(request, await store.current(session))
 
 
-@router.put("", summary="Update Menu Layout", responses=INVALID)
+@router.put("", responses=INVALID)
 async def update_menu_layout(
     request: Request, session: AsyncSession, principal: Principal, payload: MenuLayoutUpdateRequest
 ) -> MenuLayoutResponse:
@@ -84,7 +84,7 @@ async def update_menu_layout(
     return respond(request, saved)
 
 
-@router.post("/reset", summary="Reset Menu Layout")
+@router.post("/reset")
 async def reset_menu_layout(
     request: Request, session: AsyncSession, principal: Principal
 ) -> MenuLayoutResponse:
@@ -94,7 +94,7 @@ async def reset_menu_layout(
     return respond(request, saved)
 
 
-@router.get("/builtin-buttons", summary="List Builtin Buttons")
+@router.get("/builtin-buttons")
 async def list_builtin_buttons() -> BuiltinButtonsListResponse:
     """Получить список встроенных кнопок."""
     items = [
@@ -111,7 +111,7 @@ async def list_builtin_buttons() -> BuiltinButtonsListResponse:
     return BuiltinButtonsListResponse(items=items, total=len(items))
 
 
-@router.get("/available-callbacks", summary="List Available Callbacks")
+@router.get("/available-callbacks")
 async def list_available_callbacks(session: AsyncSession) -> AvailableCallbacksResponse:
     """Получить список всех доступных callback_data для создания кнопок; ``is_in_menu`` when a
     button of the layout already sends it."""
@@ -133,7 +133,7 @@ async def list_available_callbacks(session: AsyncSession) -> AvailableCallbacksR
     return AvailableCallbacksResponse(items=items, total=len(items), categories=categories)
 
 
-@router.get("/placeholders", summary="List Dynamic Placeholders")
+@router.get("/placeholders")
 async def list_dynamic_placeholders() -> DynamicPlaceholdersResponse:
     """Получить список доступных динамических плейсхолдеров для текста кнопок."""
     items = [
@@ -143,7 +143,7 @@ async def list_dynamic_placeholders() -> DynamicPlaceholdersResponse:
     return DynamicPlaceholdersResponse(items=items, total=len(items))
 
 
-@router.get("/export", summary="Export Menu Layout")
+@router.get("/export")
 async def export_menu_layout(request: Request, session: AsyncSession) -> MenuLayoutExportResponse:
     """Экспортировать конфигурацию меню (what `POST /menu-layout/import` takes back)."""
     layout = (await store.current(session)).layout
@@ -152,7 +152,7 @@ async def export_menu_layout(request: Request, session: AsyncSession) -> MenuLay
     )
 
 
-@router.post("/import", summary="Import Menu Layout", responses=INVALID)
+@router.post("/import", responses=INVALID)
 async def import_menu_layout(
     request: Request, session: AsyncSession, principal: Principal, payload: MenuLayoutImportRequest
 ) -> MenuLayoutImportResponse:
@@ -191,7 +191,7 @@ def _issues(found: list[rules.Issue], severity: Literal["error", "warning"]) -> 
     ]
 
 
-@router.post("/validate", summary="Validate Menu Layout")
+@router.post("/validate")
 async def validate_menu_layout(
     session: AsyncSession, payload: MenuLayoutValidateRequest
 ) -> MenuLayoutValidateResponse:
@@ -209,7 +209,7 @@ async def validate_menu_layout(
     )
 
 
-@router.post("/preview", summary="Preview Menu")
+@router.post("/preview")
 async def preview_menu(session: AsyncSession, payload: MenuPreviewRequest) -> MenuPreviewResponse:
     """Предпросмотр меню для указанного контекста пользователя: the keyboard lines that user
     sees (visibility, conditions, texts in the language with placeholders filled). What the
@@ -219,7 +219,7 @@ async def preview_menu(session: AsyncSession, payload: MenuPreviewRequest) -> Me
     return MenuPreviewResponse(rows=lines, total_buttons=sum(len(line.buttons) for line in lines))
 
 
-@router.get("/history", summary="Get Menu Layout History")
+@router.get("/history")
 async def get_menu_layout_history(
     session: AsyncSession, limit: Limit = 50, offset: Offset = 0
 ) -> MenuLayoutHistoryResponse:
@@ -236,17 +236,13 @@ async def _entry(session: AsyncSession, history_id: int) -> Any:
     return entry
 
 
-@router.get("/history/{history_id}", summary="Get History Entry", responses=HISTORY_NOT_FOUND)
+@router.get("/history/{history_id}", responses=HISTORY_NOT_FOUND)
 async def get_history_entry(session: AsyncSession, history_id: int) -> MenuLayoutHistoryDetail:
     """Получить конкретную запись истории с полной конфигурацией (``config``)."""
     return MenuLayoutHistoryDetail.model_validate(await _entry(session, history_id), from_attributes=True)
 
 
-@router.post(
-    "/history/{history_id}/rollback",
-    summary="Rollback To History",
-    responses={**HISTORY_NOT_FOUND, **INVALID},
-)
+@router.post("/history/{history_id}/rollback", responses={**HISTORY_NOT_FOUND, **INVALID})
 async def rollback_to_history(
     request: Request, session: AsyncSession, principal: Principal, history_id: int
 ) -> MenuLayoutResponse:

@@ -52,9 +52,7 @@ async def _change(
     return result
 
 
-@router.post(
-    "/buttons", status_code=201, summary="Add Custom Button", responses={**REFUSALS, 409: "Button id taken"}
-)
+@router.post("/buttons", status_code=201, responses={**REFUSALS, 409: "Button id taken"})
 async def add_custom_button(
     request: Request, session: AsyncSession, principal: Principal, payload: AddCustomButtonRequest
 ) -> MenuButtonConfig:
@@ -71,7 +69,7 @@ async def add_custom_button(
     )
 
 
-@router.patch("/buttons/{button_id}", summary="Update Button", responses=REFUSALS)
+@router.patch("/buttons/{button_id}", responses=REFUSALS)
 async def update_button(
     request: Request,
     session: AsyncSession,
@@ -92,7 +90,7 @@ async def update_button(
     )
 
 
-@router.delete("/buttons/{button_id}", status_code=204, summary="Delete Custom Button", responses=REFUSALS)
+@router.delete("/buttons/{button_id}", status_code=204, responses=REFUSALS)
 async def delete_custom_button(
     request: Request, session: AsyncSession, principal: Principal, button_id: str
 ) -> None:
@@ -108,7 +106,7 @@ async def delete_custom_button(
     )
 
 
-@router.post("/buttons/swap", summary="Swap Buttons", responses=REFUSALS)
+@router.post("/buttons/swap", responses=REFUSALS)
 async def swap_buttons(
     request: Request, session: AsyncSession, principal: Principal, payload: SwapButtonsRequest
 ) -> SwapButtonsResponse:
@@ -151,7 +149,7 @@ async def _move_vertically(
     return _moved(button_id, placed)
 
 
-@router.post("/buttons/{button_id}/move-up", summary="Move Button Up", responses=REFUSALS)
+@router.post("/buttons/{button_id}/move-up", responses=REFUSALS)
 async def move_button_up(
     request: Request, session: AsyncSession, principal: Principal, button_id: str
 ) -> MoveButtonResponse:
@@ -160,7 +158,7 @@ async def move_button_up(
     return await _move_vertically(request, session, principal, button_id, -1)
 
 
-@router.post("/buttons/{button_id}/move-down", summary="Move Button Down", responses=REFUSALS)
+@router.post("/buttons/{button_id}/move-down", responses=REFUSALS)
 async def move_button_down(
     request: Request, session: AsyncSession, principal: Principal, button_id: str
 ) -> MoveButtonResponse:
@@ -169,7 +167,7 @@ async def move_button_down(
     return await _move_vertically(request, session, principal, button_id, 1)
 
 
-@router.post("/buttons/{button_id}/move-to-row", summary="Move Button To Row", responses=REFUSALS)
+@router.post("/buttons/{button_id}/move-to-row", responses=REFUSALS)
 async def move_button_to_row(
     request: Request,
     session: AsyncSession,
@@ -190,7 +188,7 @@ async def move_button_to_row(
     return _moved(button_id, placed)
 
 
-@router.post("/rows", status_code=201, summary="Add Row", responses={**REFUSALS, 409: "Row id taken"})
+@router.post("/rows", status_code=201, responses={**REFUSALS, 409: "Row id taken"})
 async def add_row(
     request: Request, session: AsyncSession, principal: Principal, payload: AddRowRequest
 ) -> MenuRowConfig:
@@ -206,7 +204,7 @@ async def add_row(
     )
 
 
-@router.post("/rows/reorder", summary="Reorder Rows", responses=REFUSALS)
+@router.post("/rows/reorder", responses=REFUSALS)
 async def reorder_rows(
     request: Request, session: AsyncSession, principal: Principal, payload: RowsReorderRequest
 ) -> list[MenuRowConfig]:
@@ -219,7 +217,7 @@ async def reorder_rows(
     return await _change(request, session, principal, "rows_reorder", "Rows reordered", reorder)
 
 
-@router.delete("/rows/{row_id}", status_code=204, summary="Delete Row", responses=REFUSALS)
+@router.delete("/rows/{row_id}", status_code=204, responses=REFUSALS)
 async def delete_row(request: Request, session: AsyncSession, principal: Principal, row_id: str) -> None:
     """Удалить строку (its buttons stay, in no row). 404 ``Row 'x' not found``."""
     await _change(
@@ -232,7 +230,7 @@ async def delete_row(request: Request, session: AsyncSession, principal: Princip
     )
 
 
-@router.post("/rows/{row_id}/reorder-buttons", summary="Reorder Buttons In Row", responses=REFUSALS)
+@router.post("/rows/{row_id}/reorder-buttons", responses=REFUSALS)
 async def reorder_buttons_in_row(
     request: Request,
     session: AsyncSession,

@@ -28,7 +28,7 @@ BAD_ACTION = {400: "An action_value its button type cannot open (the rule is nam
 BAD_TEXT = {400: "Message text the messenger does not accept as HTML (the problem is named)"}
 
 
-@router.get("/buttons", summary="List Main Menu Buttons")
+@router.get("/buttons")
 async def list_main_menu_buttons(
     session: AsyncSession, limit: Limit = 50, offset: Offset = 0
 ) -> MainMenuButtonListResponse:
@@ -71,7 +71,7 @@ async def delete_main_menu_button(request: Request, session: AsyncSession, butto
     publish(request, session, "main_menu_buttons", "delete")
 
 
-@router.get("/messages", summary="List User Messages")
+@router.get("/messages")
 async def list_user_messages(
     session: AsyncSession,
     limit: Limit = 50,

@@ -37,7 +37,7 @@ Days = Annotated[int, Query(ge=1, le=3650, description="The period: the last thi
 ButtonFilter = Annotated[str | None, Query(max_length=100, description="Only this button's clicks")]
 
 
-@router.get("", summary="Get Menu Click Stats")
+@router.get("")
 async def get_menu_click_stats(session: AsyncSession, days: Days = 30) -> MenuClickStatsResponse:
     """Получить общую статистику кликов по всем кнопкам: per clicked button its all-time
     clicks and users, last click, and clicks today, in 7 days and in the period
@@ -50,7 +50,7 @@ async def get_menu_click_stats(session: AsyncSession, days: Days = 30) -> MenuCl
     )
 
 
-@router.get("/buttons/{button_id}", summary="Get Button Click Stats")
+@router.get("/buttons/{button_id}")
 async def get_button_click_stats(
     session: AsyncSession, button_id: str, days: Days = 30
 ) -> ButtonClickStatsResponse:
@@ -62,7 +62,7 @@ async def get_button_click_stats(
     return ButtonClickStatsResponse(button_id=button_id, stats=stats, clicks_by_day=per_day)
 
 
-@router.post("/log-click", summary="Log Button Click")
+@router.post("/log-click")
 async def log_button_click(
     session: AsyncSession,
     button_id: Annotated[str, Query(min_length=1, max_length=100)],
@@ -82,7 +82,7 @@ async def log_button_click(
     return ClickLogged(success=True, id=await clicks.log(session, values))
 
 
-@router.get("/by-type", summary="Get Stats By Button Type")
+@router.get("/by-type")
 async def get_stats_by_button_type(session: AsyncSession, days: Days = 30) -> ButtonTypeStatsResponse:
     """Получить статистику кликов по типам кнопок (builtin, callback, url, mini_app): clicks
     logged with a type, in the period."""
@@ -90,7 +90,7 @@ async def get_stats_by_button_type(session: AsyncSession, days: Days = 30) -> Bu
     return ButtonTypeStatsResponse(items=items, total_clicks=sum(item.clicks_total for item in items))
 
 
-@router.get("/by-hour", summary="Get Clicks By Hour")
+@router.get("/by-hour")
 async def get_clicks_by_hour(
     session: AsyncSession, button_id: ButtonFilter = None, days: Days = 30
 ) -> HourlyStatsResponse:
@@ -99,7 +99,7 @@ async def get_clicks_by_hour(
     return HourlyStatsResponse(items=items, button_id=button_id)
 
 
-@router.get("/by-weekday", summary="Get Clicks By Weekday")
+@router.get("/by-weekday")
 async def get_clicks_by_weekday(
     session: AsyncSession, button_id: ButtonFilter = None, days: Days = 30
 ) -> WeekdayStatsResponse:
@@ -110,7 +110,7 @@ async def get_clicks_by_weekday(
     return WeekdayStatsResponse(items=items, button_id=button_id)
 
 
-@router.get("/top-users", summary="Get Top Users")
+@router.get("/top-users")
 async def get_top_users(
     session: AsyncSession,
     button_id: ButtonFilter = None,
@@ -122,7 +122,7 @@ async def get_top_users(
     return TopUsersResponse(items=[TopUserStats(**item) for item in found], button_id=button_id, limit=limit)
 
 
-@router.get("/compare", summary="Get Period Comparison")
+@router.get("/compare")
 async def get_period_comparison(
     session: AsyncSession,
     button_id: ButtonFilter = None,
@@ -147,7 +147,7 @@ async def get_period_comparison(
     )
 
 
-@router.get("/users/{user_id}/sequences", summary="Get User Click Sequences")
+@router.get("/users/{user_id}/sequences")
 async def get_user_click_sequences(
     session: AsyncSession, user_id: BigInt, limit: Annotated[int, Query(ge=1, le=500)] = 50
 ) -> UserClickSequencesResponse:

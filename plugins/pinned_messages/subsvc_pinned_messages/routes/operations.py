@@ -48,35 +48,31 @@ def create_endpoint(router: Router) -> Callable[[Handler], Handler]:
     """Declare the area's create endpoint (``POST`` on the area's prefix): the handler is the
     area's own, as each takes ``broadcast`` its own way."""
     return router.post(
-        "",
-        status_code=201,
-        summary="Create Pinned Message",
-        permission=CREATE,
-        responses={**CONTENT_RESPONSES, **SEND_RESPONSES},
+        "", status_code=201, permission=CREATE, responses={**CONTENT_RESPONSES, **SEND_RESPONSES}
     )
 
 
 def declare(router: Router) -> None:
     """Declare the shared operations on ``router``."""
 
-    @router.get("", summary="List Pinned Messages", permission=READ)
+    @router.get("", permission=READ)
     async def list_pinned_messages(
         session: AsyncSession, limit: PageLimit = 20, offset: Offset = 0, active_only: bool = False
     ) -> PinnedMessageListResponse:
         """Messages, newest first (`active_only`: just the active one)."""
         return await common.list_messages(session, limit, offset, active_only)
 
-    @router.get("/active", summary="Get Active Message", permission=READ)
+    @router.get("/active", permission=READ)
     async def get_active_message(session: AsyncSession) -> PinnedMessageResponse | None:
         """The active message, or `null`."""
         return await common.get_active(session)
 
-    @router.post("/active/deactivate", summary="Deactivate Active Message", permission=EDIT)
+    @router.post("/active/deactivate", permission=EDIT)
     async def deactivate_active_message(session: AsyncSession) -> PinnedMessageResponse | None:
         """Deactivate the active message (nothing is unpinned in chats); it, or `null`."""
         return await common.deactivate(session)
 
-    @router.post("/active/unpin", summary="Unpin Active Message", permission=EDIT, responses=SEND_RESPONSES)
+    @router.post("/active/unpin", permission=EDIT, responses=SEND_RESPONSES)
     async def unpin_active_message(
         request: Request, session: AsyncSession, principal: Principal
     ) -> PinnedMessageUnpinResponse:
@@ -101,40 +97,24 @@ def declare(router: Router) -> None:
         """Not in the reference: how far a broadcast or unpin got."""
         return await common.get_run(session, broadcast_id)
 
-    @router.get("/{message_id}", summary="Get Pinned Message", permission=READ, responses=NOT_FOUND_RESPONSES)
+    @router.get("/{message_id}", permission=READ, responses=NOT_FOUND_RESPONSES)
     async def get_pinned_message(session: AsyncSession, message_id: int) -> PinnedMessageResponse:
         return await common.get_message(session, message_id)
 
-    @router.patch(
-        "/{message_id}",
-        summary="Update Pinned Message",
-        permission=EDIT,
-        responses={**NOT_FOUND_RESPONSES, **CONTENT_RESPONSES},
-    )
+    @router.patch("/{message_id}", permission=EDIT, responses={**NOT_FOUND_RESPONSES, **CONTENT_RESPONSES})
     async def update_pinned_message(
         session: AsyncSession, message_id: int, payload: PinnedMessageUpdateRequest
     ) -> PinnedMessageResponse:
         """Change the given fields (content checked as on creation); nothing is sent."""
         return await common.update_message(session, message_id, payload)
 
-    @router.delete(
-        "/{message_id}",
-        status_code=204,
-        summary="Delete Pinned Message",
-        permission=DELETE,
-        responses=NOT_FOUND_RESPONSES,
-    )
+    @router.delete("/{message_id}", status_code=204, permission=DELETE, responses=NOT_FOUND_RESPONSES)
     async def delete_pinned_message(request: Request, session: AsyncSession, message_id: int) -> None:
         """Delete the message, even the active one (nothing is unpinned in chats); its unfinished
         broadcasts are cancelled."""
         await common.delete_message(request, session, message_id)
 
-    @router.patch(
-        "/{message_id}/settings",
-        summary="Update Pinned Message Settings",
-        permission=EDIT,
-        responses=NOT_FOUND_RESPONSES,
-    )
+    @router.patch("/{message_id}/settings", permission=EDIT, responses=NOT_FOUND_RESPONSES)
     async def update_pinned_message_settings(
         session: AsyncSession, message_id: int, payload: PinnedMessageSettingsRequest
     ) -> PinnedMessageResponse:
@@ -142,10 +122,7 @@ def declare(router: Router) -> None:
         return await common.update_settings(session, message_id, payload)
 
     @router.post(
-        "/{message_id}/activate",
-        summary="Activate Pinned Message",
-        permission=EDIT,
-        responses={**NOT_FOUND_RESPONSES, **SEND_RESPONSES},
+        "/{message_id}/activate", permission=EDIT, responses={**NOT_FOUND_RESPONSES, **SEND_RESPONSES}
     )
     async def activate_pinned_message(
         request: Request,
@@ -158,10 +135,7 @@ def declare(router: Router) -> None:
         return await common.activate(request, session, message_id, broadcast, creator(principal))
 
     @router.post(
-        "/{message_id}/broadcast",
-        summary="Broadcast Message",
-        permission=EDIT,
-        responses={**NOT_FOUND_RESPONSES, **SEND_RESPONSES},
+        "/{message_id}/broadcast", permission=EDIT, responses={**NOT_FOUND_RESPONSES, **SEND_RESPONSES}
     )
     async def broadcast_message(
         request: Request, session: AsyncSession, principal: Principal, message_id: int

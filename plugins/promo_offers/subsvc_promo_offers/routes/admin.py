@@ -43,7 +43,7 @@ mount_templates(
 )
 
 
-@router.get("", summary="List Offers", permission=READ)
+@router.get("", permission=READ)
 async def list_offers(
     session: AsyncSession,
     limit: Limit = 50,
@@ -104,7 +104,7 @@ async def get_broadcast(session: AsyncSession, broadcast_id: int) -> BroadcastPr
     return BroadcastProgress.model_validate(found)
 
 
-@router.get("/logs", summary="Get Logs", permission=READ)
+@router.get("/logs", permission=READ)
 async def get_logs(
     session: AsyncSession,
     limit: Limit = 50,

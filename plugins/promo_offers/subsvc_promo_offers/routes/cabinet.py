@@ -26,7 +26,7 @@ from subsvc_promo_offers.schemas import (
 router = Router(area="cabinet", tag="Cabinet Promo", prefix="/cabinet/promo")
 
 
-@router.get("/offers", summary="Get Promo Offers")
+@router.get("/offers")
 async def get_promo_offers(
     request: Request, session: AsyncSession, principal: Principal
 ) -> list[PromoOfferInfo]:
@@ -54,13 +54,13 @@ async def get_promo_offers(
     ]
 
 
-@router.get("/active-discount", summary="Get Active Discount")
+@router.get("/active-discount")
 async def get_active_discount(session: AsyncSession, principal: Principal) -> ActiveDiscountInfo:
     """The discount a claimed offer gave the user: its percent while it lasts, else 0."""
     return discounts.discount_info(await discounts.get_discount(session, principal.id), utcnow())
 
 
-@router.delete("/active-discount", summary="Clear Active Discount")
+@router.delete("/active-discount")
 async def clear_active_discount(session: AsyncSession, principal: Principal) -> MessageResponse:
     """Give up the active discount (logged as `disabled`)."""
     await discounts.clear_active_discount(session, principal.id)
@@ -70,7 +70,6 @@ async def clear_active_discount(session: AsyncSession, principal: Principal) -> 
 @router.post(
     "/claim",
     response_model=ClaimOfferResponse,
-    summary="Claim Promo Offer",
     responses={
         400: "Claimed already, expired, nothing to give, or the effect cannot apply",
         404: "Offer not found (or not the user's)",
@@ -93,13 +92,13 @@ async def claim_promo_offer(
         raise HTTPError(refused.status, refused.detail) from None
 
 
-@router.get("/group-discounts", summary="Get Promo Group Discounts")
+@router.get("/group-discounts")
 async def get_promo_group_discounts(session: AsyncSession, principal: Principal) -> PromoGroupDiscounts:
     """The discounts of the user's promo group."""
     return await loyalty.group_discounts(session, principal.id)
 
 
-@router.get("/loyalty-tiers", summary="Get Loyalty Tiers")
+@router.get("/loyalty-tiers")
 async def get_loyalty_tiers(session: AsyncSession, principal: Principal) -> LoyaltyTiersResponse:
     """Get all loyalty tiers (promo groups with auto-assign thresholds) and user's progress."""
     return await loyalty.loyalty_tiers(session, principal.id)

@@ -52,7 +52,6 @@ async def _check_subscription(session: AsyncSession, subscription_id: int | None
 
 @router.get(
     "",
-    summary="List Promo Offers",
     permission=READ,
     responses={400: IDS_DISAGREE, 404: f"{USER_NOT_FOUND} (no user has the messenger_id)"},
 )
@@ -82,7 +81,6 @@ async def list_promo_offers(
 @router.post(
     "",
     status_code=201,
-    summary="Create Promo Offer",
     permission=CREATE,
     responses={400: "No user named, ids that disagree, blank texts", 404: "User or subscription not found"},
 )
@@ -107,7 +105,6 @@ async def create_promo_offer(session: AsyncSession, payload: PromoOfferCreateReq
 @router.post(
     "/broadcast",
     status_code=201,
-    summary="Broadcast Promo Offers",
     permission=SEND,
     responses={
         400: "Nobody to offer to, ids that disagree, blank texts",
@@ -138,7 +135,7 @@ async def broadcast_promo_offers(
     return WebPromoOfferBroadcastResponse(created_offers=len(made), user_ids=user_ids, target=payload.target)
 
 
-@router.get("/logs", summary="Get Promo Offer Logs", permission=READ)
+@router.get("/logs", permission=READ)
 async def get_promo_offer_logs(
     session: AsyncSession,
     limit: Limit = 50,
@@ -167,9 +164,7 @@ mount_templates(
 )
 
 
-@router.get(
-    "/{offer_id}", summary="Get Promo Offer Endpoint", permission=READ, responses={404: OFFER_NOT_FOUND}
-)
+@router.get("/{offer_id}", permission=READ, responses={404: OFFER_NOT_FOUND})
 async def get_promo_offer_endpoint(session: AsyncSession, offer_id: int) -> PromoOfferResponse:
     offer = await offers.get_offer(session, offer_id)
     if offer is None:

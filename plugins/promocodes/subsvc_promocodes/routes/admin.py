@@ -58,7 +58,6 @@ router.mount(
 
 @router.post(
     "/deactivate-discount/{user_id}",
-    summary="Admin Deactivate Discount Promocode",
     permission=common.EDIT,
     responses={404: "User not found", 400: f"{NO_DISCOUNT}, or {EXPIRED}"},
 )

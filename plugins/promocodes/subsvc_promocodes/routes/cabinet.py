@@ -24,7 +24,6 @@ REFUSED = "The code cannot be activated: " + "; ".join(f"`{text}`" for text in a
 
 @router.post(
     "/cabinet/promocode/activate",
-    summary="Activate Promocode",
     responses={400: REFUSED, 404: USER_NOT_FOUND, 429: "Too many attempts from this address"},
 )
 async def activate_promocode(
@@ -59,7 +58,6 @@ async def activate_promocode(
 
 @router.post(
     "/cabinet/promocode/deactivate-discount",
-    summary="Deactivate Discount Promocode",
     responses={
         400: "No active discount promo code found, or Discount has already expired",
         404: USER_NOT_FOUND,

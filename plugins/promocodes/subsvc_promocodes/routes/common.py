@@ -27,13 +27,11 @@ RULES = "A rule of the code is broken: the reference's text (e.g. `Promo code wi
 CODE = "/{promocode_id}"
 CREATE_OPTIONS: dict[str, Any] = {
     "status_code": 201,
-    "summary": "Create Promocode Endpoint",
     "permission": CREATE,
     "responses": {400: RULES},
 }
 """The create operation's declaration; each area has its own body and creator."""
 UPDATE_OPTIONS: dict[str, Any] = {
-    "summary": "Update Promocode Endpoint",
     "permission": EDIT,
     "responses": {404: NOT_FOUND, 400: RULES},
 }
@@ -44,7 +42,7 @@ def settings(request: Request) -> PromocodesSettings:
     return PromocodesSettings.of(request.app)
 
 
-@operation("GET", "", summary="List Promocodes", permission=READ)
+@operation("GET", "", permission=READ)
 async def list_promocodes(
     session: AsyncSession, limit: Limit = 50, offset: Offset = 0, is_active: bool | None = None
 ) -> PromoCodeListResponse:
@@ -55,7 +53,7 @@ async def list_promocodes(
     )
 
 
-@operation("GET", CODE, summary="Get Promocode", permission=READ, responses={404: NOT_FOUND})
+@operation("GET", CODE, permission=READ, responses={404: NOT_FOUND})
 async def get_promocode(
     request: Request, session: AsyncSession, promocode_id: int
 ) -> PromoCodeDetailResponse:
@@ -64,14 +62,7 @@ async def get_promocode(
     return await service.detail(session, code, settings(request).PROMOCODE_RECENT_USES)
 
 
-@operation(
-    "DELETE",
-    CODE,
-    status_code=204,
-    summary="Delete Promocode Endpoint",
-    permission=DELETE,
-    responses={404: NOT_FOUND},
-)
+@operation("DELETE", CODE, status_code=204, permission=DELETE, responses={404: NOT_FOUND})
 async def delete_promocode_endpoint(session: AsyncSession, promocode_id: int) -> None:
     """Delete a code and its uses (discounts it granted stay)."""
     await service.delete(session, promocode_id)

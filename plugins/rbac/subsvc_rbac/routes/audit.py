@@ -22,7 +22,7 @@ Offset = Annotated[int, Query(ge=0)]
 Filters = Annotated[audit_log.AuditFilter, Query()]
 
 
-@router.get("/audit-log", summary="List Audit Logs", permission="audit_log:read")
+@router.get("/audit-log", permission="audit_log:read")
 async def list_audit_logs(
     request: Request, session: AsyncSession, filters: Filters, limit: PageLimit = 50, offset: Offset = 0
 ) -> AuditLogListResponse:
@@ -37,7 +37,7 @@ async def list_audit_logs(
     return AuditLogListResponse(items=items, total=total, limit=limit, offset=offset)
 
 
-@router.get("/audit-log/export", summary="Export Audit Logs", permission="audit_log:export")
+@router.get("/audit-log/export", permission="audit_log:export")
 async def export_audit_logs(
     request: Request, session: AsyncSession, filters: Filters, limit: ExportLimit = 10_000
 ) -> Response:

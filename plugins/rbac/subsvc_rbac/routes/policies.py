@@ -20,7 +20,7 @@ router = Router(area="cabinet-admin", tag="Admin RBAC Policies", prefix=PREFIX)
 TARGET_403 = "A policy of a role at or above your level, or of every role without being a superadmin"
 
 
-@router.get("/policies", summary="List Policies", permission="roles:read")
+@router.get("/policies", permission="roles:read")
 async def list_policies(
     session: AsyncSession, role_id: int | None = None, include_inactive: bool = False
 ) -> list[PolicyResponse]:
@@ -34,7 +34,6 @@ async def list_policies(
 @router.post(
     "/policies",
     status_code=201,
-    summary="Create Policy",
     permission="roles:create",
     responses={403: TARGET_403, 404: "Referenced role not found"},
 )
@@ -51,7 +50,6 @@ async def create_policy(
 
 @router.put(
     "/policies/{policy_id}",
-    summary="Update Policy",
     permission="roles:edit",
     responses={403: TARGET_403, 404: "Policy not found, or Referenced role not found"},
 )
@@ -71,10 +69,7 @@ async def update_policy(
 
 
 @router.delete(
-    "/policies/{policy_id}",
-    summary="Delete Policy",
-    permission="roles:delete",
-    responses={403: TARGET_403, 404: "Policy not found"},
+    "/policies/{policy_id}", permission="roles:delete", responses={403: TARGET_403, 404: "Policy not found"}
 )
 async def delete_policy(
     request: Request, session: AsyncSession, principal: Principal, policy_id: int

@@ -34,14 +34,14 @@ def _registry(request: Request) -> dict[str, list[str]]:
     return registry
 
 
-@router.get("/permissions", summary="Get Permission Registry", permission="roles:read")
+@router.get("/permissions", permission="roles:read")
 async def get_permission_registry(request: Request) -> list[PermissionSection]:
     """Every permission section and its actions, as the installed plugins register them
     (a role may also grant `section:*` and `*:*`)."""
     return [PermissionSection(section=s, actions=list(a)) for s, a in _registry(request).items()]
 
 
-@router.get("/users", summary="List Rbac Users", permission="roles:read")
+@router.get("/users", permission="roles:read")
 async def list_rbac_users(
     session: AsyncSession, limit: ListLimit = 1000, offset: ListOffset = 0
 ) -> list[AdminWithRolesResponse]:
@@ -50,7 +50,7 @@ async def list_rbac_users(
     return await service.list_admins(session, limit, offset)
 
 
-@router.get("/roles", summary="List Roles", permission="roles:read")
+@router.get("/roles", permission="roles:read")
 async def list_roles(session: AsyncSession, include_inactive: bool = False) -> list[RoleResponse]:
     """Roles, highest level first, each with `user_count` (its effective assignments)."""
     return await service.role_responses(session, await service.list_roles(session, include_inactive))
@@ -59,7 +59,6 @@ async def list_roles(session: AsyncSession, include_inactive: bool = False) -> l
 @router.post(
     "/roles",
     status_code=201,
-    summary="Create Role",
     permission="roles:create",
     responses={
         400: "Invalid permissions",
@@ -80,7 +79,6 @@ async def create_role(
 
 @router.put(
     "/roles/{role_id}",
-    summary="Update Role",
     permission="roles:edit",
     responses={
         400: "Invalid permissions",
@@ -101,7 +99,6 @@ async def update_role(
 
 @router.delete(
     "/roles/{role_id}",
-    summary="Delete Role",
     permission="roles:delete",
     responses={403: "System role, or a role at or above your own level", 404: "Role not found"},
 )
@@ -113,12 +110,7 @@ async def delete_role(
     return RoleDeletedResponse(role_id=role_id)
 
 
-@router.get(
-    "/roles/{role_id}/users",
-    summary="List Role Users",
-    permission="roles:read",
-    responses={404: "Role not found"},
-)
+@router.get("/roles/{role_id}/users", permission="roles:read", responses={404: "Role not found"})
 async def list_role_users(
     session: AsyncSession, role_id: int, limit: ListLimit = 1000, offset: ListOffset = 0
 ) -> list[UserRoleResponse]:
@@ -129,7 +121,6 @@ async def list_role_users(
 @router.post(
     "/assignments",
     status_code=201,
-    summary="Assign Role",
     permission="roles:assign",
     responses={
         400: "expires_at is not in the future",
@@ -147,7 +138,6 @@ async def assign_role(
 
 @router.delete(
     "/assignments/{assignment_id}",
-    summary="Revoke Role",
     permission="roles:assign",
     responses={403: "Superadmin, or a role at or above your level", 404: "Role assignment not found"},
 )

@@ -46,7 +46,7 @@ async def _detail(request: Request, session: AsyncSession, server: Server) -> Se
     )
 
 
-@router.get("", summary="List Servers", permission=READ)
+@router.get("", permission=READ)
 async def list_servers(session: AsyncSession, include_unavailable: bool = True) -> CabinetServerListResponse:
     """Get list of all servers (by sort order, then id); `include_unavailable=false` keeps
     the available ones."""
@@ -57,7 +57,6 @@ async def list_servers(session: AsyncSession, include_unavailable: bool = True) 
 router.mount(
     sync_servers,
     response_model=CabinetServerSyncResponse,
-    summary="Sync Servers",
     description="Sync servers with the VPN panel: new squads become unavailable servers, known ones\n"
     "take the panel's name as `original_name`, vanished ones are removed. 503 without a panel.",
 )
@@ -70,7 +69,7 @@ async def get_server_detail(request: Request, session: AsyncSession, server_id: 
     return await _detail(request, session, await get_server(session, server_id))
 
 
-@router.put("/{server_id}", summary="Update Existing Server", permission=EDIT, responses=RESPONSES_CHANGE)
+@router.put("/{server_id}", permission=EDIT, responses=RESPONSES_CHANGE)
 async def update_existing_server(
     request: Request, session: AsyncSession, server_id: int, payload: CabinetServerUpdateRequest
 ) -> ServerDetailResponse:
@@ -91,7 +90,7 @@ async def _flip(session: AsyncSession, server_id: int, flag: str) -> Server:
     return server
 
 
-@router.post("/{server_id}/toggle", summary="Toggle Server", permission=EDIT, responses=RESPONSES_ONE)
+@router.post("/{server_id}/toggle", permission=EDIT, responses=RESPONSES_ONE)
 async def toggle_server(session: AsyncSession, server_id: int) -> ServerToggleResponse:
     """Toggle server availability."""
     server = await _flip(session, server_id, "is_available")
@@ -99,7 +98,7 @@ async def toggle_server(session: AsyncSession, server_id: int) -> ServerToggleRe
     return ServerToggleResponse(id=server_id, is_available=server.is_available, message=message)
 
 
-@router.post("/{server_id}/trial", summary="Toggle Server Trial", permission=EDIT, responses=RESPONSES_ONE)
+@router.post("/{server_id}/trial", permission=EDIT, responses=RESPONSES_ONE)
 async def toggle_server_trial(session: AsyncSession, server_id: int) -> ServerTrialToggleResponse:
     """Toggle server trial eligibility."""
     server = await _flip(session, server_id, "is_trial_eligible")
@@ -109,7 +108,7 @@ async def toggle_server_trial(session: AsyncSession, server_id: int) -> ServerTr
     )
 
 
-@router.get("/{server_id}/stats", summary="Get Server Stats", permission=READ, responses=RESPONSES_ONE)
+@router.get("/{server_id}/stats", permission=READ, responses=RESPONSES_ONE)
 async def get_server_stats(session: AsyncSession, server_id: int) -> ServerStatsResponse:
     """Get server statistics: live paid and trial subscriptions on its squad; `usage_percent`
     is current users over max users (null without a limit)."""

@@ -41,7 +41,7 @@ async def _record(session: AsyncSession, server: Any) -> ServerResponse:
     return views.web_server(server, groups.get(server.id, []))
 
 
-@router.get("/servers", summary="List Servers", permission=READ)
+@router.get("/servers", permission=READ)
 async def list_servers(
     session: AsyncSession,
     page: Annotated[int, Query(ge=1)] = 1,
@@ -73,7 +73,7 @@ async def create_server(session: AsyncSession, payload: ServerCreateRequest) -> 
     return await _record(session, server)
 
 
-@router.get("/servers/stats", summary="Get Servers Statistics", permission=READ)
+@router.get("/servers/stats", permission=READ)
 async def get_servers_statistics(session: AsyncSession) -> ServerStatisticsResponse:
     """Totals over every server. Revenue is each server's price times its current users
     (what the servers earn per period at their list prices)."""
@@ -92,27 +92,24 @@ router.mount(
     path="/servers/sync",
     name="sync_servers_with_panel",
     response_model=ServerSyncResponse,
-    summary="Sync Servers With Panel",
     description="Create, update and remove servers so that they follow the VPN panel's squads; 503\n"
     "while no panel is configured.",
 )
 
 
-@router.post("/servers/sync-counts", summary="Sync Server Counts", permission=EDIT)
+@router.post("/servers/sync-counts", permission=EDIT)
 async def sync_server_counts(session: AsyncSession) -> ServerCountsSyncResponse:
     """Recompute every server's `currentUsers` (users with a live subscription on its
     squad); answers how many counters changed."""
     return ServerCountsSyncResponse(updated=await queries.recount(session))
 
 
-@router.get("/servers/{server_id}", summary="Get Server Endpoint", permission=READ, responses=RESPONSES_ONE)
+@router.get("/servers/{server_id}", permission=READ, responses=RESPONSES_ONE)
 async def get_server_endpoint(session: AsyncSession, server_id: int) -> ServerResponse:
     return await _record(session, await get_server(session, server_id))
 
 
-@router.patch(
-    "/servers/{server_id}", summary="Update Server Endpoint", permission=EDIT, responses=RESPONSES_CHANGE
-)
+@router.patch("/servers/{server_id}", permission=EDIT, responses=RESPONSES_CHANGE)
 async def update_server_endpoint(
     session: AsyncSession, server_id: int, payload: ServerUpdateRequest
 ) -> ServerResponse:
@@ -128,7 +125,6 @@ async def update_server_endpoint(
 
 @router.delete(
     "/servers/{server_id}",
-    summary="Delete Server Endpoint",
     permission=EDIT,
     responses={404: "Server not found", 409: "Live subscriptions or tariffs use the server"},
 )
@@ -141,12 +137,7 @@ async def delete_server_endpoint(
     return ServerDeleteResponse(success=True, message="Server deleted")
 
 
-@router.get(
-    "/servers/{server_id}/users",
-    summary="Get Server Connected Users Endpoint",
-    permission=READ,
-    responses=RESPONSES_ONE,
-)
+@router.get("/servers/{server_id}/users", permission=READ, responses=RESPONSES_ONE)
 async def get_server_connected_users_endpoint(
     session: AsyncSession,
     server_id: int,
