@@ -62,6 +62,10 @@ from subsvc_users.api import User
 CRYPTOBOT_TOKEN = "bench:" + secrets.token_hex(16)
 PATH = "/webhooks/payments/cryptobot"
 AMOUNT_KOPEKS = 15_000
+# This invocation's own ids, so a database kept from an earlier run (PostgreSQL) takes new rows.
+STAMP = secrets.randbelow(10**6)
+MESSENGER_IDS = 7_000_000_000 + STAMP * 100_000
+INVOICE_IDS = STAMP * 10**9
 
 
 def signature(body: bytes) -> str:
@@ -124,7 +128,8 @@ async def make_users(base: str, token: str, count: int) -> list[int]:
     async with httpx2.AsyncClient(base_url=base, headers={"X-API-Key": token}, timeout=30) as http:
         ids = []
         for n in range(count):
-            r = await http.post("/users", json={"messenger_id": 5_000_000 + n, "first_name": f"Payer {n}"})
+            body = {"messenger_id": MESSENGER_IDS + n, "first_name": f"Payer {n}"}
+            r = await http.post("/users", json=body)
             if r.status_code != 201:
                 raise BenchError(f"POST /users answered {r.status_code}: {r.text}")
             ids.append(r.json()["id"])
@@ -179,11 +184,23 @@ async def ledger(url: str) -> dict[str, int]:
         return {
             "credited": credited or 0,
             "deposits": deposits or 0,
-            "balances": balances or 0,
+            "balances": int(balances or 0),
             "linked": linked or 0,
         }
     finally:
         await engine.dispose()
+
+
+async def settled_ledger(url: str) -> dict[str, int]:
+    """The ledger once the requests still in flight when wrk stopped have been answered (two
+    readings a moment apart agree)."""
+    last = await ledger(url)
+    while True:
+        await asyncio.sleep(0.5)
+        now = await ledger(url)
+        if now == last:
+            return now
+        last = now
 
 
 def measure(
@@ -193,12 +210,12 @@ def measure(
     users = asyncio.run(make_users(base, token, args.users))
     runs: list[dict[str, Any]] = []
     for number in range(args.runs):
-        first = 1_000_000 * (number + 1)
+        first = INVOICE_IDS + number * 10**7
         asyncio.run(seed_payments(url, users, first, args.payments))
         before = asyncio.run(ledger(url))
         script = wrk_script(first, args.payments, workdir)
         notified = run_wrk(args, pin, base + PATH, script, args.duration)
-        after = asyncio.run(ledger(url))
+        after = asyncio.run(settled_ledger(url))
         health = run_wrk(args, pin, base + "/health", health_script(workdir), args.duration)
         credited = after["credited"] - before["credited"]
         run = {
@@ -211,6 +228,8 @@ def measure(
             "socket_errors": notified.socket_errors,
             "health_per_second": health.rps,
             "health_p50_ms": health.p50_ms,
+            "ledger_before": before,
+            "ledger_after": after,
             "exactly_once": (
                 after["deposits"] - before["deposits"] == credited
                 and after["linked"] == after["credited"]
@@ -226,7 +245,7 @@ def measure(
     medians = {
         key: statistics.median(run[key] for run in runs)
         for key in runs[0]
-        if key not in ("exactly_once", "credited")
+        if key not in ("exactly_once", "credited", "ledger_before", "ledger_after")
     }
     return {"runs": runs, "median": medians, "ok": all(run["exactly_once"] for run in runs)}
 
