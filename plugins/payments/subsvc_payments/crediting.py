@@ -66,22 +66,9 @@ def _outcome(payment: Payment, **extra: Any) -> Outcome:
 
 
 def _event(payment: Payment, now: datetime) -> PaymentEvent:
-    assert payment.id is not None
-    return PaymentEvent(
-        payment_id=payment.id,
-        user_id=payment.user_id,
-        provider=payment.provider,
-        method=payment.method,
-        provider_payment_id=payment.provider_payment_id,
-        status=payment.status,
-        amount_kopeks=payment.amount_kopeks,
-        paid_amount_kopeks=payment.paid_amount_kopeks,
-        currency=payment.currency,
-        transaction_id=payment.transaction_id,
-        flagged_late=payment.flagged_late,
-        failure_reason=payment.failure_reason,
-        occurred_at=now,
-    )
+    """The payment as the event carries it: its fields of the same names, its id, the time."""
+    carried = payment.model_dump(include=set(PaymentEvent.model_fields))
+    return PaymentEvent(**carried, payment_id=payment.id, occurred_at=now)
 
 
 async def _linked_transaction(session: AsyncSession, provider: str, provider_payment_id: str) -> int | None:
