@@ -1,5 +1,6 @@
 """The endpoint layer: declare an endpoint once (see :mod:`subsvc.api.endpoint`)."""
 
+from subsvc.api.attributes import from_attributes
 from subsvc.api.endpoint import Area, Endpoint, Operation, Router, operation
 from subsvc.api.errors import HTTPError, RequestValidationError
 from subsvc.api.forms import UploadedFile
@@ -30,6 +31,7 @@ __all__ = [
     "UploadedFile",
     "fits_int32",
     "fits_int64",
+    "from_attributes",
     "operation",
     "rubles",
 ]

@@ -23,25 +23,13 @@ class PluginResponse(BaseModel):
 _LIST = TypeAdapter(list[PluginResponse])
 
 
-def describe(request: Request) -> list[PluginResponse]:
-    return [
-        PluginResponse(
-            name=info.name,
-            version=info.version,
-            enabled=info.enabled,
-            internal=info.internal,
-            requires=list(info.requires),
-        )
-        for info in request.app.state.plugins.infos
-    ]
-
-
 @router.get("/plugins", response_model=list[PluginResponse])
 async def list_plugins(request: Request) -> Response:
     """Every plugin: name, version, whether it runs, and the plugins it requires."""
     body: bytes | None = getattr(request.app.state, "plugin_list", None)
     if body is None:  # the set of plugins is fixed while the app runs: render it once
-        body = request.app.state.plugin_list = _LIST.dump_json(describe(request))
+        infos = _LIST.validate_python(request.app.state.plugins.infos, from_attributes=True)
+        body = request.app.state.plugin_list = _LIST.dump_json(infos)
     return Response(body, media_type="application/json")
 
 

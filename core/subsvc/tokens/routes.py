@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import Router
+from subsvc.api import Router, from_attributes
 from subsvc.auth.principal import Principal
 from subsvc.tokens import service
 from subsvc.tokens.models import ApiToken
@@ -33,8 +33,7 @@ async def create_token(
         expires_at=payload.expires_at,
         created_by=principal.name,
     )
-    record = TokenResponse.model_validate(token)
-    return TokenCreateResponse(**record.model_dump(), token=plain)
+    return from_attributes(TokenCreateResponse, token, token=plain)
 
 
 async def _set_active(request: Request, session: AsyncSession, token_id: int, active: bool) -> ApiToken:

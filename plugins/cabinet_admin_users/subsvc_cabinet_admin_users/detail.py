@@ -14,7 +14,7 @@ from subsvc_promo_groups.api import find_group
 from subsvc_subscriptions.api import Subscription, SubscriptionStatus, TrafficPurchase
 from subsvc_users.api import User
 
-from subsvc.api import INT64_MAX
+from subsvc.api import INT64_MAX, from_attributes
 from subsvc.db import utcnow
 from subsvc_cabinet_admin_users import listing
 from subsvc_cabinet_admin_users.lookup import (
@@ -22,12 +22,11 @@ from subsvc_cabinet_admin_users.lookup import (
     current_subscription,
     find_user,
     full_name,
-    identity,
+    user_answer,
 )
 from subsvc_cabinet_admin_users.schemas import (
     TrafficPurchaseItem,
     UserDetailResponse,
-    UserPromoGroupInfo,
     UserReferralInfo,
     UserSubscriptionInfo,
     UserTransactionItem,
@@ -54,46 +53,28 @@ async def subscription_info(
         .order_by(col(TrafficPurchase.created_at).desc(), col(TrafficPurchase.id).desc())
     )
     purchases = [
-        TrafficPurchaseItem(
-            id=p.id or 0,
-            traffic_gb=p.traffic_gb,
-            expires_at=p.expires_at,
-            created_at=p.created_at,
+        from_attributes(
+            TrafficPurchaseItem,
+            p,
             days_remaining=_days_left(p.expires_at, now),
             is_expired=now >= p.expires_at,
         )
         for p in (await session.exec(query)).all()
     ]
     live = subscription.status in (SubscriptionStatus.ACTIVE, SubscriptionStatus.TRIAL)
-    return UserSubscriptionInfo(
-        id=subscription.id or 0,
-        status=subscription.status,
-        is_trial=subscription.is_trial,
-        start_date=subscription.start_date,
-        end_date=subscription.end_date,
-        traffic_limit_gb=subscription.traffic_limit_gb,
-        traffic_used_gb=subscription.traffic_used_gb,
-        device_limit=subscription.device_limit,
-        tariff_id=subscription.tariff_id,
-        autopay_enabled=subscription.autopay_enabled,
+    return from_attributes(
+        UserSubscriptionInfo,
+        subscription,
         is_active=live and subscription.end_date > now,
         days_remaining=_days_left(subscription.end_date, now),
-        purchased_traffic_gb=subscription.purchased_traffic_gb,
         traffic_purchases=purchases,
     )
 
 
 def transaction_item(row: Transaction) -> UserTransactionItem:
     amount = -abs(row.amount_kopeks) if row.type in EXPENSE_TYPES else row.amount_kopeks
-    return UserTransactionItem(
-        id=row.id or 0,
-        type=row.type,
-        amount_kopeks=amount,
-        amount_rubles=round(amount / 100, 2),
-        description=row.description,
-        payment_method=row.payment_method,
-        is_completed=row.is_completed,
-        created_at=row.created_at,
+    return from_attributes(
+        UserTransactionItem, row, amount_kopeks=amount, amount_rubles=round(amount / 100, 2)
     )
 
 
@@ -151,21 +132,14 @@ async def user_detail(session: AsyncSession, user: User, recent: int) -> UserDet
     settings = await admin_settings(session, user.id)
     spent, purchases = (await listing.spending_of(session, [user.id])).get(user.id, (0, 0))
     _, recent_items = await transactions(session, user.id, None, recent, 0) if recent else (0, [])
-    return UserDetailResponse(
-        **identity(user),
-        language=user.language,
-        email=user.email,
-        email_verified=user.email_verified,
-        updated_at=user.updated_at,
-        cabinet_last_login=user.cabinet_last_login,
+    return user_answer(
+        UserDetailResponse,
+        user,
         subscription=await subscription_info(session, subscription, now) if subscription else None,
-        promo_group=UserPromoGroupInfo(id=group.id or 0, name=group.name, is_default=group.is_default)
-        if group
-        else None,
+        promo_group=group,  # read as UserPromoGroupInfo
         referral=await _referral(session, user, settings.referral_commission_percent if settings else None),
         total_spent_kopeks=spent,
         purchase_count=purchases,
-        has_had_paid_subscription=user.has_had_paid_subscription,
         restriction_topup=bool(settings and settings.restriction_topup),
         restriction_subscription=bool(settings and settings.restriction_subscription),
         restriction_reason=settings.restriction_reason if settings else None,

@@ -24,7 +24,7 @@ from subsvc_users import api as users
 from subsvc_users.api import User, count_cache
 
 from subsvc.api import INT64_MAX
-from subsvc_cabinet_admin_users.lookup import current_summaries, identity
+from subsvc_cabinet_admin_users.lookup import current_summaries, user_answer
 from subsvc_cabinet_admin_users.models import UserAdminSettings
 from subsvc_cabinet_admin_users.schemas import SortBy, UserListItem
 
@@ -143,13 +143,13 @@ async def list_items(session: AsyncSession, rows: Sequence[User]) -> list[UserLi
         purchase = bool(restriction and restriction.restriction_subscription)
         total_spent, purchase_count = spent.get(user.id, (0, 0))
         items.append(
-            UserListItem(
-                **identity(user),
+            user_answer(
+                UserListItem,
+                user,
                 has_subscription=summary is not None,
                 subscription_status=summary.actual_status if summary else None,
                 subscription_is_trial=summary.is_trial if summary else False,
                 subscription_end_date=summary.end_date if summary else None,
-                promo_group_id=user.promo_group_id,
                 promo_group_name=groups.get(user.promo_group_id) if user.promo_group_id else None,
                 total_spent_kopeks=total_spent,
                 purchase_count=purchase_count,

@@ -8,7 +8,7 @@ tries a messenger id first; these do not), and by messenger id only under ``by-m
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -16,9 +16,12 @@ from subsvc_subscriptions import api as subscriptions
 from subsvc_subscriptions.api import Subscription
 from subsvc_users.api import SubscriptionSummary, User
 
-from subsvc.api import INT32_MAX
+from subsvc.api import INT32_MAX, from_attributes
 from subsvc.db import utcnow
 from subsvc_cabinet_admin_users.models import UserAdminSettings
+from subsvc_cabinet_admin_users.schemas import UserIdentity
+
+U = TypeVar("U", bound=UserIdentity)
 
 
 def fits_row_id(value: int) -> bool:
@@ -48,21 +51,11 @@ def full_name(user: User) -> str:
     return user.email or f"User {user.id}"
 
 
-def identity(user: User) -> dict[str, Any]:
-    """The fields every user answer of this plugin starts with."""
-    return {
-        "id": user.id,
-        "messenger_id": user.messenger_id,
-        "username": user.username,
-        "first_name": user.first_name,
-        "last_name": user.last_name,
-        "full_name": full_name(user),
-        "status": user.status,
-        "balance_kopeks": user.balance_kopeks,
-        "balance_rubles": round(user.balance_kopeks / 100, 2),
-        "created_at": user.created_at,
-        "last_activity": user.last_activity,
-    }
+def user_answer(model: type[U], user: User, **values: Any) -> U:
+    """A user answer of this plugin (a list item, the detail): the user's fields of the
+    model's names, the full name and the balance in rubles, ``values`` for the rest."""
+    balance_rubles = round(user.balance_kopeks / 100, 2)
+    return from_attributes(model, user, full_name=full_name(user), balance_rubles=balance_rubles, **values)
 
 
 async def current_summaries(
