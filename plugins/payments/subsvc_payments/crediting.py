@@ -21,6 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_billing.api import DEPOSIT, Transaction, change_balance, record_transaction
 
+from subsvc.api import from_attributes
 from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc.services import services
@@ -67,8 +68,7 @@ def _outcome(payment: Payment, **extra: Any) -> Outcome:
 
 def _event(payment: Payment, now: datetime) -> PaymentEvent:
     """The payment as the event carries it: its fields of the same names, its id, the time."""
-    carried = payment.model_dump(include=set(PaymentEvent.model_fields))
-    return PaymentEvent(**carried, payment_id=payment.id, occurred_at=now)
+    return from_attributes(PaymentEvent, payment, payment_id=payment.id, occurred_at=now)
 
 
 async def _linked_transaction(session: AsyncSession, provider: str, provider_payment_id: str) -> int | None:
@@ -158,15 +158,12 @@ async def credit_paid(
     await session.flush()
     events.publish(session, PAYMENT_SUCCEEDED, _event(payment, now))
     if balance is not None:
-        assert payment.id is not None
-        topped_up = BalanceToppedUp(
-            user_id=payment.user_id,
+        topped_up = from_attributes(
+            BalanceToppedUp,
+            payment,  # its user, provider, transaction and lateness
             payment_id=payment.id,
-            provider=payment.provider,
-            transaction_id=transaction_id,
             amount_kopeks=paid_amount_kopeks,
             new_balance_kopeks=balance,
-            flagged_late=late,
             occurred_at=now,
         )
         events.publish(session, BALANCE_TOPPED_UP, topped_up)

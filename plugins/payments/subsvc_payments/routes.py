@@ -8,7 +8,7 @@ from typing import Annotated
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import Query, Router
+from subsvc.api import Query, Router, from_attributes
 from subsvc.auth.principal import Principal
 from subsvc_payments import pending, topup
 from subsvc_payments.methods import Method, user_methods
@@ -28,16 +28,7 @@ PROVIDER_FAILED = "The payment provider is down or refused (the payment is left 
 
 def _response(method: Method) -> PaymentMethodResponse:
     low, high = method.limits
-    return PaymentMethodResponse(
-        id=method.id,
-        name=method.name,
-        description=method.description,
-        min_amount_kopeks=low,
-        max_amount_kopeks=high,
-        options=method.options,
-        quick_amounts=method.quick_amounts,
-        open_url_direct=method.open_url_direct,
-    )
+    return from_attributes(PaymentMethodResponse, method, min_amount_kopeks=low, max_amount_kopeks=high)
 
 
 @balance.get(

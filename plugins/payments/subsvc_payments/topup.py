@@ -7,7 +7,7 @@ from __future__ import annotations
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
-from subsvc.api import HTTPError
+from subsvc.api import HTTPError, from_attributes
 from subsvc_payments.crediting import fail_payment
 from subsvc_payments.methods import Method, offered_to
 from subsvc_payments.models import FAILED, PENDING, Payment
@@ -55,13 +55,12 @@ def _return_url(app: Starlette, method: str) -> str | None:
 
 def _answer(payment: Payment) -> TopUpResponse:
     """The top-up answer of a payment the provider has created."""
-    return TopUpResponse(
+    return from_attributes(
+        TopUpResponse,
+        payment,
         payment_id=str(payment.id),
         payment_url=str(payment.data[URL_KEY]),
-        amount_kopeks=payment.amount_kopeks,
         amount_rubles=payment.amount_kopeks / 100,
-        status=payment.status,
-        expires_at=payment.expires_at,
     )
 
 
