@@ -12,7 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_users.api import PathId, UserResponse, get_user, record_columns, record_rows, records_from_rows
 
-from subsvc.api import BigInt, HTTPError, Query, Router
+from subsvc.api import BigInt, HTTPError, Query, Router, from_attributes
 from subsvc.api.pagination import Limit, Offset, Page
 from subsvc.events import EventBus
 from subsvc.services import services
@@ -127,16 +127,8 @@ async def deposit_balance(
         )
     except service.IdempotencyConflict as conflict:
         raise HTTPError(409, str(conflict)) from None
-    assert change.transaction_id is not None
-    return DepositResponse(
-        success=True,
-        duplicate=change.duplicate,
-        user_id=change.user_id,
-        messenger_id=user.messenger_id,
-        transaction_id=change.transaction_id,
-        amount_kopeks=payload.amount_kopeks,
-        old_balance_kopeks=change.old_balance_kopeks,
-        new_balance_kopeks=change.new_balance_kopeks,
+    return from_attributes(
+        DepositResponse, change, messenger_id=user.messenger_id, amount_kopeks=payload.amount_kopeks
     )
 
 

@@ -22,7 +22,7 @@ from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_users.api import RECORD_COLUMNS, USERS, Columns, PathId, User, path_id_subquery, record_select
 
-from subsvc.api import rubles
+from subsvc.api import from_attributes, rubles
 from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc_billing.models import DEPOSIT, MANUAL, WITHDRAWAL, Transaction
@@ -182,20 +182,15 @@ class Recorded:
 
     def event(self, transaction_id: int, user_id: int, balance: int, now: datetime) -> TransactionEvent:
         """The payload of ``transaction.created`` (and ``payment.completed``)."""
-        return TransactionEvent(
+        return from_attributes(
+            TransactionEvent,
+            self,
             transaction_id=transaction_id,
             user_id=user_id,
-            type=self.type,
-            amount_kopeks=self.amount_kopeks,
             amount_rubles=rubles(self.amount_kopeks),
-            payment_method=self.payment_method,
-            external_id=self.external_id,
             is_completed=True,
-            description=self.description,
             created_at=now,
             new_balance_kopeks=balance,
-            notify_user=self.notify_user,
-            apply_topup_bonuses=self.apply_topup_bonuses,
         )
 
 
