@@ -22,7 +22,7 @@ from subsvc_subscriptions import api as subscriptions
 from subsvc_subscriptions.api import SubscriptionStatus, TrafficPurchase
 from subsvc_users.api import User
 
-from subsvc.api import HTTPError, fits_int32, rubles
+from subsvc.api import HTTPError, fits_int32, from_attributes, rubles
 from subsvc.db import utcnow
 from subsvc_cabinet.schemas import (
     BalanceResponse,
@@ -111,15 +111,12 @@ def traffic_used_percent(used_gb: float, limit_gb: int) -> float:
 
 def purchase_info(purchase: TrafficPurchase, now: datetime) -> TrafficPurchaseInfo:
     """A traffic purchase with its remaining days and how much of its period has passed."""
-    assert purchase.id is not None
     period = (purchase.expires_at - purchase.created_at).total_seconds()
     elapsed = (now - purchase.created_at).total_seconds()
     progress = 100.0 if period <= 0 else round(min(100.0, max(0.0, elapsed / period * 100)), 1)
-    return TrafficPurchaseInfo(
-        id=purchase.id,
-        traffic_gb=purchase.traffic_gb,
-        expires_at=purchase.expires_at,
-        created_at=purchase.created_at,
+    return from_attributes(
+        TrafficPurchaseInfo,
+        purchase,
         days_remaining=max(0, (purchase.expires_at - now).days),
         progress_percent=progress,
     )
@@ -202,19 +199,7 @@ async def transactions(
         session, TransactionFilter(user_id=user_id, type=type), per_page, offset
     )
     items = [
-        CabinetTransaction(
-            id=row.id,
-            type=row.type,
-            amount_kopeks=row.amount_kopeks,
-            amount_rubles=rubles(row.amount_kopeks),
-            description=row.description,
-            payment_method=row.payment_method,
-            is_completed=row.is_completed,
-            created_at=row.created_at,
-            completed_at=row.completed_at,
-        )
-        for row in rows
-        if row.id is not None
+        from_attributes(CabinetTransaction, row, amount_rubles=rubles(row.amount_kopeks)) for row in rows
     ]
     return CabinetTransactionList(
         items=items, total=total, page=page, per_page=per_page, pages=math.ceil(total / per_page)
