@@ -1,10 +1,10 @@
 """The port to the VPN panel: what the plugins that use the panel and the plugin that talks
 to it agree on, so that neither imports the other.
 
-A plugin that uses the panel (servers, tariffs, cabinet_admin_users) declares a
+A plugin that uses the panel (servers, tariffs, cabinet_admin_users, addons) declares a
 ``firstresult`` hook returning one facet of the panel — :class:`SquadsPanel`,
-:class:`SquadAssignmentPanel` or :class:`AccountsPanel` — and finds it through a
-:class:`PanelHook`. The plugin that talks to the panel (``panel``) implements those hooks,
+:class:`SquadAssignmentPanel`, :class:`AccountsPanel` or :class:`SubscriptionPanel` — and
+finds it through a :class:`PanelHook`. The plugin that talks to the panel (``panel``) implements those hooks,
 building the values below and raising :class:`PanelError` (its client's errors derive from
 it). Without an implementation a user of the panel works and its panel operations answer
 503 :data:`NOT_CONFIGURED`; a failure of the panel is a 502 :func:`failure_text`.
@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Generic, Protocol, TypeVar
 
+from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
 from subsvc.api import HTTPError
@@ -38,6 +39,7 @@ __all__ = [
     "PushResult",
     "SquadAssignmentPanel",
     "SquadsPanel",
+    "SubscriptionPanel",
     "failure_text",
     "failures_as_502",
 ]
@@ -201,6 +203,35 @@ class AccountsPanel(Protocol[UserT, SubscriptionT]):
     async def disable_user(self, panel_uuid: str) -> bool: ...
 
     async def delete_user(self, panel_uuid: str) -> bool: ...
+
+
+class SubscriptionPanel(Protocol):
+    """The panel account of one subscription, for what its owner does directly (devices, a
+    new subscription link, the traffic read now). Failures raise :class:`PanelError`.
+
+    Changes of the subscription itself (limits, dates, squads, traffic and device resets)
+    never go through here: they are queued with the change (``subscription.changed``)."""
+
+    async def account(self, session: AsyncSession, subscription_id: int) -> PanelUser | None:
+        """The subscription's account: by the uuid recorded for it, else by its name;
+        ``None`` when the panel has none (yet). ``session`` is the caller's, for the lookup."""
+        ...
+
+    async def devices(self, panel_uuid: str) -> Sequence[PanelDevice]:
+        """The account's devices, in the panel's order (none for an unknown account)."""
+        ...
+
+    async def delete_device(self, panel_uuid: str, hwid: str) -> bool:
+        """Forget one device; ``False`` when the panel did not know it."""
+        ...
+
+    async def delete_all_devices(self, panel_uuid: str) -> int:
+        """Forget every device of the account; how many there were."""
+        ...
+
+    async def revoke(self, panel_uuid: str) -> PanelUser:
+        """Revoke the account's subscription link: the account with its new link."""
+        ...
 
 
 # --- finding the facet ---------------------------------------------------------------------------

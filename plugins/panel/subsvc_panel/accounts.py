@@ -10,8 +10,9 @@ from typing import Any
 from subsvc_subscriptions.api import Subscription
 from subsvc_users.api import User
 
-from subsvc.panel import GIB
+from subsvc.panel import GIB, PanelDevice, PanelUser
 from subsvc_panel.client import PanelClient, PanelNotFound
+from subsvc_panel.service import as_int
 
 DISABLED_STATUSES = frozenset({"disabled"})
 
@@ -129,3 +130,59 @@ async def find_account(
         if found:
             return found[0]
     return None
+
+
+def panel_user(account: dict[str, Any]) -> PanelUser:
+    """The client's account as the port's :class:`subsvc.panel.PanelUser`."""
+    traffic = traffic_of(account)
+    found = account.get("lastConnectedNode")
+    node: dict[str, Any] = found if isinstance(found, dict) else {}
+    happ = account.get("happ")
+    return PanelUser(
+        uuid=str(account.get("uuid") or ""),
+        short_uuid=account.get("shortUuid"),
+        username=account.get("username"),
+        status=account.get("status"),
+        expire_at=parse_time(account.get("expireAt")),
+        traffic_limit_bytes=as_int(account.get("trafficLimitBytes")),
+        used_traffic_bytes=as_int(traffic.get("usedTrafficBytes")),
+        lifetime_used_traffic_bytes=as_int(traffic.get("lifetimeUsedTrafficBytes")),
+        device_limit=as_int(account.get("hwidDeviceLimit")),
+        subscription_url=account.get("subscriptionUrl"),
+        happ_link=happ.get("cryptoLink") if isinstance(happ, dict) else None,
+        active_squads=squad_uuids(account),
+        trojan_password=account.get("trojanPassword"),
+        vless_uuid=account.get("vlessUuid"),
+        ss_password=account.get("ssPassword"),
+        first_connected_at=parse_time(traffic.get("firstConnectedAt")),
+        online_at=parse_time(traffic.get("onlineAt")),
+        last_connected_node_uuid=traffic.get("lastConnectedNodeUuid"),
+        last_connected_node_name=node.get("nodeName"),
+    )
+
+
+def panel_device(device: dict[str, Any]) -> PanelDevice:
+    """One device of the client's list as the port's :class:`subsvc.panel.PanelDevice`."""
+    return PanelDevice(
+        hwid=str(device.get("hwid") or ""),
+        platform=str(device.get("platform") or ""),
+        device_model=str(device.get("deviceModel") or ""),
+        created_at=device.get("createdAt"),
+    )
+
+
+async def devices_of(panel: PanelClient, panel_uuid: str) -> list[PanelDevice]:
+    """The account's devices in the panel's order; none for an account the panel does not know."""
+    try:
+        found = await panel.user_devices(panel_uuid)
+    except PanelNotFound:
+        return []
+    return [panel_device(device) for device in found]
+
+
+async def delete_all_devices(panel: PanelClient, panel_uuid: str) -> int:
+    """Forget every device of the account (one call, only when it has any); how many there were."""
+    count = len(await devices_of(panel, panel_uuid))
+    if count:
+        await panel.delete_all_user_devices(panel_uuid)
+    return count

@@ -309,6 +309,17 @@ class PanelClient:
         """``POST /api/users/{uuid}/actions/disable`` (idempotent); the user after it."""
         return await self._object("POST", f"/users/{_segment(user_uuid)}/actions/disable", idempotent=True)
 
+    async def reset_user_traffic(self, user_uuid: str) -> dict[str, Any]:
+        """``POST /api/users/{uuid}/actions/reset-traffic`` (idempotent: the used traffic
+        becomes 0, a LIMITED user ACTIVE); the user after it."""
+        path = f"/users/{_segment(user_uuid)}/actions/reset-traffic"
+        return await self._object("POST", path, idempotent=True)
+
+    async def revoke_user_subscription(self, user_uuid: str) -> dict[str, Any]:
+        """``POST /api/users/{uuid}/actions/revoke`` (sent once: each call revokes again): a
+        new short uuid, subscription URL and credentials; the user after it."""
+        return await self._object("POST", f"/users/{_segment(user_uuid)}/actions/revoke", json={})
+
     async def delete_user(self, user_uuid: str) -> bool:
         """``DELETE /api/users/{uuid}``; ``False`` when the panel did not know the user."""
         try:
@@ -351,6 +362,14 @@ class PanelClient:
         except PanelNotFound:
             return False
         return True
+
+    async def delete_all_user_devices(self, user_uuid: str) -> list[dict[str, Any]]:
+        """``POST /api/hwid/devices/delete-all`` (idempotent): the user's devices are
+        forgotten; the devices left (none)."""
+        found = await self._object(
+            "POST", "/hwid/devices/delete-all", json={"userUuid": user_uuid}, idempotent=True
+        )
+        return _list(found.get("devices"))
 
     # --- the transport ---------------------------------------------------------------------------
 

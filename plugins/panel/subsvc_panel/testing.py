@@ -192,7 +192,7 @@ class FakePanel:
             **fields,
         }
         user["activeInternalSquads"] = [self._squad_ref(s) for s in squads]
-        user["subscriptionUrl"] = f"https://sub.example.net/{user['shortUuid']}"
+        _links(user)
         self.users[user["uuid"]] = user
         self.by_username[username] = user["uuid"]
         if user["telegramId"] is not None:
@@ -402,6 +402,15 @@ class FakePanel:
                 user["status"] = "ACTIVE" if action == "enable" else "DISABLED"
                 user["updatedAt"] = _now()
                 return user
+            case "POST", ["users", user_uuid, "actions", "reset-traffic"]:
+                user = self._user(user_uuid)
+                user["usedTrafficBytes"] = 0
+                if user["status"] == "LIMITED":
+                    user["status"] = "ACTIVE"
+                user["updatedAt"] = _now()
+                return user
+            case "POST", ["users", user_uuid, "actions", "revoke"]:
+                return self._revoke(self._user(user_uuid))
             case "GET", ["hwid", "devices"]:
                 every = [d for devices in self.devices.values() for d in devices]
                 start, size = _int(query.get("start"), 0), _int(query.get("size"), 25)
@@ -409,6 +418,9 @@ class FakePanel:
             case "GET", ["hwid", "devices", user_uuid]:
                 devices = self.devices.get(user_uuid, [])
                 return {"total": len(devices), "devices": devices}
+            case "POST", ["hwid", "devices", "delete-all"]:
+                self.devices[self._user(_text(body, "userUuid"))["uuid"]] = []
+                return {"total": 0, "devices": []}
             case "POST", ["hwid", "devices", "delete"]:
                 user_uuid, hwid = _text(body, "userUuid"), _text(body, "hwid")
                 devices = self.devices.get(user_uuid, [])
@@ -472,6 +484,18 @@ class FakePanel:
             ids = self.by_messenger_id.get(int(user["telegramId"]), [])
             if user["uuid"] in ids:
                 ids.remove(user["uuid"])
+
+    def _revoke(self, user: dict[str, Any]) -> dict[str, Any]:
+        """A new short uuid, subscription URL and credentials (the old link stops working)."""
+        user["shortUuid"] = uuid_lib.uuid4().hex[:16]
+        _links(user)
+        user["vlessUuid"], user["trojanPassword"], user["ssPassword"] = (
+            new_uuid(),
+            uuid_lib.uuid4().hex,
+            uuid_lib.uuid4().hex,
+        )
+        user["updatedAt"] = _now()
+        return user
 
     def _create_user(self, body: Any) -> dict[str, Any]:
         username = _text(body, "username")
@@ -637,6 +661,12 @@ _USER_FIELDS = frozenset(
         "description", "hwidDeviceLimit", "activeInternalSquads", "externalSquadUuid", "tag",
     }
 )  # fmt: skip
+
+
+def _links(user: dict[str, Any]) -> None:
+    """The user's subscription URL and crypto link, made of its short uuid."""
+    user["subscriptionUrl"] = f"https://sub.example.net/{user['shortUuid']}"
+    user["happ"] = {"cryptoLink": f"happ://crypt3/{user['shortUuid']}"}
 
 
 def _text(body: Any, name: str) -> str:

@@ -55,6 +55,45 @@ async def test_users_create_find_update_disable_delete(panel: PanelClient, fake_
         await panel.user(created["uuid"])
 
 
+async def test_reset_traffic_revoke_and_forget_devices(panel: PanelClient, fake_panel: FakePanel):
+    user = fake_panel.add_user("user_7", telegramId=7, usedTrafficBytes=5 * 1024**3, status="LIMITED")
+    fake_panel.add_device(user["uuid"], "hw-1")
+    fake_panel.add_device(user["uuid"], "hw-2")
+    reset = await panel.reset_user_traffic(user["uuid"])
+    assert (reset["usedTrafficBytes"], reset["status"]) == (0, "ACTIVE")
+    old_url, old_link = user["subscriptionUrl"], user["happ"]["cryptoLink"]
+    revoked = await panel.revoke_user_subscription(user["uuid"])
+    assert revoked["uuid"] == user["uuid"]
+    assert revoked["subscriptionUrl"] != old_url and revoked["subscriptionUrl"].endswith(revoked["shortUuid"])
+    assert revoked["happ"]["cryptoLink"] not in (None, old_link)
+    assert await panel.delete_all_user_devices(user["uuid"]) == []
+    assert await panel.user_devices(user["uuid"]) == []
+    assert fake_panel.requests[-4:] == [
+        ("POST", f"/users/{user['uuid']}/actions/reset-traffic"),
+        ("POST", f"/users/{user['uuid']}/actions/revoke"),
+        ("POST", "/hwid/devices/delete-all"),
+        ("GET", f"/hwid/devices/{user['uuid']}"),
+    ]
+    with pytest.raises(PanelNotFound):
+        await panel.reset_user_traffic("no-such-user")
+    with pytest.raises(PanelNotFound):
+        await panel.delete_all_user_devices("no-such-user")
+
+
+async def test_revoke_is_sent_once_resets_are_retried(panel: PanelClient, fake_panel: FakePanel):
+    user = fake_panel.add_user("user_8")
+    fake_panel.fail_with(500)
+    with pytest.raises(PanelUnavailable):
+        await panel.revoke_user_subscription(user["uuid"])
+    assert fake_panel.count("POST", f"/users/{user['uuid']}/actions/revoke") == 1  # each call revokes again
+    with pytest.raises(PanelUnavailable):
+        await panel.reset_user_traffic(user["uuid"])
+    assert fake_panel.count("POST", f"/users/{user['uuid']}/actions/reset-traffic") == 3
+    with pytest.raises(PanelUnavailable):
+        await panel.delete_all_user_devices(user["uuid"])
+    assert fake_panel.count("POST", "/hwid/devices/delete-all") == 3
+
+
 async def test_users_are_paged(panel: PanelClient, fake_panel: FakePanel):
     fake_panel.add_users(1203)
     page, total = await panel.users_page(1200, 500)

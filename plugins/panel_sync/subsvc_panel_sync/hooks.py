@@ -1,10 +1,13 @@
-"""The panel_sync plugin's start-up: subscription changes queued in their transaction, progress
-sent to the cabinet administrators."""
+"""The panel_sync plugin's start-up (subscription changes queued in their transaction, progress
+sent to the cabinet administrators) and its implementation of the addons plugin's panel port."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy.orm import Session
 from starlette.applications import Starlette
+from subsvc_panel.api import client_of
 
 from subsvc.events import Event
 from subsvc.hookspecs import hookimpl
@@ -29,3 +32,15 @@ def startup(app: Starlette) -> None:
         await services(app).realtime.send_to_cabinet_admins({"type": PROGRESS_EVENT, **event.payload})
 
     services(app).events.subscribe(PROGRESS_EVENT, to_cabinet_admins)
+
+
+@hookimpl(optionalhook=True)
+def addons_panel(app: Starlette) -> Any:
+    """The addons plugin's port: a subscription's panel account (``None`` without a
+    configured panel: it answers 503 or an empty list)."""
+    client = client_of(app)
+    if not client.configured:
+        return None
+    from subsvc_panel_sync.gateway import SubscriptionGateway
+
+    return SubscriptionGateway(client)

@@ -106,6 +106,7 @@ async def _queue(run: Run, wanted: list[Wanted]) -> None:
             "version": 1,
             "synced_version": 0,
             "attempts": 0,
+            "pending_actions": 0,
             "next_attempt_at": now,
             "updated_at": now,
         }

@@ -39,7 +39,9 @@ def from_row(kind: type[T], row: Any, **given: Any) -> T:
 
 @dataclass(frozen=True)
 class Wanted:
-    """One subscription as read for a push (a row of :data:`subsvc_panel_sync.queries`)."""
+    """One subscription as read for a push (a row of :data:`subsvc_panel_sync.queries`):
+    its fields, what is asked of the panel after the push (``pending_actions``) and the links
+    we have of it."""
 
     subscription_id: int
     user_id: int
@@ -53,12 +55,19 @@ class Wanted:
     short_id: str
     messenger_id: int | None
     email: str | None
+    pending_actions: int = 0
+    subscription_url: str | None = None
+    subscription_crypto_link: str | None = None
 
     @classmethod
     def of(cls, row: Any) -> Wanted:
         values = row._mapping
         return from_row(
-            cls, row, version=values["version"] or 0, connected_squads=list(values["connected_squads"] or [])
+            cls,
+            row,
+            version=values["version"] or 0,
+            pending_actions=values["pending_actions"] or 0,
+            connected_squads=list(values["connected_squads"] or []),
         )
 
     @property

@@ -14,12 +14,18 @@ from subsvc.db import UTCDateTime, utcnow
 PENDING = "pending"
 SYNCED = "synced"
 FAILED = "failed"
+#: Bits of ``pending_actions``: what the panel does after the next push.
+RESET_TRAFFIC = 1
+RESET_DEVICES = 2
+ACTION_BITS = {"reset_traffic": RESET_TRAFFIC, "reset_devices": RESET_DEVICES}
 
 
 class PanelSyncState(SQLModel, table=True):
     """A subscription as the panel knows it. ``version`` grows with every committed change;
     the change is pushed until ``synced_version`` reaches it. ``next_attempt_at`` is when a
     worker may (re)try: a claim moves it a lease ahead, a failure by the backoff.
+    ``pending_actions`` (bits of :data:`ACTION_BITS`) are asked of the panel after the next
+    push, then cleared.
 
     No foreign key: the row outlives its subscription, so that a removal's change (the
     ``disabled`` published before the row goes) still reaches the panel; the row is deleted
@@ -41,6 +47,7 @@ class PanelSyncState(SQLModel, table=True):
     attempts: int = 0
     next_attempt_at: datetime | None = Field(default_factory=utcnow, sa_type=UTCDateTime)
     panel_uuid: str | None = Field(default=None, max_length=64)
+    pending_actions: int = Field(default=0, sa_column=Column(Integer, nullable=False, server_default="0"))
     synced_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     error: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

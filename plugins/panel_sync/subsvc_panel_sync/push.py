@@ -5,6 +5,9 @@ user is looked up by name and created only when absent; a creation the panel ref
 because the name exists (an earlier attempt that was not recorded) is followed by the
 lookup and an update. So a change applied twice leaves one panel user with the same fields.
 
+After a push the subscription's pending actions (:data:`subsvc_panel_sync.models.ACTION_BITS`)
+are performed: its used traffic reset, its devices forgotten; a new account needs neither.
+
 A removed subscription's queued change (:class:`Removed`) disables its panel user: the one
 with the recorded uuid, else the one with its name while its user is still known. A panel
 user that is gone already, or that cannot be found, leaves nothing to do.
@@ -20,6 +23,7 @@ from subsvc_panel.api import PanelClient, PanelError, PanelNotFound, PanelUnavai
 
 from subsvc.db import storable
 from subsvc_panel_sync.mapping import ACTIVE, DISABLED, Wanted, from_row, username_of
+from subsvc_panel_sync.models import RESET_DEVICES, RESET_TRAFFIC
 
 Action = Literal["created", "updated", "disabled", "unchanged", "failed"]
 ERROR_CHARS = 500
@@ -27,13 +31,16 @@ ERROR_CHARS = 500
 
 @dataclass(frozen=True)
 class Pushed:
-    """What one push did: ``panel_uuid`` (when known) and ``error`` (when it failed)."""
+    """What one push did: ``panel_uuid`` (when known), ``error`` (when it failed), the
+    pending actions it performed (bits) and the links the panel answered (URL, crypto link)."""
 
     wanted: Wanted
     action: Action
     panel_uuid: str | None = None
     error: str | None = None
     unavailable: bool = False
+    actions_done: int = 0
+    links: tuple[str | None, str | None] = (None, None)
 
 
 async def user_by_username(client: PanelClient, username: str) -> dict[str, Any] | None:
@@ -87,42 +94,69 @@ async def push(
     *,
     looked_up: bool = False,
 ) -> Pushed:
-    """Make the panel show ``wanted``; never raises (a failure is a :class:`Pushed` with
-    ``error``). ``panel_user``/``looked_up``: what a full sync already knows of the panel
-    (a user in sync is left alone)."""
+    """Make the panel show ``wanted``, then perform its pending actions; never raises (a
+    failure is a :class:`Pushed` with ``error``, and the actions done before it).
+    ``panel_user``/``looked_up``: what a full sync already knows of the panel (a user in sync
+    is left alone)."""
     try:
-        if panel_user is not None:
-            if not wanted.differences(panel_user):
-                return Pushed(wanted, "unchanged", str(panel_user["uuid"]))
-            uuid: str | None = str(panel_user["uuid"])
-        else:
-            uuid = None if looked_up else wanted.panel_uuid
-        if uuid is not None:
-            try:
-                user = await client.update_user(uuid, wanted.fields())
-            except PanelNotFound:
-                uuid = None  # deleted in the panel: made again below
-            else:
-                await _settle_status(client, wanted, user)
-                return Pushed(wanted, _action(wanted, False), uuid)
-        found = None if looked_up else await find_user(client, wanted)
-        created = found is None
-        if found is None:
-            try:
-                found = await client.create_user({"username": wanted.username, **wanted.fields()})
-            except PanelError as exc:
-                if exc.status not in (400, 409):
-                    raise
-                found = await find_user(client, wanted)
-                if found is None:
-                    raise
-                created = False
-        if not created:
-            found = await client.update_user(str(found["uuid"]), wanted.fields())
-        await _settle_status(client, wanted, found)
-        return Pushed(wanted, _action(wanted, created), str(found["uuid"]))
+        account, action = await _write(client, wanted, panel_user, looked_up)
     except PanelError as exc:
         return Pushed(wanted, "failed", wanted.panel_uuid, _error(exc), isinstance(exc, PanelUnavailable))
+    uuid = str(account["uuid"])
+    links = links_of(account)
+    done = RESET_TRAFFIC | RESET_DEVICES if action == "created" else 0  # a new account has neither
+    actions = (RESET_TRAFFIC, client.reset_user_traffic), (RESET_DEVICES, client.delete_all_user_devices)
+    try:
+        for bit, perform in actions:
+            if wanted.pending_actions & bit & ~done:
+                await perform(uuid)
+                done |= bit
+    except PanelError as exc:
+        unavailable = isinstance(exc, PanelUnavailable)
+        return Pushed(wanted, "failed", uuid, _error(exc), unavailable, done & wanted.pending_actions)
+    return Pushed(wanted, action, uuid, actions_done=done & wanted.pending_actions, links=links)
+
+
+def links_of(account: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """The account's subscription URL and crypto link (``happ.cryptoLink``)."""
+    happ = account.get("happ")
+    link = happ.get("cryptoLink") if isinstance(happ, Mapping) else None
+    url = account.get("subscriptionUrl")
+    return (url if isinstance(url, str) else None), (link if isinstance(link, str) else None)
+
+
+async def _write(
+    client: PanelClient, wanted: Wanted, panel_user: Mapping[str, Any] | None, looked_up: bool
+) -> tuple[Mapping[str, Any], Action]:
+    """The panel user showing ``wanted`` (updated, created or left alone) and what was done."""
+    if panel_user is not None:
+        if not wanted.differences(panel_user):
+            return panel_user, "unchanged"
+        uuid: str | None = str(panel_user["uuid"])
+    else:
+        uuid = None if looked_up else wanted.panel_uuid
+    if uuid is not None:
+        try:
+            user = await client.update_user(uuid, wanted.fields())
+        except PanelNotFound:
+            pass  # deleted in the panel: made again below
+        else:
+            return await _settle_status(client, wanted, user), _action(wanted, False)
+    found = None if looked_up else await find_user(client, wanted)
+    created = found is None
+    if found is None:
+        try:
+            found = await client.create_user({"username": wanted.username, **wanted.fields()})
+        except PanelError as exc:
+            if exc.status not in (400, 409):
+                raise
+            found = await find_user(client, wanted)
+            if found is None:
+                raise
+            created = False
+    if not created:
+        found = await client.update_user(str(found["uuid"]), wanted.fields())
+    return await _settle_status(client, wanted, found), _action(wanted, created)
 
 
 def _error(exc: PanelError) -> str:
@@ -134,9 +168,12 @@ def _error(exc: PanelError) -> str:
 
 @dataclass(frozen=True)
 class Removed:
-    """A removed subscription's queued change (a row of ``panel_sync_states`` whose
-    subscription is gone): its panel user is to be disabled. ``user_found``: its user is
-    still there (so the panel user's name is known without a recorded uuid)."""
+    """After a push the subscription's pending actions (:data:`subsvc_panel_sync.models.ACTION_BITS`)
+    are performed: its used traffic reset, its devices forgotten; a new account needs neither.
+
+    A removed subscription's queued change (a row of ``panel_sync_states`` whose
+        subscription is gone): its panel user is to be disabled. ``user_found``: its user is
+        still there (so the panel user's name is known without a recorded uuid)."""
 
     subscription_id: int
     user_id: int

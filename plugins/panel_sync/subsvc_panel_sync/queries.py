@@ -79,6 +79,9 @@ def statements(dialect: str) -> dict[str, Any]:
         "subscription_id",
         {
             "version": kept(lambda ex: s.c.version + ex.version, lambda ex: ex.version),
+            "pending_actions": kept(
+                lambda ex: s.c.pending_actions.bitwise_or(ex.pending_actions), lambda ex: ex.pending_actions
+            ),
             "status": PENDING,
             "attempts": 0,
             "next_attempt_at": lambda excluded: excluded.next_attempt_at,
@@ -115,13 +118,29 @@ def statements(dialect: str) -> dict[str, Any]:
             st.c.short_id,
             u.c.messenger_id,
             u.c.email,
+            s.c.pending_actions,
+            st.c.subscription_url,
+            st.c.subscription_crypto_link,
         )
         .join(u, u.c.id == st.c.user_id)
         .outerjoin(s, live_state)
     )
     by_ids = wanted.where(in_list(st.c.id, "ids", dialect)).order_by(st.c.id)
     page = wanted.where(st.c.id > bindparam("after")).order_by(st.c.id).limit(bindparam("limit"))
-    # pushed: synced if no change came meanwhile (else pending again, due at once)
+    # the actions a push performed, cleared unless a change came meanwhile (then done again)
+    actions_done = (
+        sa.update(s)
+        .where(s.c.subscription_id == bindparam("sid"), s.c.version <= bindparam("done_version"))
+        .values(
+            pending_actions=s.c.pending_actions.bitwise_and(bindparam("done", type_=sa.Integer).bitwise_not())
+        )
+    )
+
+    def unfinished(excluded: Any) -> Any:
+        """A change came after the pushed one, or actions are still asked of the panel."""
+        return sa.or_(newer(excluded), sa.and_(same(excluded), s.c.pending_actions != 0))
+
+    # pushed: synced if nothing is left to do (else pending again, due at once)
     synced = upsert(
         dialect,
         "subscription_id",
@@ -131,8 +150,10 @@ def statements(dialect: str) -> dict[str, Any]:
             "synced_at": lambda excluded: excluded.synced_at,
             "error": None,
             "attempts": 0,
-            "status": lambda excluded: sa.case((newer(excluded), PENDING), else_=SYNCED),
-            "next_attempt_at": lambda excluded: sa.case((newer(excluded), excluded.updated_at), else_=None),
+            "status": lambda excluded: sa.case((unfinished(excluded), PENDING), else_=SYNCED),
+            "next_attempt_at": lambda excluded: sa.case(
+                (unfinished(excluded), excluded.updated_at), else_=None
+            ),
             "updated_at": lambda excluded: excluded.updated_at,
         },
         subscription_of,
@@ -189,6 +210,7 @@ def statements(dialect: str) -> dict[str, Any]:
         "claim": claim,
         "by_ids": by_ids,
         "page": page,
+        "actions_done": actions_done,
         "synced": synced,
         "failed": failed,
         "removed": removed,

@@ -24,7 +24,7 @@ import asyncio
 import functools
 import logging
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -38,7 +38,7 @@ from subsvc.db import Database, is_database_unavailable, utcnow, write_batch
 from subsvc.events import Event
 from subsvc.services import services
 from subsvc_panel_sync.mapping import Wanted
-from subsvc_panel_sync.models import FAILED, PENDING, SYNCED
+from subsvc_panel_sync.models import ACTION_BITS, FAILED, PENDING, SYNCED
 from subsvc_panel_sync.push import Disabled, Pushed, Removed, disable_removed, push
 from subsvc_panel_sync.queries import run_sql, statements
 from subsvc_panel_sync.settings import PanelSyncSettings
@@ -49,13 +49,20 @@ SUBSCRIPTION_CHANGED = "subscription.changed"
 
 
 def record_changes(session: Session, events: list[Event]) -> bool:
-    """In the publishing transaction: queue every changed subscription (one row each).
-    Returns whether anything was queued."""
-    changes = Counter(
-        (int(e.payload["subscription_id"]), int(e.payload["user_id"]), str(e.payload["short_id"]))
-        for e in events
-        if e.type == SUBSCRIPTION_CHANGED
-    )
+    """In the publishing transaction: queue every changed subscription (one row each), with
+    the actions its changes ask of the panel (bits OR-ed). Returns whether anything was queued."""
+    changes: Counter[tuple[int, int, str]] = Counter()
+    actions: dict[tuple[int, int, str], int] = {}
+    for event in events:
+        if event.type != SUBSCRIPTION_CHANGED:
+            continue
+        key = (
+            int(event.payload["subscription_id"]),
+            int(event.payload["user_id"]),
+            str(event.payload["short_id"]),
+        )
+        changes[key] += 1
+        actions[key] = actions.get(key, 0) | action_bits(event.payload.get("panel_actions") or ())
     if not changes:
         return False
     now = utcnow()
@@ -69,6 +76,7 @@ def record_changes(session: Session, events: list[Event]) -> bool:
             "version": count,
             "synced_version": 0,
             "attempts": 0,
+            "pending_actions": actions[(subscription_id, user_id, short_id)],
             "next_attempt_at": now,
             "updated_at": now,
         }
@@ -76,6 +84,14 @@ def record_changes(session: Session, events: list[Event]) -> bool:
     ]
     session.execute(statements(dialect)["changed"], rows)
     return True
+
+
+def action_bits(names: Iterable[str]) -> int:
+    """The bits of ``pending_actions`` for these action names (unknown names are ignored)."""
+    bits = 0
+    for name in names:
+        bits |= ACTION_BITS.get(name, 0)
+    return bits
 
 
 def retry_delay(settings: PanelSyncSettings, attempts: int) -> float:
@@ -178,7 +194,14 @@ async def _record(
     queries = statements(db.dialect)
     done = [o for o in outcomes if o.error is None]
     failed = [o for o in outcomes if o.error is not None]
+    performed = [
+        {"sid": o.wanted.subscription_id, "done_version": o.wanted.version, "done": o.actions_done}
+        for o in outcomes
+        if o.actions_done
+    ]
     async with db.session() as session:
+        if performed:
+            await run_sql(session, queries["actions_done"], params=performed)
         if done:
             await run_sql(session, queries["synced"], params=[_synced_row(o, now) for o in done])
         for outcome in failed:
@@ -204,13 +227,32 @@ async def _record(
                 }
                 await run_sql(session, queries["removal_failed"], params=params)
         await session.commit()
-    # the subscriptions' own flag, in a transaction of its own (no lock-order cycle)
+    # the subscriptions' own flag and links, in a transaction of their own (no lock-order cycle)
     for state, outcomes_in_state in ((SYNCED, done), (FAILED, failed)):
         if outcomes_in_state:
             async with db.session() as session:
                 ids = [o.wanted.subscription_id for o in outcomes_in_state]
                 await subscriptions.set_panel_sync_state(session, ids, state)
                 await session.commit()
+    await _write_links(db, done, now)
+
+
+async def _write_links(db: Database, outcomes: Sequence[Pushed], now: datetime) -> None:
+    """The subscription URL and crypto link the panel answered, where ours differ (after the
+    first push of a subscription, or after its link was revoked)."""
+    changed = [o for o in outcomes if o.links[0] is not None and o.links != _links(o.wanted)]
+    if not changed:
+        return
+    async with db.session() as session:
+        for outcome in changed:
+            url, crypto_link = outcome.links
+            state = subscriptions.PanelState(subscription_url=url, subscription_crypto_link=crypto_link)
+            await subscriptions.write_panel_state(session, outcome.wanted.subscription_id, state, now)
+        await session.commit()
+
+
+def _links(wanted: Wanted) -> tuple[str | None, str | None]:
+    return wanted.subscription_url, wanted.subscription_crypto_link
 
 
 def _row(outcome: Pushed, now: datetime, **values: Any) -> dict[str, Any]:

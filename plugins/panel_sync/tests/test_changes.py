@@ -48,6 +48,31 @@ async def test_a_new_subscription_becomes_a_panel_user(client, panel, make_subsc
     await wait_for(flagged)
 
 
+async def test_the_panel_links_are_written_back_after_a_push(
+    client, panel, make_subscription, wait_for, rows
+):
+    sub = await make_subscription()
+    assert sub["subscription_url"] is None  # nothing before the panel made the account
+    found = await wait_for(lambda: _synced(client, sub["id"]))
+    user = panel.users[found["panel_uuid"]]
+
+    async def linked():
+        (row,) = await rows(Subscription, id=sub["id"])
+        return row if row.subscription_url is not None else None
+
+    row = await wait_for(linked)
+    assert row.subscription_url == user["subscriptionUrl"]
+    assert row.subscription_crypto_link == user["happ"]["cryptoLink"]
+    record = (await client.get(f"/subscriptions/{sub['id']}")).json()
+    assert record["subscription_url"] == user["subscriptionUrl"]
+    patches = panel.count("PATCH", "/users")
+    assert (await client.post(f"/subscriptions/{sub['id']}/extend", json={"days": 1})).status_code == 200
+    await wait_for(lambda: panel.count("PATCH", "/users") == patches + 1)
+    await wait_for(lambda: _synced(client, sub["id"]))
+    (again,) = await rows(Subscription, id=sub["id"])
+    assert again.subscription_url == user["subscriptionUrl"]  # the link stays
+
+
 async def _synced(client, subscription_id):
     found = await state(client, subscription_id)
     return found if found["panel_sync_status"] == "synced" else None

@@ -65,3 +65,28 @@ def test_0002_keeps_the_states_and_gives_them_their_short_id(tmp_path: Path):
             )
     finally:
         engine.dispose()
+
+
+def test_0003_gives_the_states_no_pending_actions(tmp_path: Path):
+    path = tmp_path / "migrations.db"
+    async_url, sync_url = f"sqlite+aiosqlite:///{path}", f"sqlite:///{path}"
+    dirs = MigratedDatabase(tmp_path, "panel_sync").dirs
+    migrate.upgrade(async_url, dirs, "panel_sync_0002")
+    engine = sa.create_engine(sync_url)
+    try:
+        with engine.begin() as connection:
+            connection.exec_driver_sql(
+                "INSERT INTO panel_sync_states (subscription_id, user_id, status, version, synced_version, "
+                "attempts, updated_at) VALUES (7, 1, 'pending', 1, 0, 0, '2026-01-01')"
+            )
+        migrate.upgrade(async_url, dirs)
+        with engine.connect() as connection:
+            row = connection.exec_driver_sql("SELECT subscription_id, pending_actions FROM panel_sync_states")
+            assert tuple(row.one()) == (7, 0)
+        migrate.downgrade(async_url, dirs, "panel_sync_0002")
+        with engine.connect() as connection:
+            assert connection.exec_driver_sql("SELECT count(*) FROM panel_sync_states").scalar() == 1
+            columns = {c["name"] for c in sa.inspect(connection).get_columns("panel_sync_states")}
+            assert "pending_actions" not in columns
+    finally:
+        engine.dispose()

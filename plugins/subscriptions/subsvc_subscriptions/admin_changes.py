@@ -147,6 +147,7 @@ class PanelState:
     device_limit: int | None = None
     connected_squads: list[str] | None = None
     subscription_url: str | None = None
+    subscription_crypto_link: str | None = None
     traffic_used_gb: float | None = None
 
 

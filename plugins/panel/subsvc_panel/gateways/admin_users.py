@@ -17,38 +17,6 @@ from subsvc_panel.service import as_int
 PUSHED_BY = {"status": "status", "traffic_limit": "trafficLimitBytes", "expire_date": "expireAt"}
 
 
-def panel_user(account: dict[str, Any]) -> PanelUser:
-    """The client's account as the cabinet_admin_users plugin reads it."""
-    traffic = accounts.traffic_of(account)
-    found = account.get("lastConnectedNode")
-    node: dict[str, Any] = found if isinstance(found, dict) else {}
-    short = account.get("shortUuid")
-    url = account.get("subscriptionUrl")
-    return PanelUser(
-        uuid=str(account.get("uuid") or ""),
-        short_uuid=short,
-        username=account.get("username"),
-        status=account.get("status"),
-        expire_at=accounts.parse_time(account.get("expireAt")),
-        traffic_limit_bytes=as_int(account.get("trafficLimitBytes")),
-        used_traffic_bytes=as_int(traffic.get("usedTrafficBytes")),
-        lifetime_used_traffic_bytes=as_int(traffic.get("lifetimeUsedTrafficBytes")),
-        device_limit=as_int(account.get("hwidDeviceLimit")),
-        subscription_url=url,
-        happ_link=account.get("happ", {}).get("cryptoLink")
-        if isinstance(account.get("happ"), dict)
-        else None,
-        active_squads=accounts.squad_uuids(account),
-        trojan_password=account.get("trojanPassword"),
-        vless_uuid=account.get("vlessUuid"),
-        ss_password=account.get("ssPassword"),
-        first_connected_at=accounts.parse_time(traffic.get("firstConnectedAt")),
-        online_at=accounts.parse_time(traffic.get("onlineAt")),
-        last_connected_node_uuid=traffic.get("lastConnectedNodeUuid"),
-        last_connected_node_name=node.get("nodeName"),
-    )
-
-
 class AdminUsersGateway:
     """:class:`subsvc.panel.AccountsPanel` over the client (its errors are port errors)."""
 
@@ -57,22 +25,10 @@ class AdminUsersGateway:
 
     async def find_user(self, user: User, panel_uuid: str | None) -> PanelUser | None:
         account = await accounts.find_account(self.panel, user, panel_uuid)
-        return panel_user(account) if account is not None else None
+        return accounts.panel_user(account) if account is not None else None
 
     async def devices(self, panel_uuid: str) -> Sequence[PanelDevice]:
-        try:
-            found = await self.panel.user_devices(panel_uuid)
-        except PanelNotFound:
-            return []
-        return [
-            PanelDevice(
-                hwid=str(d.get("hwid") or ""),
-                platform=str(d.get("platform") or ""),
-                device_model=str(d.get("deviceModel") or ""),
-                created_at=d.get("createdAt"),
-            )
-            for d in found
-        ]
+        return await accounts.devices_of(self.panel, panel_uuid)
 
     async def delete_device(self, panel_uuid: str, hwid: str) -> bool:
         return await self.panel.delete_user_device(panel_uuid, hwid)
