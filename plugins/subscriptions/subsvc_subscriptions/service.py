@@ -24,7 +24,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_users.api import SubscriptionSummary, User, record_paid_subscription
 
-from subsvc.api import fits_int32
+from subsvc.api import fits_int32, from_attributes
 from subsvc.db import DriverSelect, UTCDateTime, in_list, is_short, utcnow
 from subsvc.events import EventBus
 from subsvc_subscriptions.models import PANEL_SYNC_PENDING, SHORT_ID_LENGTH, Subscription, TrafficPurchase
@@ -250,18 +250,7 @@ def publish_change(
     events.publish(
         session,
         EVENT_CHANGED,
-        SubscriptionChanged(
-            subscription_id=subscription.id,
-            user_id=subscription.user_id,
-            change=change,
-            status=subscription.status,
-            is_trial=subscription.is_trial,
-            end_date=subscription.end_date,
-            traffic_limit_gb=subscription.traffic_limit_gb,
-            device_limit=subscription.device_limit,
-            connected_squads=list(subscription.connected_squads),
-            short_id=subscription.short_id,
-        ),
+        from_attributes(SubscriptionChanged, subscription, subscription_id=subscription.id, change=change),
     )
 
 
