@@ -34,7 +34,7 @@ from subsvc_subscriptions import api as subscriptions
 from subsvc_subscriptions.api import SubscriptionSettings
 from subsvc_users.api import User, UserRuleError, UserUpdateRequest, update_user
 
-from subsvc.api import INT32_MAX, rubles
+from subsvc.api import INT32_MAX, from_attributes, rubles
 from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc.services import services
@@ -219,16 +219,8 @@ async def activate(
         await _join_group(app, session, user, code, use_id, activation)
 
     assert code.id is not None
-    payload = PromoCodeActivated(
-        promocode_id=code.id,
-        code=code.code,
-        type=code.type,
-        user_id=user.id,
-        balance_bonus_kopeks=code.balance_bonus_kopeks,
-        subscription_days=code.subscription_days,
-        traffic_gb=code.traffic_gb,
-        promo_group_id=code.promo_group_id,
-        activated_at=now,
+    payload = from_attributes(
+        PromoCodeActivated, code, promocode_id=code.id, user_id=user.id, activated_at=now
     )
     events.publish(session, ACTIVATED, payload)
     return activation
