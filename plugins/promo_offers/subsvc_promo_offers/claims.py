@@ -24,7 +24,7 @@ from subsvc_billing import api as billing
 from subsvc_billing.api import DEPOSIT
 from subsvc_subscriptions import api as subscriptions
 
-from subsvc.api import fits_int32
+from subsvc.api import fits_int32, from_attributes
 from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc.services import services
@@ -212,13 +212,5 @@ def _record(session: AsyncSession, events: EventBus, offer: DiscountOffer, detai
     events.publish(
         session,
         CLAIMED_EVENT,
-        OfferClaimed(
-            offer_id=offer.id,
-            user_id=offer.user_id,
-            notification_type=offer.notification_type,
-            effect_type=offer.effect_type,
-            discount_percent=offer.discount_percent,
-            bonus_amount_kopeks=offer.bonus_amount_kopeks,
-            claimed_at=offer.claimed_at,
-        ),
+        from_attributes(OfferClaimed, offer, offer_id=offer.id),
     )

@@ -7,7 +7,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response
 
-from subsvc.api import HTTPError, Router
+from subsvc.api import HTTPError, Router, from_attributes
 from subsvc.api.errors import error_response
 from subsvc.auth.principal import Principal
 from subsvc.db import utcnow
@@ -38,17 +38,12 @@ async def get_promo_offers(
     limit = settings(request).PROMO_OFFERS_CABINET_OFFERS_LIMIT
     found = await offers.user_offers(session, principal.id, utcnow(), limit)
     return [
-        PromoOfferInfo(
-            id=offer.id or 0,
-            notification_type=offer.notification_type,
-            discount_percent=offer.discount_percent,
-            bonus_amount_kopeks=offer.bonus_amount_kopeks,
+        from_attributes(
+            PromoOfferInfo,
+            offer,
             effect_type=offer.effect_type or "percent_discount",
-            expires_at=offer.expires_at,
             is_active=offer.is_active and offer.claimed_at is None,
             is_claimed=offer.claimed_at is not None,
-            claimed_at=offer.claimed_at,
-            extra_data=offer.extra_data,
         )
         for offer in found
     ]
