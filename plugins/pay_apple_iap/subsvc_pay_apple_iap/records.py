@@ -10,7 +10,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
-from subsvc.api import fits_int32
+from subsvc.api import fits_int32, from_attributes
 from subsvc.db import utcnow
 from subsvc.services import services
 from subsvc_pay_apple_iap.client import AppleTransaction
@@ -67,18 +67,7 @@ def revoke(
     row.status, row.revoked_at = REVOKED, apple.revoked_at or now
     row.revocation_reason, row.updated_at = apple.revocation_reason, now
     session.add(row)
-    assert row.id is not None and row.revoked_at is not None
-    event = TransactionRevoked(
-        transaction_id=row.transaction_id,
-        original_transaction_id=row.original_transaction_id,
-        payment_id=row.payment_id,
-        user_id=row.user_id,
-        amount_kopeks=row.amount_kopeks,
-        revoked_at=row.revoked_at,
-        revocation_reason=row.revocation_reason,
-        source=source,
-        occurred_at=now,
-    )
+    event = from_attributes(TransactionRevoked, row, source=source, occurred_at=now)
     services(app).events.publish(session, TRANSACTION_REVOKED, event)
     return True
 
