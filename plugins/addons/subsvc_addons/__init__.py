@@ -1,0 +1,1 @@
+"""Plugin ``addons``: a subscription's add-ons and its owner's direct operations."""

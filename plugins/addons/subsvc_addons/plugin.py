@@ -1,0 +1,15 @@
+"""Plugin `addons`: what it contributes to subsvc."""
+
+from subsvc.manifest import Plugin
+from subsvc_addons import hookspecs, merging
+from subsvc_addons.models import DeviceName
+from subsvc_addons.routes import router
+from subsvc_addons.settings import AddonsSettings
+
+plugin = Plugin(
+    models=[DeviceName],
+    endpoints=[router],
+    settings=AddonsSettings,
+    hookspecs=hookspecs,
+    hooks=[merging],
+)
