@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from pydantic import BaseModel
 from starlette.applications import Starlette
 
+from subsvc.api import from_attributes
 from subsvc.db import Database, utcnow
 from subsvc.services import services
 from subsvc_panel_sync.models import PanelSyncControl, PanelSyncRun
@@ -21,6 +22,7 @@ PROGRESS_EVENT = "panel_sync.progress"
 RUNS: sa.Table = PanelSyncRun.__table__  # type: ignore[attr-defined]
 CONTROL: sa.Table = PanelSyncControl.__table__  # type: ignore[attr-defined]
 COUNTS = ("total", "processed", "created", "updated", "disabled", "unchanged", "error_count")
+SAVED = (*COUNTS, "status", "errors", "cursor", "result", "message")  # the row's columns of these names
 
 
 class SyncProgress(BaseModel):
@@ -109,33 +111,19 @@ class Run:
             setattr(self, action, getattr(self, action) + n)
 
     def payload(self) -> SyncProgress:
-        return SyncProgress(
+        return from_attributes(
+            SyncProgress,
+            self,
             run_id=self.id,
-            kind=self.kind,
-            status=self.status,
             percent=percent(self.processed, self.total, self.status),
-            total=self.total,
-            processed=self.processed,
-            created=self.created,
-            updated=self.updated,
-            disabled=self.disabled,
-            unchanged=self.unchanged,
-            errors=self.error_count,
-            message=self.message,
+            errors=self.error_count,  # a count: the run's errors are the texts kept
         )
 
     async def save(self, *, finished: bool = False) -> None:
         """Write the record (and publish its progress); ``finished``: also free the control."""
         now = utcnow()
-        values: dict[str, Any] = {name: getattr(self, name) for name in COUNTS}
-        values.update(
-            status=self.status,
-            errors=self.errors,
-            cursor=self.cursor,
-            result=self.result,
-            message=self.message,
-            heartbeat_at=now,
-        )
+        values: dict[str, Any] = {name: getattr(self, name) for name in SAVED}
+        values["heartbeat_at"] = now
         if finished:
             values["finished_at"] = now
         async with self.db.session() as session:
