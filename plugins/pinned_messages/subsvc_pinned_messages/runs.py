@@ -15,6 +15,7 @@ from starlette.applications import Starlette
 from subsvc_segments.api import resolve, user_ids_query
 from subsvc_users.api import User
 
+from subsvc.api import from_attributes
 from subsvc.db import in_list, utcnow
 from subsvc.services import services
 from subsvc_pinned_messages.messages import is_row_id, lock_activation
@@ -30,7 +31,7 @@ EVERYONE = "all"
 
 def finished_event(run: PinnedMessageRun) -> PinnedMessageRunFinished:
     """The event's payload: the run's id (as ``broadcast_id``), kind, status and counts."""
-    return PinnedMessageRunFinished.model_validate({**run.model_dump(), "broadcast_id": run.id})
+    return from_attributes(PinnedMessageRunFinished, run, broadcast_id=run.id)
 
 
 async def cancel_unfinished(app: Starlette, session: AsyncSession, message_id: int | None = None) -> None:

@@ -11,7 +11,7 @@ from sqlmodel import select as select_rows
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import HTTPError, Page
+from subsvc.api import HTTPError, Page, from_attributes
 from subsvc.services import services
 from subsvc_pinned_messages import messages, runs
 from subsvc_pinned_messages.models import BROADCAST, UNPIN, PinnedMessage, PinnedMessageRun
@@ -66,12 +66,8 @@ async def _broadcast(
     request: Request, session: AsyncSession, message: PinnedMessage, created_by: int | None
 ) -> PinnedMessageBroadcastResponse:
     run = await runs.start_run(request.app, session, BROADCAST, message, created_by)
-    return PinnedMessageBroadcastResponse(
-        message=_response(message),
-        sent_count=run.sent_count,
-        failed_count=run.failed_count,
-        broadcast_id=run.id,
-        total_count=run.total_count,
+    return from_attributes(
+        PinnedMessageBroadcastResponse, run, message=_response(message), broadcast_id=run.id
     )
 
 
@@ -137,12 +133,8 @@ async def unpin(
         return PinnedMessageUnpinResponse(was_active=False)
     creator = await messages.existing_user(session, created_by)
     run = await runs.start_run(request.app, session, UNPIN, found, creator)
-    return PinnedMessageUnpinResponse(
-        unpinned_count=run.sent_count,
-        failed_count=run.failed_count,
-        was_active=True,
-        broadcast_id=run.id,
-        total_count=run.total_count,
+    return from_attributes(
+        PinnedMessageUnpinResponse, run, unpinned_count=run.sent_count, was_active=True, broadcast_id=run.id
     )
 
 
