@@ -6,7 +6,7 @@ from typing import Annotated
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from subsvc.api import HTTPError, Query, Router
+from subsvc.api import HTTPError, Query, Router, from_attributes
 from subsvc_pages import service
 from subsvc_pages.models import FaqPage, PrivacyPolicy, PublicOffer, ServiceRule
 from subsvc_pages.schemas import (
@@ -109,14 +109,9 @@ async def restore_service_rules_version(
 
 
 def _rich_text(requested: str, page: service.RichText) -> RichTextPageResponse:
-    return RichTextPageResponse(
-        requested_language=requested,
-        language=page.language,
-        is_enabled=page.is_enabled,
-        content=page.content,
-        content_pages=service.split_content(page.content),
-        created_at=page.created_at,
-        updated_at=page.updated_at,
+    content_pages = service.split_content(page.content)
+    return from_attributes(
+        RichTextPageResponse, page, requested_language=requested, content_pages=content_pages
     )
 
 
@@ -185,18 +180,13 @@ async def update_privacy_policy(
 
 def _faq_page(page: FaqPage) -> FaqPageResponse:
     """The page as answered: its fields, and its content split into pages."""
-    return FaqPageResponse.model_validate(
-        {**page.model_dump(), "content_pages": service.split_content(page.content)}
-    )
+    return from_attributes(FaqPageResponse, page, content_pages=service.split_content(page.content))
 
 
 def _faq_list(requested: str, listing: service.FaqListing) -> FaqPageListResponse:
-    return FaqPageListResponse(
-        requested_language=requested,
-        language=listing.language,
-        is_enabled=listing.is_enabled,
-        total=len(listing.pages),
-        items=[_faq_page(page) for page in listing.pages],
+    items = [_faq_page(page) for page in listing.pages]
+    return from_attributes(
+        FaqPageListResponse, listing, requested_language=requested, total=len(items), items=items
     )
 
 
