@@ -182,12 +182,7 @@ def split(rows: list[RowConfig], styles: Styles) -> dict[str, Any]:
     for row in rows:
         for button in row.buttons:
             if button.type == "builtin" and button.id in styles:
-                styles[button.id] = ButtonSectionConfig(
-                    style=button.style,
-                    icon_custom_emoji_id=button.icon_custom_emoji_id,
-                    enabled=button.enabled,
-                    labels=button.labels,
-                )
+                styles[button.id] = ButtonSectionConfig.model_validate(button, from_attributes=True)
             else:
                 own[button.id] = button.model_dump()
     layout_rows = [

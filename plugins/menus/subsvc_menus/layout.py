@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from subsvc.api import from_attributes
 from subsvc.api.refusal import Refusal
 from subsvc_menus import catalogue
 from subsvc_menus.schemas.layout import (
@@ -228,16 +229,8 @@ def add_button(layout: MenuLayout, request: AddCustomButtonRequest) -> MenuButto
     if request.id in layout.buttons:
         raise LayoutError(409, f"Button with id '{request.id}' already exists")
     row = _row(layout, request.row_id) if request.row_id is not None else None
-    button = MenuButtonConfig(
-        type=request.type,
-        text=request.text,
-        icon=request.icon,
-        action=request.action,
-        visibility=request.visibility,
-        conditions=request.conditions,
-        dynamic_text=request.dynamic_text or has_placeholders(request.text),
-        description=request.description,
-    )
+    dynamic_text = request.dynamic_text or has_placeholders(request.text)
+    button = from_attributes(MenuButtonConfig, request, dynamic_text=dynamic_text)
     layout.buttons[request.id] = button
     if row is not None:
         row.buttons.append(request.id)
@@ -266,12 +259,7 @@ def _row(layout: MenuLayout, row_id: str) -> MenuRowConfig:
 def add_row(layout: MenuLayout, request: AddRowRequest) -> MenuRowConfig:
     if any(row.id == request.id for row in layout.rows):
         raise LayoutError(409, f"Row with id '{request.id}' already exists")
-    row = MenuRowConfig(
-        id=request.id,
-        buttons=list(request.buttons),
-        conditions=request.conditions,
-        max_per_row=request.max_per_row,
-    )
+    row = MenuRowConfig.model_validate(request, from_attributes=True)
     position = request.position if request.position is not None else len(layout.rows)
     layout.rows.insert(min(position, len(layout.rows)), row)
     return row
