@@ -14,6 +14,7 @@ from subsvc_subscriptions import api as subscriptions
 from subsvc_subscriptions.api import PanelState, Subscription, SubscriptionSettings, SubscriptionStatus
 from subsvc_users.api import User
 
+from subsvc.api import from_attributes
 from subsvc.db import utcnow
 from subsvc.panel import GIB, PanelUser
 from subsvc.services import services
@@ -80,17 +81,12 @@ def differences(subscription: Subscription | None, account: PanelUser) -> list[s
 
 
 def account_info(account: PanelUser) -> PanelUserInfo:
-    return PanelUserInfo(
-        uuid=account.uuid,
-        short_uuid=account.short_uuid,
-        username=account.username,
-        status=account.status,
+    return from_attributes(
+        PanelUserInfo,
+        account,
         expire_at=as_utc(account.expire_at) if account.expire_at else None,
         traffic_limit_gb=gigabytes(account.traffic_limit_bytes),
         traffic_used_gb=gigabytes(account.used_traffic_bytes),
-        device_limit=account.device_limit,
-        subscription_url=account.subscription_url,
-        active_squads=list(account.active_squads),
     )
 
 

@@ -12,7 +12,7 @@ from subsvc_billing import api as billing
 from subsvc_subscriptions.api import Subscription
 from subsvc_users.api import User, UserStatus
 
-from subsvc.api import HTTPError, Query
+from subsvc.api import HTTPError, Query, from_attributes
 from subsvc.auth.principal import Principal
 from subsvc.panel import NOT_CONFIGURED, PanelError, PanelUser, failure_text
 from subsvc_cabinet_admin_users import changes, sync
@@ -211,13 +211,7 @@ async def update_user_restrictions(
     user = await get_user(session, user_id, for_update=True)
     assert user.id is not None
     row = await changes.set_restrictions(session, user.id, payload)
-    return UpdateRestrictionsResponse(
-        success=True,
-        restriction_topup=row.restriction_topup,
-        restriction_subscription=row.restriction_subscription,
-        restriction_reason=row.restriction_reason,
-        message="Restrictions updated",
-    )
+    return from_attributes(UpdateRestrictionsResponse, row, success=True, message="Restrictions updated")
 
 
 @router.post(

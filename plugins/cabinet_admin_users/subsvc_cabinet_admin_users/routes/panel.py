@@ -14,7 +14,7 @@ from starlette.requests import Request
 from subsvc_subscriptions import api as subscriptions
 from subsvc_users.api import User
 
-from subsvc.api import HTTPError
+from subsvc.api import HTTPError, from_attributes
 from subsvc.db import utcnow
 from subsvc.panel import RESPONSES as PANEL_RESPONSES
 from subsvc.panel import PanelUser, PushOptions, failures_as_502
@@ -246,10 +246,4 @@ async def sync_user_to_panel(
         subscriptions.mark_synced(subscription)
     await sync.record_link(session, user.id, result.panel_uuid)
     message = f"User {result.action} in panel" if result.action != "no_changes" else "No changes needed"
-    return SyncToPanelResponse(
-        success=True,
-        message=message,
-        action=result.action,
-        panel_uuid=result.panel_uuid,
-        changes=result.changes,
-    )
+    return from_attributes(SyncToPanelResponse, result, success=True, message=message)
