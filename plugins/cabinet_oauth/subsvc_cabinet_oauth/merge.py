@@ -20,6 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_users.api import User, UserStatus
 
+from subsvc.api import from_attributes
 from subsvc.services import services
 from subsvc_cabinet_oauth import errors
 from subsvc_cabinet_oauth.errors import FlowError
@@ -50,15 +51,11 @@ async def _subscription_preview(
 
 async def preview_user(app: Starlette, session: AsyncSession, user: User) -> MergePreviewUser:
     assert user.id is not None
-    return MergePreviewUser(
-        id=user.id,
-        username=user.username,
-        first_name=user.first_name,
-        email=user.email,
+    return from_attributes(
+        MergePreviewUser,
+        user,
         auth_methods=await auth_methods(session, user),
-        balance_kopeks=user.balance_kopeks,
         subscription=await _subscription_preview(app, session, user.id),
-        created_at=user.created_at,
     )
 
 

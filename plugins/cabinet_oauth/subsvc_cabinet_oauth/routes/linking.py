@@ -8,7 +8,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_users.api import User
 
-from subsvc.api import Router
+from subsvc.api import Router, from_attributes
 from subsvc.auth.principal import Principal
 from subsvc.ratelimit import RATE_LIMITED, rate_limit
 from subsvc_cabinet_oauth import errors, flows, messenger_link, service
@@ -35,12 +35,7 @@ router = Router(area="cabinet", tag="Cabinet Account Linking", prefix="/cabinet/
 
 
 def _answer(outcome: service.LinkOutcome) -> LinkCallbackResponse:
-    return LinkCallbackResponse(
-        success=outcome.success,
-        message=outcome.message,
-        merge_required=outcome.merge_token is not None,
-        merge_token=outcome.merge_token,
-    )
+    return from_attributes(LinkCallbackResponse, outcome, merge_required=outcome.merge_token is not None)
 
 
 @router.get("/linked-providers")
@@ -167,7 +162,7 @@ async def link_server_complete(
     if user.status != "active":
         raise FlowError(403, errors.USER_INACTIVE)
     answer = await _complete(request, session, user, profile)
-    return ServerCompleteResponse(**answer.model_dump(), provider=row.provider)
+    return from_attributes(ServerCompleteResponse, answer, provider=row.provider)
 
 
 @router.post(
