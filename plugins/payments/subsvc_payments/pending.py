@@ -12,7 +12,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
-from subsvc.api import HTTPError
+from subsvc.api import HTTPError, from_attributes
 from subsvc_payments.crediting import apply_status
 from subsvc_payments.methods import all_methods
 from subsvc_payments.models import (
@@ -68,25 +68,20 @@ class Views:
         if self.names is None:
             methods = await all_methods(self.app, self.session, with_groups=False)
             self.names = {method.id: method.name for method in methods}
-        assert payment.id is not None
         emoji, text = STATUS_VIEW.get(payment.status, ("", payment.status))
         url = payment.data.get(URL_KEY)
-        return PendingPaymentResponse(
-            id=payment.id,
-            method=payment.provider,
+        return from_attributes(
+            PendingPaymentResponse,
+            payment,  # its id, amount, status, times and user
+            method=payment.provider,  # the method as the cabinet names it: the provider
             method_display=self.names.get(payment.provider, payment.provider),
             identifier=payment.provider_payment_id or str(payment.id),
-            amount_kopeks=payment.amount_kopeks,
             amount_rubles=payment.amount_kopeks / 100,
-            status=payment.status,
             status_emoji=emoji,
             status_text=text,
             is_paid=payment.status == SUCCEEDED,
             is_checkable=await self.checkable(payment),
-            created_at=payment.created_at,
-            expires_at=payment.expires_at,
             payment_url=url if isinstance(url, str) else None,
-            user_id=payment.user_id,
         )
 
 
