@@ -29,12 +29,7 @@ NOT_CONFIGURED = {503: "Apple In-App Purchase is not configured, or the database
 APPLE_FAILED = {502: "Apple's API is down, refused our credentials, or answered data not signed by Apple"}
 
 
-@cabinet.get(
-    "/cabinet/apple-iap/account-token",
-    response_model=AppleAccountTokenResponse,
-    summary="Apple Iap Account Token",
-    responses={503: "Apple In-App Purchase is not configured"},
-)
+@cabinet.get("/cabinet/apple-iap/account-token", responses={503: "Apple In-App Purchase is not configured"})
 async def apple_iap_account_token(request: Request, principal: Principal) -> AppleAccountTokenResponse:
     """Return the stable StoreKit appAccountToken UUID for the authenticated user."""
     settings = purchase.configured(request.app)
@@ -43,8 +38,6 @@ async def apple_iap_account_token(request: Request, principal: Principal) -> App
 
 @cabinet.post(
     "/cabinet/apple-purchase",
-    response_model=ApplePurchaseResponse,
-    summary="Apple Purchase",
     responses={
         400: "Unknown product, unknown transaction, or a transaction of another app or product, not "
         "consumable, or without an appAccountToken",
@@ -61,13 +54,7 @@ async def apple_purchase(
     return ApplePurchaseResponse(success=True)
 
 
-@support.get(
-    "/cabinet/admin/apple-iap/transactions",
-    response_model=AppleTransactionSearch,
-    permission="payments:read",
-    summary="Search Apple Iap Transactions",
-    responses=NOT_CONFIGURED,
-)
+@support.get("/cabinet/admin/apple-iap/transactions", permission="payments:read", responses=NOT_CONFIGURED)
 async def search_apple_iap_transactions(
     request: Request,
     session: AsyncSession,
@@ -84,9 +71,7 @@ async def search_apple_iap_transactions(
 
 @support.post(
     "/cabinet/admin/apple-iap/reconcile",
-    response_model=ReconcileReport,
     permission="payments:edit",
-    summary="Reconcile Apple Iap Transactions",
     responses={**APPLE_FAILED, **NOT_CONFIGURED},
 )
 async def reconcile_apple_iap_transactions(

@@ -31,13 +31,7 @@ def configured(request: Request) -> OverpaySettings:
     return settings
 
 
-@router.get(
-    "/cabinet/admin/overpay/certificate",
-    response_model=OverpayCertificateStatusResponse,
-    permission="settings:read",
-    summary="Get Certificate Status",
-    responses=UNAVAILABLE,
-)
+@router.get("/cabinet/admin/overpay/certificate", permission="settings:read", responses=UNAVAILABLE)
 async def get_certificate_status(request: Request, session: AsyncSession) -> OverpayCertificateStatusResponse:
     """The client certificate Overpay requires: uploaded or not, valid (it opens with its
     passphrase and has not expired), its file (written again from the database if it differs)."""
@@ -58,9 +52,7 @@ async def get_certificate_status(request: Request, session: AsyncSession) -> Ove
 
 @router.post(
     "/cabinet/admin/overpay/certificate",
-    response_model=OverpayCertificateUploadResponse,
     permission="settings:edit",
-    summary="Upload Certificate",
     responses={
         400: "Not a client certificate: empty, unreadable, a wrong passphrase, no private key, or expired",
         **UNAVAILABLE,
@@ -91,7 +83,6 @@ async def upload_certificate(
     "/cabinet/admin/overpay/certificate",
     status_code=204,
     permission="settings:edit",
-    summary="Delete Certificate",
     responses=UNAVAILABLE,
 )
 async def delete_certificate(request: Request, session: AsyncSession) -> None:

@@ -26,8 +26,6 @@ def _rubles(kopeks: int) -> str:
 
 @balance.post(
     "/cabinet/balance/stars-invoice",
-    response_model=StarsInvoiceResponse,
-    summary="Create Stars Invoice",
     responses={
         400: f"{NOT_ENABLED} (or the method is disabled or not offered to this user by the "
         "administrators), or the amount outside the limits (`Minimum amount is 1.00 RUB`, "

@@ -19,7 +19,7 @@ def recurrent_enabled(request: Request) -> bool:
     return settings.configured and settings.YOOKASSA_RECURRENT_ENABLED
 
 
-@balance.get("/cabinet/balance/saved-cards", response_model=SavedCardsListResponse, summary="Get Saved Cards")
+@balance.get("/cabinet/balance/saved-cards")
 async def get_saved_cards(
     request: Request, session: AsyncSession, principal: Principal
 ) -> SavedCardsListResponse:
@@ -34,8 +34,6 @@ async def get_saved_cards(
 
 @balance.delete(
     "/cabinet/balance/saved-cards/{card_id}",
-    response_model=SavedCardDeleted,
-    summary="Delete Saved Card",
     responses={400: cards.NOT_ENABLED, 404: f"{cards.NOT_FOUND} (unknown, unlinked or another user's)"},
 )
 async def delete_saved_card(

@@ -59,12 +59,7 @@ def config_response(method: Method) -> PaymentMethodConfigResponse:
     )
 
 
-@router.get(
-    "",
-    response_model=list[PaymentMethodConfigResponse],
-    summary="List Payment Methods",
-    permission=READ,
-)
+@router.get("", permission=READ)
 async def list_payment_methods(request: Request, session: AsyncSession) -> list[PaymentMethodConfigResponse]:
     """Every payment method in the cabinet's order: those the provider plugins offer now and
     those configured before (`is_provider_configured` false while their provider is not
@@ -72,24 +67,14 @@ async def list_payment_methods(request: Request, session: AsyncSession) -> list[
     return [config_response(method) for method in await method_configs.listed(request.app, session)]
 
 
-@router.get(
-    "/promo-groups",
-    response_model=list[PromoGroupSimple],
-    summary="List Promo Groups",
-    permission=READ,
-)
+@router.get("/promo-groups", permission=READ)
 async def list_promo_groups(session: AsyncSession) -> list[PromoGroupSimple]:
     """The promo groups a method can be limited to."""
     groups = await method_configs.promo_groups(session)
     return [PromoGroupSimple(id=group.id or 0, name=group.name) for group in groups]
 
 
-@router.put(
-    "/order",
-    response_model=list[PaymentMethodConfigResponse],
-    summary="Update Payment Methods Order",
-    permission=EDIT,
-)
+@router.put("/order", permission=EDIT)
 async def update_payment_methods_order(
     request: Request, session: AsyncSession, payload: SortOrderRequest
 ) -> list[PaymentMethodConfigResponse]:
@@ -100,13 +85,7 @@ async def update_payment_methods_order(
     ]
 
 
-@router.get(
-    "/{method_id}",
-    response_model=PaymentMethodConfigResponse,
-    summary="Get Payment Method",
-    permission=READ,
-    responses=NOT_FOUND,
-)
+@router.get("/{method_id}", permission=READ, responses=NOT_FOUND)
 async def get_payment_method(
     request: Request, session: AsyncSession, method_id: str
 ) -> PaymentMethodConfigResponse:
@@ -114,13 +93,7 @@ async def get_payment_method(
     return config_response(await method_configs.one(request.app, session, method_id))
 
 
-@router.put(
-    "/{method_id}",
-    response_model=PaymentMethodConfigResponse,
-    summary="Update Payment Method",
-    permission=EDIT,
-    responses={**NOT_FOUND, 422: REFUSED},
-)
+@router.put("/{method_id}", permission=EDIT, responses={**NOT_FOUND, 422: REFUSED})
 async def update_payment_method(
     request: Request, session: AsyncSession, method_id: str, payload: PaymentMethodConfigUpdateRequest
 ) -> PaymentMethodConfigResponse:

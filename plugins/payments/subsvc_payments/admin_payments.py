@@ -67,13 +67,7 @@ Searched = Annotated[SearchQuery, Query()]
 BAD_CURSOR = {400: f"{payment_search.BAD_CURSOR} (not a `next_cursor` of this service)"}
 
 
-@router.get(
-    "",
-    response_model=AdminPaymentListResponse,
-    summary="Get All Pending Payments",
-    permission=READ,
-    responses=BAD_CURSOR,
-)
+@router.get("", permission=READ, responses=BAD_CURSOR)
 async def get_all_pending_payments(
     request: Request,
     session: AsyncSession,
@@ -89,7 +83,7 @@ async def get_all_pending_payments(
     return await payment_search.page(request.app, session, found, page, per_page, cursor)
 
 
-@router.get("/stats", response_model=PaymentsStatsResponse, summary="Get Payments Stats", permission=READ)
+@router.get("/stats", permission=READ)
 async def get_payments_stats(session: AsyncSession) -> PaymentsStatsResponse:
     """How many payments are pending, in all and per method."""
     return await payment_search.pending_stats(session)
@@ -97,8 +91,6 @@ async def get_payments_stats(session: AsyncSession) -> PaymentsStatsResponse:
 
 @router.get(
     "/search",
-    response_model=AdminPaymentListResponse,
-    summary="Search Payments Endpoint",
     permission=READ,
     responses={400: f"{payment_search.BAD_RANGE}, or {payment_search.BAD_CURSOR}"},
 )
@@ -116,13 +108,7 @@ async def search_payments_endpoint(
     return await payment_search.page(request.app, session, searched.found(), page, per_page, cursor)
 
 
-@router.get(
-    "/search/stats",
-    response_model=SearchStatsResponse,
-    summary="Search Payments Stats Endpoint",
-    permission=READ,
-    responses=BAD_RANGE,
-)
+@router.get("/search/stats", permission=READ, responses=BAD_RANGE)
 async def search_payments_stats_endpoint(session: AsyncSession, searched: Searched) -> SearchStatsResponse:
     """The search's figures: counts by status group (pending, paid, cancelled) and sums
     (asked, and credited), in all, per method (`by_method`) and per method and UTC day
@@ -132,8 +118,6 @@ async def search_payments_stats_endpoint(session: AsyncSession, searched: Search
 
 @router.get(
     "/{method}/{payment_id}",
-    response_model=AdminPaymentResponse,
-    summary="Get Pending Payment Details",
     permission=READ,
     responses={404: f"{pending.PAYMENT_NOT_FOUND} (unknown, or of another method)"},
 )
@@ -146,8 +130,6 @@ async def get_pending_payment_details(
 
 @router.post(
     "/{method}/{payment_id}/check",
-    response_model=AdminManualCheckResponse,
-    summary="Check Payment Status",
     permission=EDIT,
     responses={
         404: f"{pending.PAYMENT_NOT_FOUND} (unknown, or of another method)",

@@ -31,11 +31,7 @@ def _response(method: Method) -> PaymentMethodResponse:
     return from_attributes(PaymentMethodResponse, method, min_amount_kopeks=low, max_amount_kopeks=high)
 
 
-@balance.get(
-    "/cabinet/balance/payment-methods",
-    response_model=list[PaymentMethodResponse],
-    summary="Get Payment Methods",
-)
+@balance.get("/cabinet/balance/payment-methods")
 async def get_payment_methods(
     request: Request, session: AsyncSession, principal: Principal
 ) -> list[PaymentMethodResponse]:
@@ -49,8 +45,6 @@ async def get_payment_methods(
 
 @balance.post(
     "/cabinet/balance/topup",
-    response_model=TopUpResponse,
-    summary="Create Topup",
     responses={
         400: f"{topup.INVALID_METHOD}, an invalid option, or the amount outside the method's limits",
         409: "The Idempotency-Key was used for another top-up, or its first request is still running",
@@ -71,11 +65,7 @@ async def create_topup(
     return await topup.create_topup(request.app, session, principal.id, payload, idempotency_key)
 
 
-@balance.get(
-    "/cabinet/balance/pending-payments",
-    response_model=PendingPaymentListResponse,
-    summary="Get Pending Payments",
-)
+@balance.get("/cabinet/balance/pending-payments")
 async def get_pending_payments(
     request: Request,
     session: AsyncSession,
@@ -87,12 +77,7 @@ async def get_pending_payments(
     return await pending.pending_page(request.app, session, principal.id, page, per_page)
 
 
-@balance.get(
-    "/cabinet/balance/pending-payments/{method}/latest",
-    response_model=PendingPaymentResponse,
-    summary="Get Latest Payment By Method",
-    responses={404: pending.NO_RECENT},
-)
+@balance.get("/cabinet/balance/pending-payments/{method}/latest", responses={404: pending.NO_RECENT})
 async def get_latest_payment_by_method(
     request: Request, session: AsyncSession, principal: Principal, method: str
 ) -> PendingPaymentResponse:
@@ -102,8 +87,6 @@ async def get_latest_payment_by_method(
 
 @balance.get(
     "/cabinet/balance/pending-payments/{method}/{payment_id}",
-    response_model=PendingPaymentResponse,
-    summary="Get Pending Payment Details",
     responses={404: f"{pending.PAYMENT_NOT_FOUND} (unknown, of another method or another user's)"},
 )
 async def get_pending_payment_details(
@@ -115,8 +98,6 @@ async def get_pending_payment_details(
 
 @balance.post(
     "/cabinet/balance/pending-payments/{method}/{payment_id}/check",
-    response_model=ManualCheckResponse,
-    summary="Check Payment Status",
     responses={
         404: f"{pending.PAYMENT_NOT_FOUND} (unknown, of another method or another user's)",
         502: PROVIDER_FAILED.split(" (")[0],
