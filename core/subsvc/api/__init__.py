@@ -5,7 +5,7 @@ from subsvc.api.endpoint import Area, Endpoint, Operation, Router, operation
 from subsvc.api.errors import HTTPError, RequestValidationError
 from subsvc.api.forms import UploadedFile
 from subsvc.api.inputs import INT32_MAX, INT64_MAX, BigInt, fits_int32, fits_int64
-from subsvc.api.money import rubles
+from subsvc.api.money import price_label, rubles
 from subsvc.api.pagination import Limit, Offset, Page
 from subsvc.api.params import Body, File, Form, Header, Path, Query
 
@@ -33,5 +33,6 @@ __all__ = [
     "fits_int64",
     "from_attributes",
     "operation",
+    "price_label",
     "rubles",
 ]

@@ -1,7 +1,7 @@
 """Plugin `cabinet`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_cabinet import hooks
+from subsvc_cabinet import hooks, hookspecs
 from subsvc_cabinet.routes import balance, subscription
 from subsvc_cabinet.settings import CabinetSettings
 
@@ -12,5 +12,6 @@ plugin = Plugin(
         "Cabinet Balance": "The cabinet user's balance and its history.",
     },
     settings=CabinetSettings,
+    hookspecs=hookspecs,
     hooks=[hooks],
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from subsvc.api import price_label
 from subsvc_menus.schemas.layout import (
     ButtonConditions,
     MenuButtonConfig,
@@ -109,22 +110,15 @@ def localized(text: dict[str, str], language: str) -> str:
     return text.get(language) or text.get("en") or next(iter(text.values()), "")
 
 
-def rubles(kopeks: int) -> str:
-    """``150000`` -> ``1 500 ₽``; kopeks shown only when there are some."""
-    whole, part = divmod(kopeks, 100)
-    shown = f"{whole:,}".replace(",", " ")
-    return f"{shown}.{part:02d} ₽" if part else f"{shown} ₽"
-
-
 def fill_placeholders(text: str, ctx: MenuContext) -> str:
     values = {
-        "{balance}": rubles(ctx.balance_kopeks),
+        "{balance}": price_label(ctx.balance_kopeks),
         "{username}": ctx.username or "User",
         "{subscription_days}": str(ctx.subscription_days),
         "{traffic_used}": f"{ctx.traffic_used_gb:.1f} GB",
         "{traffic_left}": f"{ctx.traffic_left_gb:.1f} GB",
         "{referral_count}": str(ctx.referral_count),
-        "{referral_earnings}": rubles(ctx.referral_earnings_kopeks),
+        "{referral_earnings}": price_label(ctx.referral_earnings_kopeks),
     }
     for name, value in values.items():
         text = text.replace(name, value)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from subsvc_menus import layout as rules
 from subsvc_menus.schemas.layout import ButtonConditions, MenuButtonConfig
-from subsvc_menus.visibility import MenuContext, button_text, conditions_hold, rubles, visible_to
+from subsvc_menus.visibility import MenuContext, button_text, conditions_hold, visible_to
+
+from subsvc.api import price_label
 
 
 def test_visibility():
@@ -61,7 +63,7 @@ def test_texts():
         == "💰 Баланс 1 234 567.89 ₽"
     )
     assert button_text(button, MenuContext(language="fa")) == "💰 Баланс 0 ₽"  # no en: the first text
-    assert rubles(100) == "1 ₽"
+    assert price_label(100) == "1 ₽"
 
 
 def test_checks_name_range_errors_and_warn_about_direct_open_without_url():

@@ -77,9 +77,14 @@ async def set_device_limit(
     return await _changed(session, events, subscription, "devices")
 
 
-async def set_autopay(session: AsyncSession, subscription: Subscription, enabled: bool) -> Subscription:
-    """Switch autopay; nothing the panel shows, so no event."""
+async def set_autopay(
+    session: AsyncSession, subscription: Subscription, enabled: bool, *, days_before: int | None = None
+) -> Subscription:
+    """Switch autopay (and set the days before the end it charges, when given); nothing the
+    panel shows, so no event."""
     subscription.autopay_enabled = enabled
+    if days_before is not None:
+        subscription.autopay_days_before = days_before
     subscription.updated_at = utcnow()
     await session.flush()
     return subscription

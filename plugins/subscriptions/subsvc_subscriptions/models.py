@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, Column, ForeignKey, Index, Integer, String, Text, text
 from sqlmodel import Field, SQLModel
 
 from subsvc.db import UTCDateTime, utcnow
@@ -12,6 +12,11 @@ from subsvc.db import UTCDateTime, utcnow
 SHORT_ID_LENGTH = 8
 PANEL_SYNC_PENDING = "pending"
 PANEL_SYNC_SYNCED = "synced"
+HELD_STATUSES = ("active", "trial", "limited")
+"""Stored statuses in which a subscription holds its tariff: one per (user, tariff)."""
+
+
+_HELD = "tariff_id IS NOT NULL AND status IN ('active', 'trial', 'limited')"
 
 
 class Subscription(SQLModel, table=True):
@@ -20,6 +25,10 @@ class Subscription(SQLModel, table=True):
 
     ``short_id`` is unique (the suffix of the panel user name); ``panel_sync_state`` is
     ``pending`` after every change until the panel integration has pushed it.
+
+    A user holds a tariff once: at most one subscription per ``(user_id, tariff_id)`` in a
+    stored status of :data:`HELD_STATUSES` (a partial unique index). A daily subscription is
+    one with ``last_daily_charge_at`` set (charged every 24 h from it).
     """
 
     __tablename__ = "subscriptions"
@@ -28,6 +37,26 @@ class Subscription(SQLModel, table=True):
         Index("ix_subscriptions_status_created_at", "status", "created_at"),
         Index("ix_subscriptions_end_date", "end_date"),
         Index("ix_subscriptions_created_at_id", "created_at", "id"),
+        Index(
+            "uq_subscriptions_user_tariff_live",
+            "user_id",
+            "tariff_id",
+            unique=True,
+            postgresql_where=text(_HELD),
+            sqlite_where=text(_HELD),
+        ),
+        Index(
+            "ix_subscriptions_autopay_due",
+            "end_date",
+            postgresql_where=text("autopay_enabled"),
+            sqlite_where=text("autopay_enabled"),
+        ),
+        Index(
+            "ix_subscriptions_daily_due",
+            "last_daily_charge_at",
+            postgresql_where=text("last_daily_charge_at IS NOT NULL"),
+            sqlite_where=text("last_daily_charge_at IS NOT NULL"),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -45,6 +74,9 @@ class Subscription(SQLModel, table=True):
     connected_squads: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     autopay_enabled: bool = False
     autopay_days_before: int | None = 3
+    autopay_period_days: int | None = None
+    is_daily_paused: bool = False
+    last_daily_charge_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     subscription_url: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     subscription_crypto_link: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     tariff_id: int | None = None  # no foreign key yet: the tariffs plugin comes later

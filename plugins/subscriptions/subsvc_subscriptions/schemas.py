@@ -12,7 +12,10 @@ MAX_DAYS = 36_500
 MAX_TRAFFIC_GB = 1_000_000
 MAX_DEVICES = 10_000
 
-ChangeKind = Literal["created", "replaced", "extended", "traffic", "devices", "squads", "disabled"]
+ChangeKind = Literal["created", "replaced", "extended", "traffic", "devices", "squads", "disabled", "tariff"]
+PanelAction = Literal["reset_traffic", "reset_devices"]
+"""What the panel integration does once it has pushed a change: reset the traffic used, or
+delete the connected devices."""
 
 
 class SubscriptionStatus(StrEnum):
@@ -120,3 +123,6 @@ class SubscriptionChanged(BaseModel):
     device_limit: int
     connected_squads: list[str]
     short_id: str
+    panel_actions: list[PanelAction] = Field(
+        default_factory=list, description="Resets to make after the push (a paid change may ask them)."
+    )

@@ -30,6 +30,7 @@ from subsvc.events import EventBus
 from subsvc_subscriptions.models import PANEL_SYNC_PENDING, SHORT_ID_LENGTH, Subscription, TrafficPurchase
 from subsvc_subscriptions.schemas import (
     ChangeKind,
+    PanelAction,
     SubscriptionChanged,
     SubscriptionResponse,
     SubscriptionStatus,
@@ -242,15 +243,26 @@ def new_short_id() -> str:
 
 
 def publish_change(
-    session: AsyncSession, events: EventBus, subscription: Subscription, change: ChangeKind
+    session: AsyncSession,
+    events: EventBus,
+    subscription: Subscription,
+    change: ChangeKind,
+    panel_actions: Sequence[PanelAction] = (),
 ) -> None:
-    """Mark the subscription for the panel and publish the change in this transaction."""
+    """Mark the subscription for the panel and publish the change in this transaction
+    (``panel_actions``: resets the panel integration makes after pushing it)."""
     assert subscription.id is not None
     subscription.panel_sync_state = PANEL_SYNC_PENDING
     events.publish(
         session,
         EVENT_CHANGED,
-        from_attributes(SubscriptionChanged, subscription, subscription_id=subscription.id, change=change),
+        from_attributes(
+            SubscriptionChanged,
+            subscription,
+            subscription_id=subscription.id,
+            change=change,
+            panel_actions=list(dict.fromkeys(panel_actions)),
+        ),
     )
 
 
@@ -260,11 +272,12 @@ async def record_change(
     subscription: Subscription,
     change: ChangeKind,
     now: datetime | None = None,
+    panel_actions: Sequence[PanelAction] = (),
 ) -> Subscription:
     """A change made: the subscription stamped (at ``now``), the change published, the
     session flushed."""
     subscription.updated_at = now or utcnow()
-    publish_change(session, events, subscription, change)
+    publish_change(session, events, subscription, change, panel_actions)
     await session.flush()
     return subscription
 
@@ -362,13 +375,13 @@ async def create_or_replace(
     await session.flush()
     publish_change(session, events, subscription, change)
     if not order.is_trial:
-        await _disable_other_trials(session, events, subscription, now)
+        await disable_other_trials(session, events, subscription, now)
         record_paid_subscription(session, user, now)
     await session.flush()
     return subscription
 
 
-async def _disable_other_trials(
+async def disable_other_trials(
     session: AsyncSession, events: EventBus, paid: Subscription, now: datetime
 ) -> None:
     query = (
@@ -388,11 +401,17 @@ async def _disable_other_trials(
 
 
 async def extend(
-    session: AsyncSession, events: EventBus, subscription: Subscription, days: int
+    session: AsyncSession,
+    events: EventBus,
+    subscription: Subscription,
+    days: int,
+    *,
+    now: datetime | None = None,
+    panel_actions: Sequence[PanelAction] = (),
 ) -> Subscription:
-    """Add days: from the end when it is still ahead, else from now. An expired, disabled,
-    limited or trial status becomes active."""
-    now = utcnow()
+    """Add days: from the end when it is still ahead of ``now``, else from ``now``. An
+    expired, disabled, limited or trial status becomes active."""
+    now = now or utcnow()
     start = subscription.end_date if subscription.end_date > now else now
     try:
         subscription.end_date = start + timedelta(days=days)
@@ -400,7 +419,7 @@ async def extend(
         raise RuleViolation(END_OUT_OF_RANGE) from None
     if subscription.status in REACTIVATED_BY_EXTEND:
         subscription.status = SubscriptionStatus.ACTIVE
-    return await record_change(session, events, subscription, "extended", now)
+    return await record_change(session, events, subscription, "extended", now, panel_actions)
 
 
 def _reactivate_if_current(subscription: Subscription, now: datetime) -> None:
@@ -414,15 +433,17 @@ async def add_traffic(
     settings: SubscriptionSettings,
     subscription: Subscription,
     gb: int,
+    *,
+    now: datetime | None = None,
 ) -> Subscription:
     """Add traffic to a limited subscription and record the purchase (it counts for
-    ``TRAFFIC_PURCHASE_DAYS``). An unlimited subscription (0) is left as it is."""
+    ``TRAFFIC_PURCHASE_DAYS`` from ``now``). An unlimited subscription (0) is left as it is."""
     if subscription.traffic_limit_gb == 0:
         return subscription
     assert subscription.id is not None
     if subscription.traffic_limit_gb + gb not in INT32:
         raise RuleViolation(TRAFFIC_OUT_OF_RANGE)
-    now = utcnow()
+    now = now or utcnow()
     subscription.traffic_limit_gb += gb
     subscription.purchased_traffic_gb += gb
     _reactivate_if_current(subscription, now)
@@ -443,9 +464,11 @@ async def add_devices(
     settings: SubscriptionSettings,
     subscription: Subscription,
     devices: int,
+    *,
+    now: datetime | None = None,
 ) -> Subscription:
     """Raise the device limit, never above ``MAX_DEVICES_LIMIT`` (when set)."""
-    now = utcnow()
+    now = now or utcnow()
     limit = subscription.device_limit + devices
     if limit not in INT32:
         raise RuleViolation(DEVICES_OUT_OF_RANGE)

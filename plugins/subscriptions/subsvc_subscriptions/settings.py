@@ -51,6 +51,11 @@ class SubscriptionSettings(PluginSettings):
     DEFAULT_AUTOPAY_DAYS_BEFORE: int = Field(
         3, ge=0, le=365, description="Days before the end at which autopay charges (new subscriptions)."
     )
+    MULTI_TARIFF_ENABLED: bool = Field(
+        False,
+        description="A user may hold several subscriptions, one per tariff; the cabinet then resolves "
+        "`subscription_id` among them.",
+    )
     TRAFFIC_PURCHASE_DAYS: int = Field(
         30, ge=1, le=36500, description="Days a traffic purchase (`POST /subscriptions/{id}/traffic`) counts."
     )

@@ -51,6 +51,7 @@ async def test_created_payload(client, insert_user, outbox, rows, utc_time):
         "device_limit": 3,
         "connected_squads": ["s"],
         "short_id": row.short_id,
+        "panel_actions": [],
     }
 
 

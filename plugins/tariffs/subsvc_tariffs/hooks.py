@@ -9,7 +9,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
 from subsvc.hookspecs import hookimpl
-from subsvc_tariffs import purchase, service
+from subsvc_tariffs import available, service
 
 
 @hookimpl
@@ -27,7 +27,7 @@ def cabinet_admin_user_tariffs(
 ) -> Awaitable[list[dict[str, Any]]]:
     """The tariffs of ``GET /cabinet/admin/users/{id}/available-tariffs`` (when the
     cabinet_admin_users plugin runs), each marked available or not for the user's group."""
-    return purchase.user_tariffs(session, promo_group_id, include_inactive=include_inactive)
+    return available.user_tariffs(session, promo_group_id, include_inactive=include_inactive)
 
 
 @hookimpl

@@ -154,6 +154,11 @@ async def promo_group_ids(session: AsyncSession, tariff_ids: Sequence[int]) -> d
     return allowed
 
 
+def allowed(groups: Sequence[int], promo_group_id: int | None) -> bool:
+    """May a member of ``promo_group_id`` buy a tariff restricted to ``groups`` (empty: all)?"""
+    return not groups or (promo_group_id is not None and promo_group_id in groups)
+
+
 async def counts(session: AsyncSession, tariff_id: int) -> TariffCounts:
     """The tariff's subscriptions in one query: all, live (stored ``active``/``trial`` with an
     end date ahead: the ones that read as active), and trials (any status)."""
