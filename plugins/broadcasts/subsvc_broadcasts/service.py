@@ -16,6 +16,7 @@ from subsvc_segments.api import resolve, user_ids_query
 from subsvc_tariffs.api import Tariff
 from subsvc_users.api import User
 
+from subsvc.api import from_attributes
 from subsvc.api.refusal import Refusal
 from subsvc.db import utcnow
 from subsvc.messenger import CAPTION_LIMIT
@@ -198,9 +199,7 @@ def _counts(row: Any) -> dict[str, Any]:
 def response(broadcast: Broadcast) -> BroadcastResponse:
     """The record as answered: its columns (not the lease), the counts and the progress."""
     chosen = list(broadcast.selected_buttons or [])
-    return BroadcastResponse.model_validate(
-        {**broadcast.model_dump(), **_counts(broadcast), "selected_buttons": chosen}
-    )
+    return from_attributes(BroadcastResponse, broadcast, **_counts(broadcast), selected_buttons=chosen)
 
 
 def progress_of(row: Any) -> BroadcastProgress:

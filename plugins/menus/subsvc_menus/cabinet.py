@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from subsvc.api import from_attributes
 from subsvc_menus import catalogue, documents
 from subsvc_menus.schemas.cabinet import (
     ButtonConfig,
@@ -128,7 +129,7 @@ def merged(layout: dict[str, Any] | None, styles: Styles) -> MenuConfigResponse:
         buttons = []
         for key in row["buttons"]:
             if key in styles:
-                buttons.append(ButtonConfig(id=key, type="builtin", **styles[key].model_dump()))
+                buttons.append(from_attributes(ButtonConfig, styles[key], id=key, type="builtin"))
             elif key in own:
                 buttons.append(ButtonConfig.model_validate(own[key]))
             elif key in catalogue.CABINET_SECTIONS:

@@ -18,7 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_promo_groups.api import find_group
 from subsvc_users.api import User
 
-from subsvc.api import INT32_MAX, rubles
+from subsvc.api import INT32_MAX, from_attributes, rubles
 from subsvc.db import utcnow
 from subsvc_promocodes import rules
 from subsvc_promocodes.models import UNLIMITED_USES, PromoCode, PromoCodeType, PromoCodeUse
@@ -44,12 +44,10 @@ class PromoCodeNotFound(LookupError):
 
 def record(code: PromoCode, now: datetime | None = None) -> PromoCodeResponse:
     """The record of a code, ``uses_left`` and ``is_valid`` computed for ``now``."""
-    assert code.id is not None
-    return PromoCodeResponse(
-        **code.model_dump(exclude={"type"}),
-        type=PromoCodeType(code.type),
+    return from_attributes(
+        PromoCodeResponse,
+        code,  # with its uses_left
         balance_bonus_rubles=rubles(code.balance_bonus_kopeks),
-        uses_left=code.uses_left,
         is_valid=code.is_valid_at(now or utcnow()),
     )
 
@@ -126,8 +124,8 @@ async def detail(session: AsyncSession, code: PromoCode, recent_limit: int) -> P
         )
         for use, user in (await session.exec(latest)).all()
     ]
-    return PromoCodeDetailResponse(
-        **record(code, now).model_dump(), total_uses=total, today_uses=today, recent_uses=recent
+    return from_attributes(
+        PromoCodeDetailResponse, record(code, now), total_uses=total, today_uses=today, recent_uses=recent
     )
 
 

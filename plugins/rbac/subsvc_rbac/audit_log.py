@@ -19,7 +19,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_users.api import User
 
-from subsvc.api import fits_int32
+from subsvc.api import fits_int32, from_attributes
 from subsvc_rbac.models import AuditLogEntry
 from subsvc_rbac.schemas import AuditLogEntryResponse, UTCMoment
 
@@ -90,9 +90,7 @@ async def entries(
         .limit(limit)
     )
     return [
-        AuditLogEntryResponse.model_validate(
-            {**entry.model_dump(), "user_first_name": first_name, "user_email": email}
-        )
+        from_attributes(AuditLogEntryResponse, entry, user_first_name=first_name, user_email=email)
         for entry, first_name, email in (await session.exec(query)).all()
     ]
 

@@ -20,7 +20,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_users.api import User
 
-from subsvc.api import fits_int32
+from subsvc.api import fits_int32, from_attributes
 from subsvc.auth.principal import Principal
 from subsvc.db import utcnow
 from subsvc.db.rows import Rows
@@ -273,15 +273,14 @@ def _assignment_query() -> Rows:
 
 def _assignment_response(row: Any) -> UserRoleResponse:
     assignment, role_name, messenger_id, username, first_name, email = row
-    return UserRoleResponse.model_validate(
-        {
-            **assignment.model_dump(),
-            "role_name": role_name,
-            "user_messenger_id": messenger_id,
-            "user_username": username,
-            "user_first_name": first_name,
-            "user_email": email,
-        }
+    return from_attributes(
+        UserRoleResponse,
+        assignment,
+        role_name=role_name,
+        user_messenger_id=messenger_id,
+        user_username=username,
+        user_first_name=first_name,
+        user_email=email,
     )
 
 
@@ -392,9 +391,7 @@ async def list_admins(session: AsyncSession, limit: int, offset: int) -> list[Ad
     for user_id, name in (await session.exec(query)).all():
         names.setdefault(user_id, []).append(name)
     return [
-        AdminWithRolesResponse.model_validate(
-            {**user.model_dump(), "user_id": user.id or 0, "role_names": names.get(user.id or 0, [])}
-        )
+        from_attributes(AdminWithRolesResponse, user, user_id=user.id, role_names=names.get(user.id or 0, []))
         for user in users
     ]
 
@@ -423,14 +420,12 @@ async def policy_responses(session: AsyncSession, policies: Sequence[AccessPolic
         query = select(col(AdminRole.id), col(AdminRole.name)).where(col(AdminRole.id).in_(role_ids))
         names = {int(role_id or 0): name for role_id, name in (await session.exec(query)).all()}
     return [
-        PolicyResponse.model_validate(
-            {
-                **policy.model_dump(),
-                "id": policy.id or 0,
-                "role_name": names.get(policy.role_id) if policy.role_id is not None else None,
-                "conditions": policy.conditions or {},
-                "actions": policy.actions or [],
-            }
+        from_attributes(
+            PolicyResponse,
+            policy,
+            role_name=names.get(policy.role_id) if policy.role_id is not None else None,
+            conditions=policy.conditions or {},
+            actions=policy.actions or [],
         )
         for policy in policies
     ]

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import Query, RequestValidationError, Router
+from subsvc.api import Query, RequestValidationError, Router, from_attributes
 from subsvc.api.pagination import Limit, Offset, Page
 from subsvc.services import services
 from subsvc_webhooks import service
@@ -30,7 +30,7 @@ NOT_FOUND = {404: service.WEBHOOK_NOT_FOUND}  # answered for service.WebhookNotF
 
 def to_response(webhook: Webhook) -> WebhookResponse:
     """The webhook as answered: its fields, and whether it has a secret (never the secret)."""
-    return WebhookResponse.model_validate({**webhook.model_dump(), "has_secret": bool(webhook.secret)})
+    return from_attributes(WebhookResponse, webhook, has_secret=bool(webhook.secret))
 
 
 def _invalid(field: str, value: Any, message: str) -> dict[str, Any]:

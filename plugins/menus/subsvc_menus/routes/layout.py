@@ -9,7 +9,7 @@ from typing import Any, Literal
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import HTTPError, Limit, Offset, Router
+from subsvc.api import HTTPError, Limit, Offset, Router, from_attributes
 from subsvc.auth.principal import Principal
 from subsvc.db import utcnow
 from subsvc.services import services
@@ -48,8 +48,9 @@ HISTORY_NOT_FOUND = {404: "History entry not found"}
 
 
 def respond(request: Request, saved: store.Saved) -> MenuLayoutResponse:
-    return MenuLayoutResponse(
-        **saved.layout.model_dump(),
+    return from_attributes(
+        MenuLayoutResponse,
+        saved.layout,
         is_enabled=settings(request).MENU_LAYOUT_ENABLED,
         updated_at=saved.updated_at,
     )
@@ -147,9 +148,8 @@ async def list_dynamic_placeholders() -> DynamicPlaceholdersResponse:
 async def export_menu_layout(request: Request, session: AsyncSession) -> MenuLayoutExportResponse:
     """Экспортировать конфигурацию меню (what `POST /menu-layout/import` takes back)."""
     layout = (await store.current(session)).layout
-    return MenuLayoutExportResponse(
-        **layout.model_dump(), exported_at=utcnow(), bot_version=services(request.app).settings.BOT_VERSION
-    )
+    bot_version = services(request.app).settings.BOT_VERSION
+    return from_attributes(MenuLayoutExportResponse, layout, exported_at=utcnow(), bot_version=bot_version)
 
 
 @router.post("/import", responses=INVALID)
