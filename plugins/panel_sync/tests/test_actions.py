@@ -27,10 +27,13 @@ async def synced(states, subscription_id: int):
 
 
 def resets(panel, uuid: str) -> tuple[int, int]:
-    return panel.count("POST", f"/users/{uuid}/actions/reset-traffic"), panel.count("POST", "/hwid/devices/delete-all")
+    traffic = panel.count("POST", f"/users/{uuid}/actions/reset-traffic")
+    return traffic, panel.count("POST", "/hwid/devices/delete-all")
 
 
-async def test_resets_are_made_once_after_the_push_and_cleared(app, panel, make_subscription, states, wait_for):
+async def test_resets_are_made_once_after_the_push_and_cleared(
+    app, panel, make_subscription, states, wait_for
+):
     sub = await make_subscription()
     state = await wait_for(lambda: synced(states, sub["id"]))
     uuid = state.panel_uuid
@@ -47,7 +50,8 @@ async def test_resets_are_made_once_after_the_push_and_cleared(app, panel, make_
 
 async def _done(states, subscription_id):
     state = await synced(states, subscription_id)
-    return state if state is not None and state.version == state.synced_version and state.version > 1 else None
+    done = state is not None and state.version == state.synced_version and state.version > 1
+    return state if done else None
 
 
 async def test_queued_twice_they_are_or_ed_and_made_once(app, panel, make_subscription, states, wait_for):
