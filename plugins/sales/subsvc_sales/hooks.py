@@ -1,0 +1,17 @@
+"""The sales plugin's runtime hooks: top-ups complete saved carts."""
+
+from __future__ import annotations
+
+import functools
+
+from starlette.applications import Starlette
+from subsvc_payments.api import BALANCE_TOPPED_UP
+
+from subsvc.hookspecs import hookimpl
+from subsvc.services import services
+from subsvc_sales.carts import on_topped_up
+
+
+@hookimpl
+async def startup(app: Starlette) -> None:
+    services(app).events.subscribe(BALANCE_TOPPED_UP, functools.partial(on_topped_up, app))
