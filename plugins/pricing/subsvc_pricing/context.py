@@ -99,7 +99,7 @@ async def buyer_of(app: Starlette, session: AsyncSession, user_id: int) -> Buyer
         select(col(User.promo_group_id), col(User.balance_kopeks), own, default)
         .select_from(User)
         .outerjoin(own, col(own.id) == col(User.promo_group_id))
-        .outerjoin(default, col(default.is_default))
+        .outerjoin(default, col(default.is_default).is_(True))  # a bare attribute reads as a relationship
         .where(col(User.id) == user_id)
     )
     row = (await session.exec(query)).first()
