@@ -80,8 +80,11 @@ def discount_info(discount: Discount | None, now: datetime) -> ActiveDiscountInf
     )
 
 
-async def clear_active_discount(session: AsyncSession, user_id: int) -> bool:
-    """Remove the user's discount (logged as ``disabled``); ``False`` when there was none."""
+async def clear_active_discount(
+    session: AsyncSession, user_id: int, *, context: str = "cabinet_clear"
+) -> int | None:
+    """Remove the user's discount (logged as ``disabled`` with ``context``): the percent it had,
+    ``None`` when there was none."""
     statement = (
         delete(DISCOUNTS)
         .where(DISCOUNTS.c.user_id == user_id)
@@ -89,7 +92,7 @@ async def clear_active_discount(session: AsyncSession, user_id: int) -> bool:
     )
     row = (await session.exec(statement)).first()
     if row is None:
-        return False
+        return None
     percent, source, offer_id = row
     add_log(
         session,
@@ -98,9 +101,9 @@ async def clear_active_discount(session: AsyncSession, user_id: int) -> bool:
         offer_id=offer_id,
         source=source,
         percent=percent,
-        details={"context": "cabinet_clear"},
+        details={"context": context},
     )
-    return True
+    return int(percent)
 
 
 async def consume_active_discount(session: AsyncSession, user_id: int, *, context: str) -> int:

@@ -1,7 +1,7 @@
 """Plugin `promo_offers`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_promo_offers import hooks, merging
+from subsvc_promo_offers import hooks, merging, personal
 from subsvc_promo_offers.claims import CLAIMED_EVENT
 from subsvc_promo_offers.models import MODELS
 from subsvc_promo_offers.recipients import RecipientError
@@ -24,6 +24,6 @@ plugin = Plugin(
     settings=PromoOffersSettings,
     events={CLAIMED_EVENT: OfferClaimed},
     jobs=JOBS,
-    hooks=[hooks, merging],
+    hooks=[hooks, merging, personal],
     errors={RecipientError: lambda refused: (refused.status, refused.detail), TemplateRuleError: 400},
 )

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import delete as sa_delete
+from sqlalchemy import or_, update
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
@@ -19,7 +20,7 @@ from subsvc_users.api import User, UserUpdateRequest, update_user
 
 from subsvc.db import utcnow
 from subsvc.services import services
-from subsvc_promocodes.models import CODES, PromoCode, PromoCodeDiscount, PromoCodeUse
+from subsvc_promocodes.models import CODES, DISCOUNTS, PromoCode, PromoCodeDiscount, PromoCodeUse
 
 
 class NoDiscount(LookupError):
@@ -53,6 +54,25 @@ async def active(
     """The user's promo-code discount while it holds (``None`` once expired)."""
     discount = await find(session, user_id)
     return discount if discount is not None and is_current(discount, now or utcnow()) else None
+
+
+async def consume(session: AsyncSession, user_id: int, now: datetime | None = None) -> int | None:
+    """Use up the user's discount for a purchase, in its transaction: one conditional
+    ``DELETE`` of the row while it holds (of two purchases at once one gets it); its percent,
+    ``None`` when none holds. The activation stays (the code was used)."""
+    moment = now or utcnow()
+    table = DISCOUNTS
+    statement = (
+        sa_delete(table)
+        .where(
+            table.c.user_id == user_id,
+            table.c.percent > 0,
+            or_(table.c.expires_at.is_(None), table.c.expires_at > moment),
+        )
+        .returning(table.c.percent)
+    )
+    row = (await session.exec(statement)).first()
+    return None if row is None else int(row[0])
 
 
 async def _resolve(result: Any) -> Any:

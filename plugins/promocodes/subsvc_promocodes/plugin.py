@@ -1,7 +1,7 @@
 """Plugin `promocodes`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_promocodes import hooks, hookspecs, merging, service
+from subsvc_promocodes import hooks, hookspecs, merging, personal, service
 from subsvc_promocodes.activation import ACTIVATED
 from subsvc_promocodes.models import PromoCode, PromoCodeDiscount, PromoCodeUse
 from subsvc_promocodes.routes import endpoints
@@ -22,6 +22,6 @@ plugin = Plugin(
     settings=PromocodesSettings,
     events={ACTIVATED: PromoCodeActivated},
     hookspecs=hookspecs,
-    hooks=[hooks, merging],
+    hooks=[hooks, merging, personal],
     errors={service.PromoCodeNotFound: (404, NOT_FOUND), PromoCodeRuleError: 400},
 )
