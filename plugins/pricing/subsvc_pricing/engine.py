@@ -37,6 +37,7 @@ __all__ = [
     "add_on_days_left",
     "apply_discount",
     "classic_purchase",
+    "classic_renewal",
     "classic_renewal_periods",
     "closest_period_percent",
     "daily_charge",
@@ -291,6 +292,17 @@ def classic_purchase(
     if s.devices < 1 or (ct.max_devices and s.devices > ct.max_devices):
         raise PricingError(DEVICES_INVALID)
     return _classic(ct, server_prices, b, s)
+
+
+def classic_renewal(
+    ct: ClassicTables, server_prices: Mapping[str, int], b: Buyer, current: ClassicSelection, *, days: int
+) -> Quote:
+    """A classic subscription as it is (its traffic, purchased traffic, squads and devices)
+    renewed for ``days``, priced as :func:`classic_renewal_periods` lists it; 400 'Invalid or
+    missing subscription period' for a period the renewal and period tables do not both sell."""
+    if days not in ct.renewal_periods or ct.period_prices.get(days, -1) < 0:
+        raise PricingError(CLASSIC_PERIOD_INVALID)
+    return _classic(ct, server_prices, b, replace(current, period_days=days))
 
 
 def classic_renewal_periods(

@@ -1,0 +1,1 @@
+"""Plugin ``renewals``: renewing, autopay, daily tariffs, tariff switches and expiry."""

@@ -1,0 +1,68 @@
+"""Cabinet (access JWT), tag Cabinet Subscription: renewing, autopay, the daily tariff's
+pause and the tariff switch. Each takes the 4.1.0 query ``subscription_id`` (one of the
+user's own; default: the current one)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+
+from subsvc.api import Query, Router
+from subsvc.auth.principal import Principal
+from subsvc_renewals import api, autopay, switch_quote
+from subsvc_renewals.errors import NO_SUBSCRIPTION
+from subsvc_renewals.schemas import (
+    AutopayResponse,
+    AutopayUpdateRequest,
+    RenewalOptionResponse,
+    SwitchPreview,
+    TariffSwitchRequest,
+)
+
+router = Router(area="cabinet", tag="Cabinet Subscription")
+SubscriptionId = Annotated[int | None, Query(description="Subscription ID for multi-tariff")]
+SWITCH_REFUSALS = {
+    400: "Tariffs mode is not enabled; No active subscription with tariff; `{code, message}` "
+    "subscription_expired, trial_cannot_switch, subscription_not_active; Already on this tariff",
+    403: "Tariff not available for your promo group; upgrades or downgrades disabled",
+    404: switch_quote.TARIFF_NOT_FOUND,
+}
+
+
+@router.get("/cabinet/subscription/renewal-options")
+async def get_renewal_options(
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+) -> list[RenewalOptionResponse]:
+    """The periods the subscription can be renewed for, at the user's price (empty without a
+    subscription, for a disabled or pending one, and for a classic one in tariffs mode)."""
+    return await api.renewal_options(request.app, session, principal.id, subscription_id)
+
+
+@router.patch("/cabinet/subscription/autopay", responses={400: autopay.CLASSIC, 404: NO_SUBSCRIPTION})
+async def update_autopay(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    payload: AutopayUpdateRequest,
+    subscription_id: SubscriptionId = None,
+) -> AutopayResponse:
+    """Switch autopay: renewing from the balance `days_before` days before the end (not for
+    classic subscriptions in tariffs mode, trials or daily tariffs)."""
+    return await autopay.update_autopay(request.app, session, principal.id, payload, subscription_id)
+
+
+@router.post("/cabinet/subscription/tariff/switch/preview", responses=SWITCH_REFUSALS)
+async def preview_tariff_switch(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    payload: TariffSwitchRequest,
+    subscription_id: SubscriptionId = None,
+) -> SwitchPreview:
+    """What switching to another tariff costs now (§2.3: the difference of the daily rates
+    over the days left, free downgrades), and which extra devices it carries or refunds."""
+    return await switch_quote.preview_tariff_switch(
+        request.app, session, principal.id, payload, subscription_id
+    )

@@ -1,0 +1,29 @@
+"""Settings of the renewals plugin (read from the environment like core's)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from subsvc.settings import PluginSettings
+
+
+class RenewalsSettings(PluginSettings):
+    """Tariff switches and the background jobs' rhythm."""
+
+    TARIFF_SWITCH_UPGRADE_ENABLED: bool = Field(
+        True, description="A subscriber may switch to a dearer tariff."
+    )
+    TARIFF_SWITCH_DOWNGRADE_ENABLED: bool = Field(
+        True, description="A subscriber may switch to a cheaper (or equally priced) tariff."
+    )
+    AUTOPAY_INTERVAL_SECONDS: float = Field(
+        3600, ge=0, description="How often autopay renews the subscriptions due (0 = only when enqueued)."
+    )
+    DAILY_CHARGE_INTERVAL_SECONDS: float = Field(
+        600, ge=0, description="How often the daily tariffs due are charged (0 = only when enqueued)."
+    )
+    EXPIRY_INTERVAL_SECONDS: float = Field(
+        300,
+        ge=0,
+        description="How often subscriptions whose end has come are marked expired (0 = only when enqueued).",
+    )
