@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
+import subsvc_pricing.api as pricing
+import subsvc_subscriptions.api as subscriptions
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_pricing import api as pricing
-from subsvc_subscriptions import api as subscriptions
 
 from subsvc_renewals.errors import RenewalError
 from subsvc_renewals.schemas import AutopayResponse, AutopayUpdateRequest

@@ -7,8 +7,8 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+import subsvc_subscriptions.api as subscriptions
 from starlette.applications import Starlette
-from subsvc_subscriptions import api as subscriptions
 
 from subsvc.api import from_attributes
 from subsvc.db import utcnow

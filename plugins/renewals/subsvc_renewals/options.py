@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import subsvc_pricing.api as pricing
+import subsvc_subscriptions.api as subscriptions
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_pricing import api as pricing
-from subsvc_subscriptions import api as subscriptions
 from subsvc_subscriptions.api import Subscription, SubscriptionStatus
 
 from subsvc.api import rubles

@@ -11,18 +11,31 @@ from starlette.requests import Request
 
 from subsvc.api import Query, Router
 from subsvc.auth.principal import Principal
-from subsvc_renewals import api, autopay, switch_quote
+from subsvc_renewals import api, autopay, daily, options, renewing, switch_quote, switching
 from subsvc_renewals.errors import NO_SUBSCRIPTION
 from subsvc_renewals.schemas import (
     AutopayResponse,
     AutopayUpdateRequest,
+    PauseResponse,
     RenewalOptionResponse,
+    RenewalRequest,
+    RenewalResponse,
     SwitchPreview,
+    SwitchResult,
     TariffSwitchRequest,
 )
 
 router = Router(area="cabinet", tag="Cabinet Subscription")
 SubscriptionId = Annotated[int | None, Query(description="Subscription ID for multi-tariff")]
+PRICE_CHANGED = "The price has changed, please try again (the personal discount quoted was used meanwhile)"
+RENEW_REFUSALS = {
+    400: f"{options.CLASSIC_CANNOT_RENEW}; Cannot renew subscription with status: {{status}}; "
+    f"{options.PERIOD_NOT_AVAILABLE}; {options.INVALID_PERIOD}",
+    402: "`{code: insufficient_funds, message, missing_amount, cart_saved, cart_mode: extend}`: "
+    "the balance is short (the cart is kept)",
+    404: NO_SUBSCRIPTION,
+    409: PRICE_CHANGED,
+}
 SWITCH_REFUSALS = {
     400: "Tariffs mode is not enabled; No active subscription with tariff; `{code, message}` "
     "subscription_expired, trial_cannot_switch, subscription_not_active; Already on this tariff",
@@ -66,3 +79,55 @@ async def preview_tariff_switch(
     return await switch_quote.preview_tariff_switch(
         request.app, session, principal.id, payload, subscription_id
     )
+
+
+@router.post("/cabinet/subscription/renew", responses=RENEW_REFUSALS)
+async def renew_subscription(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    payload: RenewalRequest,
+    subscription_id: SubscriptionId = None,
+) -> RenewalResponse:
+    """Renew the subscription for a period from the balance (debit and extension in one
+    transaction); short, an `extend` cart is kept for after a top-up and the answer is 402."""
+    return await renewing.renew(request.app, session, principal.id, payload, subscription_id)
+
+
+@router.post(
+    "/cabinet/subscription/pause",
+    responses={
+        400: f"{daily.NO_TARIFF}; {daily.NOT_DAILY}",
+        402: "`{code: insufficient_balance, message, required, balance}`: resuming a disabled daily "
+        "subscription costs a day",
+        404: NO_SUBSCRIPTION,
+    },
+)
+async def toggle_subscription_pause(
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+) -> PauseResponse:
+    """Pause or resume a daily tariff's charge; a subscription disabled for a short balance
+    resumes by paying a day."""
+    return await daily.toggle_pause(request.app, session, principal.id, subscription_id)
+
+
+@router.post(
+    "/cabinet/subscription/tariff/switch",
+    responses={
+        **SWITCH_REFUSALS,
+        400: SWITCH_REFUSALS[400] + f"; {switching.DAILY_INVALID}",
+        402: "`{code: insufficient_funds, message, missing_amount}`: the balance is short",
+        409: f"{switching.DUPLICATE}; {PRICE_CHANGED}",
+    },
+)
+async def switch_tariff(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    payload: TariffSwitchRequest,
+    subscription_id: SubscriptionId = None,
+) -> SwitchResult:
+    """Switch to another tariff now: charged as the preview says (a free switch records a
+    0-kopek payment), the extra devices carried up to the new cap and the rest refunded,
+    purchased traffic kept; all in one transaction."""
+    return await switching.switch_tariff(request.app, session, principal.id, payload, subscription_id)

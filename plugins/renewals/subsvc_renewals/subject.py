@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+import subsvc_pricing.api as pricing
+import subsvc_subscriptions.api as subscriptions
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_pricing import api as pricing
-from subsvc_subscriptions import api as subscriptions
 from subsvc_subscriptions.api import Subscription, SubscriptionSettings
 
 from subsvc_renewals.errors import NO_SUBSCRIPTION, RenewalError

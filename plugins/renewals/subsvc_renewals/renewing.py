@@ -1,0 +1,143 @@
+"""Renewing from the balance (§2.2 ``POST /renew``): priced by the engine, charged through
+the sales kernel and extended through the subscriptions plugin in one transaction; when the
+balance is short an ``extend`` cart is kept (committed) and the answer is 402. A saved cart
+is renewed here too (``sales_complete_cart``), as are autopay's renewals."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+import subsvc_pricing.api as pricing
+import subsvc_sales.api as sales
+import subsvc_subscriptions.api as subscriptions
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.applications import Starlette
+from subsvc_subscriptions.api import Subscription
+
+from subsvc.db import utcnow
+from subsvc.services import services
+from subsvc_renewals.errors import RenewalError
+from subsvc_renewals.options import renewal_quote
+from subsvc_renewals.schemas import RenewalRequest, RenewalResponse, RenewalSource, SubscriptionRenewed
+from subsvc_renewals.subject import buyer, subscription_of
+
+RENEWED = "Subscription renewed successfully"
+RENEWED_EVENT = "subscription.renewed"
+EXTEND: Literal["extend"] = "extend"
+
+
+def description(days: int) -> str:
+    """The renewal's transaction text."""
+    return f"Продление подписки на {days} дней"
+
+
+async def charge_and_extend(
+    app: Starlette,
+    session: AsyncSession,
+    subscription: Subscription,
+    quote: pricing.Quote,
+    days: int,
+    *,
+    now: datetime,
+    source: RenewalSource,
+) -> sales.Charged:
+    """Charge the quote (raises :class:`subsvc_sales.api.InsufficientFunds`, nothing changed)
+    and add ``days`` to the subscription, publishing ``subscription.renewed``; the caller
+    commits both together."""
+    charged = await sales.charge(app, session, subscription.user_id, quote, description=description(days))
+    await subscriptions.extend(session, services(app).events, subscription, days, now=now)
+    assert subscription.id is not None
+    renewed = SubscriptionRenewed(
+        subscription_id=subscription.id,
+        user_id=subscription.user_id,
+        source=source,
+        days=days,
+        amount_kopeks=charged.amount_kopeks,
+        new_end_date=subscription.end_date,
+        transaction_id=charged.transaction_id,
+        occurred_at=now,
+    )
+    services(app).events.publish(session, RENEWED_EVENT, renewed)
+    return charged
+
+
+def _answer(quote: pricing.Quote, charged: sales.Charged, subscription: Subscription) -> RenewalResponse:
+    personal: dict[str, Any] = {}
+    if quote.uses_personal:
+        personal = {
+            "promo_discount_percent": quote.personal_percent,
+            "promo_discount_amount_kopeks": quote.personal_discount_kopeks,
+            "original_price_kopeks": quote.original_kopeks,
+        }
+    return RenewalResponse(
+        message=RENEWED,
+        new_end_date=subscription.end_date,
+        amount_paid_kopeks=charged.amount_kopeks,
+        **personal,
+    )
+
+
+async def renew(
+    app: Starlette,
+    session: AsyncSession,
+    user_id: int,
+    body: RenewalRequest,
+    subscription_id: int | None = None,
+    *,
+    now: datetime | None = None,
+) -> RenewalResponse:
+    """Renew the user's subscription for ``body.period_days`` from the balance. Short: the
+    ``extend`` cart is saved and committed, then 402 ``insufficient_funds``."""
+    now = now or utcnow()
+    subscription = await subscription_of(
+        app, session, user_id, body.subscription_id or subscription_id, for_update=True, now=now
+    )
+    quote = await renewal_quote(
+        app, session, subscription, await buyer(app, session, user_id), body.period_days, now
+    )
+    try:
+        charged = await charge_and_extend(
+            app, session, subscription, quote, body.period_days, now=now, source="cabinet"
+        )
+    except sales.InsufficientFunds as short:
+        await sales.save_cart(
+            app, session, user_id, EXTEND, {"period_days": body.period_days}, subscription_id=subscription.id
+        )
+        await session.commit()
+        raise _payment_required(short) from None
+    return _answer(quote, charged, subscription)
+
+
+def _payment_required(short: sales.InsufficientFunds) -> Exception:
+    """The reference's 402 of a renewal ('Недостаточно средств. Не хватает {price}'), the
+    cart saved."""
+    return sales.payment_required(short, cart_saved=True, cart_mode=EXTEND)
+
+
+async def complete_cart(
+    app: Starlette,
+    session: AsyncSession,
+    user_id: int,
+    payload: dict[str, Any],
+    subscription_id: int | None,
+    *,
+    now: datetime | None = None,
+) -> bool:
+    """Renew from a saved ``extend`` cart (re-priced now) in ``session``'s transaction: true
+    when done, false when the balance is still short or the renewal no longer possible."""
+    now = now or utcnow()
+    days = payload.get("period_days")
+    if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= 3650:
+        return False
+    try:
+        subscription = await subscription_of(app, session, user_id, subscription_id, for_update=True, now=now)
+        quote = await renewal_quote(app, session, subscription, await buyer(app, session, user_id), days, now)
+    except RenewalError:
+        return False
+    try:
+        async with session.begin_nested():  # a refused change takes its debit back with it
+            await charge_and_extend(app, session, subscription, quote, days, now=now, source="cart")
+    except (sales.InsufficientFunds, sales.PriceChanged, subscriptions.RuleViolation):
+        return False
+    return True
