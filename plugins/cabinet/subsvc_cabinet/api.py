@@ -14,10 +14,8 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
-from subsvc.services import services
 from subsvc_cabinet import service
 from subsvc_cabinet.schemas import SubscriptionData, SubscriptionStatusResponse
-from subsvc_cabinet.settings import CabinetSettings
 
 __all__ = ["SubscriptionData", "SubscriptionStatusResponse", "subscription_views"]
 
@@ -27,20 +25,4 @@ async def subscription_views(
 ) -> list[SubscriptionData]:
     """The cabinet's view of ``items`` (subscription columns with ``actual_status``), in
     their order, the extras of every ``cabinet_subscription_extras`` implementation merged."""
-    views = await service.subscription_views(session, items, CabinetSettings.of(app))
-    answers = await services(app).plugins.call_all(
-        "cabinet_subscription_extras", app=app, session=session, items=items
-    )
-    extras: dict[int, dict[str, Any]] = {}
-    for answer in answers:
-        for subscription_id, fields in answer.items():
-            extras.setdefault(subscription_id, {}).update(fields)
-    if not extras:
-        return views
-    known = SubscriptionData.model_fields
-    return [
-        SubscriptionData.model_validate(
-            {**view.model_dump(), **{k: v for k, v in extras.get(view.id, {}).items() if k in known}}
-        )
-        for view in views
-    ]
+    return await service.views(app, session, items)

@@ -62,6 +62,33 @@ class SubscriptionData(BaseModel):
     traffic_reset_mode: str | None = None
 
 
+class SubscriptionListItem(SubscriptionData):
+    """A subscription in the multi-tariff list (release 4.1.0): the cabinet's view of it and
+    its crypto link."""
+
+    subscription_crypto_link: str | None = None
+
+
+class SubscriptionsListResponse(BaseModel):
+    """``GET /cabinet/subscriptions`` (release 4.1.0's shape): every subscription of the user,
+    newest first, and whether a user may hold several; ``total``, ``limit`` and ``offset``
+    describe the window (``limit``/``offset`` query)."""
+
+    subscriptions: list[SubscriptionListItem]
+    multi_tariff_enabled: bool
+    total: int
+    limit: int
+    offset: int
+
+
+class SubscriptionDeleted(BaseModel):
+    """``DELETE /cabinet/subscriptions/{subscription_id}``."""
+
+    success: bool = True
+    message: str
+    subscription_id: int
+
+
 class SubscriptionStatusResponse(BaseModel):
     """``GET /cabinet/subscription``: always 200; ``subscription`` is null without one."""
 

@@ -1,10 +1,13 @@
 """The cabinet's reads: the user's subscriptions as the cabinet shows them, the balance and
-its history. Which subscription is the user's current one, its status and the transactions
-come from the subscriptions and billing services; this module only computes display fields.
+its history; and the removal of a subscription that has ended (release 4.1.0). Which
+subscription is the user's current one, its status and the transactions come from the
+subscriptions and billing services; this module only computes display fields, and the
+plugins that know more (tariff names, daily prices) add theirs through the
+``cabinet_subscription_extras`` hook.
 
 Features that do not exist yet answer as the reference does without them: no server table
-(``servers`` is empty), no tariffs (``tariff_name`` null, not daily, the traffic reset mode
-is the ``DEFAULT_TRAFFIC_RESET_STRATEGY`` setting).
+(``servers`` is empty), the traffic reset mode is the ``DEFAULT_TRAFFIC_RESET_STRATEGY``
+setting.
 """
 
 from __future__ import annotations
@@ -17,18 +20,22 @@ from typing import Any
 from pydantic import BaseModel
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.applications import Starlette
 from subsvc_billing.api import TransactionFilter, list_transactions
 from subsvc_subscriptions import api as subscriptions
-from subsvc_subscriptions.api import SubscriptionStatus, TrafficPurchase
+from subsvc_subscriptions.api import Subscription, SubscriptionSettings, SubscriptionStatus, TrafficPurchase
 from subsvc_users.api import User
 
 from subsvc.api import HTTPError, fits_int32, from_attributes, rubles
 from subsvc.db import utcnow
+from subsvc.services import services
 from subsvc_cabinet.schemas import (
     BalanceResponse,
     CabinetTransaction,
     CabinetTransactionList,
     SubscriptionData,
+    SubscriptionDeleted,
+    SubscriptionListItem,
     TrafficPurchaseInfo,
 )
 from subsvc_cabinet.settings import CabinetSettings
@@ -36,6 +43,9 @@ from subsvc_cabinet.settings import CabinetSettings
 DEFAULT_AUTOPAY_DAYS_BEFORE = 3
 MAX_OFFSET = 2**62  # beyond any table; keeps a huge page number from overflowing the driver
 USER_NOT_FOUND = "User not found"
+SUBSCRIPTION_NOT_FOUND = "Subscription not found"
+ACTIVE_NOT_DELETABLE = "Active subscriptions cannot be deleted"
+UNDELETABLE = frozenset({*subscriptions.LIVE, SubscriptionStatus.LIMITED})
 
 Values = Mapping[str, Any]
 
@@ -58,14 +68,61 @@ async def user_subscriptions(
     return (_values(current) if current is not None else None), [_values(s) for s in extras["subscriptions"]]
 
 
+def row_values(row: Subscription, now: datetime) -> dict[str, Any]:
+    """A subscription row's columns and its ``actual_status`` at ``now``."""
+    values = row.model_dump()
+    values["actual_status"] = subscriptions.actual_status(row.status, row.end_date, now)
+    return values
+
+
 async def owned_subscription(session: AsyncSession, user_id: int, subscription_id: int) -> dict[str, Any]:
     """One of the user's subscriptions, or 404 ``Subscription not found``."""
     row = await subscriptions.get(session, subscription_id)
     if row is None or row.user_id != user_id:
-        raise HTTPError(404, "Subscription not found")
-    values = row.model_dump()
-    values["actual_status"] = subscriptions.actual_status(row.status, row.end_date, utcnow())
-    return values
+        raise HTTPError(404, SUBSCRIPTION_NOT_FOUND)
+    return row_values(row, utcnow())
+
+
+def multi_tariff(app: Starlette) -> bool:
+    """Whether a user may hold several subscriptions (the subscriptions plugin's setting)."""
+    return SubscriptionSettings.of(app).MULTI_TARIFF_ENABLED
+
+
+async def current_subscription(app: Starlette, session: AsyncSession, user_id: int) -> dict[str, Any] | None:
+    """The subscription the cabinet shows without an id: in multi-tariff mode the active one
+    (not daily first, then the most time left), else the user record's current one."""
+    if not multi_tariff(app):
+        return (await user_subscriptions(session, user_id))[0]
+    now = utcnow()
+    row = await subscriptions.resolve(session, user_id, None, multi=True, now=now)
+    return None if row is None else row_values(row, now)
+
+
+async def every_subscription(session: AsyncSession, user_id: int) -> list[dict[str, Any]]:
+    """All of the user's subscriptions, newest first, with their ``actual_status``."""
+    now = utcnow()
+    return [row_values(row, now) for row in await subscriptions.of_user(session, user_id)]
+
+
+async def delete_subscription(
+    app: Starlette, session: AsyncSession, user_id: int, subscription_id: int
+) -> SubscriptionDeleted:
+    """Remove one of the user's subscriptions that has ended (expired, disabled, an unpaid
+    pending one) for good; a live one (active, trial, limited) is refused.
+
+    The removal reaches the VPN panel through the panel integration's queue: the row is
+    disabled first (``subscription.changed``, change ``disabled``, in this transaction), which
+    the queue pushes as a disabled panel user even once the row is gone.
+    """
+    row = await subscriptions.resolve(session, user_id, subscription_id, multi=True, for_update=True)
+    if row is None:
+        raise HTTPError(404, SUBSCRIPTION_NOT_FOUND)
+    status = subscriptions.actual_status(row.status, row.end_date, utcnow())
+    if status in UNDELETABLE:
+        raise HTTPError(400, ACTIVE_NOT_DELETABLE)
+    await subscriptions.disable(session, services(app).events, row)
+    await subscriptions.remove(session, [row])
+    return SubscriptionDeleted(message="Subscription deleted", subscription_id=subscription_id)
 
 
 async def live_traffic_purchases(
@@ -155,6 +212,8 @@ def subscription_data(
         is_expired=expired,
         is_limited=status == SubscriptionStatus.LIMITED,
         traffic_purchases=[purchase_info(p, now) for p in purchases],
+        is_daily=values.get("last_daily_charge_at") is not None,
+        is_daily_paused=bool(values.get("is_daily_paused")),
         tariff_id=values.get("tariff_id"),
         tariff_name=values.get("tariff_name"),
         traffic_reset_mode=settings.DEFAULT_TRAFFIC_RESET_STRATEGY,
@@ -170,6 +229,41 @@ async def subscription_views(
     buyers = [item["id"] for item in items if item.get("purchased_traffic_gb", 1) != 0]
     purchases = await live_traffic_purchases(session, buyers, now)
     return [subscription_data(item, purchases.get(item["id"], []), settings, now) for item in items]
+
+
+async def views(app: Starlette, session: AsyncSession, items: Sequence[Values]) -> list[SubscriptionData]:
+    """:func:`subscription_views` with the extras of every ``cabinet_subscription_extras``
+    implementation merged over the cabinet's own fields."""
+    shown = await subscription_views(session, items, CabinetSettings.of(app))
+    answers = await services(app).plugins.call_all(
+        "cabinet_subscription_extras", app=app, session=session, items=items
+    )
+    extras: dict[int, dict[str, Any]] = {}
+    for answer in answers:
+        for subscription_id, fields in answer.items():
+            extras.setdefault(subscription_id, {}).update(fields)
+    if not extras:
+        return shown
+    known = SubscriptionData.model_fields
+    return [
+        SubscriptionData.model_validate(
+            {**view.model_dump(), **{k: v for k, v in extras.get(view.id, {}).items() if k in known}}
+        )
+        for view in shown
+    ]
+
+
+async def list_items(
+    app: Starlette, session: AsyncSession, items: Sequence[Values]
+) -> list[SubscriptionListItem]:
+    """The multi-tariff list's items: the cabinet's view and each one's crypto link."""
+    shown = await views(app, session, items)
+    return [
+        SubscriptionListItem(
+            **view.model_dump(), subscription_crypto_link=item.get("subscription_crypto_link")
+        )
+        for view, item in zip(shown, items, strict=True)
+    ]
 
 
 # --- balance ---------------------------------------------------------------------------------------

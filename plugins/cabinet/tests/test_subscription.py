@@ -1,4 +1,4 @@
-"""`GET /cabinet/subscription` and `GET /cabinet/subscriptions`: the reference's fields,
+"""`GET /cabinet/subscription` and `GET /cabinet/subscriptions` (4.1.0's shape): the reference's fields,
 computed from subscriptions made through the Web API (and rows put in a given state)."""
 
 from __future__ import annotations
@@ -42,13 +42,8 @@ async def set_row(db, subscription_id: int, **values) -> None:
 
 async def add_row(db, user_id: int, **values) -> int:
     now = utcnow()
-    row = Subscription(
-        user_id=user_id,
-        start_date=now - timedelta(days=1),
-        end_date=now + timedelta(days=10),
-        short_id=new_short_id(),
-        **values,
-    )
+    values = {"start_date": now - timedelta(days=1), "end_date": now + timedelta(days=10), **values}
+    row = Subscription(user_id=user_id, short_id=new_short_id(), **values)
     async with db.session() as session:
         session.add(row)
         await session.commit()
@@ -63,7 +58,9 @@ async def test_without_a_subscription_the_answer_is_200_with_null(make_user, cab
         listed = await http.get("/cabinet/subscriptions")
     assert response.status_code == 200
     assert response.json() == {"has_subscription": False, "subscription": None}
-    assert listed.json() == {"items": [], "total": 0, "limit": 50, "offset": 0}
+    assert listed.json() == {
+        "subscriptions": [], "multi_tariff_enabled": False, "total": 0, "limit": 50, "offset": 0
+    }  # fmt: skip
 
 
 async def test_a_paid_subscription_with_every_field(client, make_user, cabinet):
@@ -226,11 +223,11 @@ async def test_list_every_subscription_newest_first_in_pages(client, db, make_us
         page = (await http.get("/cabinet/subscriptions")).json()
         second = (await http.get("/cabinet/subscriptions?limit=2&offset=2")).json()
         bad = await http.get("/cabinet/subscriptions?limit=0")
-    assert [item["id"] for item in page["items"]] == [current, old, older]
-    assert [item["status"] for item in page["items"]] == ["active", "expired", "disabled"]
-    assert all(set(item) == FIELDS for item in page["items"])
-    assert (page["total"], page["limit"], page["offset"]) == (3, 50, 0)
-    assert ([item["id"] for item in second["items"]], second["total"]) == ([older], 3)
+    assert [item["id"] for item in page["subscriptions"]] == [current, old, older]
+    assert [item["status"] for item in page["subscriptions"]] == ["active", "expired", "disabled"]
+    assert all(set(item) == FIELDS | {"subscription_crypto_link"} for item in page["subscriptions"])
+    assert (page["total"], page["limit"], page["offset"], page["multi_tariff_enabled"]) == (3, 50, 0, False)
+    assert ([item["id"] for item in second["subscriptions"]], second["total"]) == ([older], 3)
     assert bad.status_code == 422
 
 
