@@ -20,6 +20,8 @@
   optional header such an endpoint takes, and :func:`offered_to`, the method as the
   administrators configured it for that user (``None``: not offered to them — disabled or
   filtered out), a :class:`Method` (its ``name``, ``limits``, ``options``...).
+- :func:`provider_for`: the configured provider serving a method id (``None``: none is
+  installed and configured), for the plugins that need to know a provider is there.
 - :class:`Payment`, the ORM model, for reading (only this plugin writes it), and its statuses.
 """
 
@@ -59,6 +61,7 @@ from subsvc_payments.providers import (
     ProviderPayment,
     ProviderPaymentRequest,
     ProviderStatus,
+    provider_for,
 )
 from subsvc_payments.records import (
     IdempotencyConflict,
@@ -109,6 +112,7 @@ __all__ = [
     "notification_endpoint",
     "offered_to",
     "open_payment",
+    "provider_for",
     "provider_http",
     "refuse_stale",
     "rubles_text",

@@ -1,0 +1,1 @@
+"""Plugin ``recurrent``: a payment provider's recurring charges renewing a subscription."""
