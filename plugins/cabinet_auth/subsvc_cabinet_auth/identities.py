@@ -21,6 +21,7 @@ from subsvc_cabinet_auth.messenger import (
     MessengerIdentity,
     MissingIdentity,
     SignatureError,
+    TooOld,
     identity_from_init_data,
     verify_init_data,
     verify_widget,
@@ -34,7 +35,9 @@ from subsvc_cabinet_auth.oidc import (
 )
 from subsvc_cabinet_auth.settings import CabinetAuthSettings
 
-Reason = Literal["invalid", "missing_id", "replayed", "no_bot_token", "not_configured", "unavailable"]
+Reason = Literal[
+    "invalid", "expired", "missing_id", "replayed", "no_bot_token", "not_configured", "unavailable"
+]
 MESSENGER_ID_MAX = 2**63 - 1
 REPLAY_MEMORY_MAX_SECONDS = 86400
 
@@ -62,19 +65,23 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def init_data_identity(app: Starlette, init_data: str) -> MessengerIdentity:
-    """The user of valid mini-application init data (reusable within its age)."""
+def init_data_identity(app: Starlette, init_data: str, *, max_age: int | None = None) -> MessengerIdentity:
+    """The user of valid mini-application init data (reusable within its age: ``max_age``
+    seconds, else ``CABINET_INIT_DATA_MAX_AGE_SECONDS``). Refused ``expired`` when it is
+    genuine but older, ``invalid`` when forged or malformed."""
     settings = _settings(app)
     try:
         fields = verify_init_data(
             init_data,
             _bot_token(app),
-            max_age=settings.CABINET_INIT_DATA_MAX_AGE_SECONDS,
+            max_age=settings.CABINET_INIT_DATA_MAX_AGE_SECONDS if max_age is None else max_age,
             future_skew=settings.CABINET_AUTH_FUTURE_SKEW_SECONDS,
         )
         return identity_from_init_data(fields)
     except MissingIdentity:
         raise CredentialRefused("missing_id") from None
+    except TooOld:
+        raise CredentialRefused("expired") from None
     except SignatureError:
         raise CredentialRefused("invalid") from None
 

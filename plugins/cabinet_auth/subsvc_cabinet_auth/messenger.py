@@ -25,6 +25,10 @@ class SignatureError(ValueError):
     """The data is unsigned, forged, malformed or too old."""
 
 
+class TooOld(SignatureError):
+    """Signed data whose ``auth_date`` is older than accepted."""
+
+
 class MissingIdentity(SignatureError):
     """Signed data that names no messenger user."""
 
@@ -66,7 +70,7 @@ def check_age(auth_date: Any, max_age: int, future_skew: int, now: float | None 
     if stamp > now + future_skew:
         raise SignatureError("auth_date lies in the future")
     if now - stamp > max_age:
-        raise SignatureError("auth_date is too old")
+        raise TooOld("auth_date is too old")
 
 
 def verify_init_data(

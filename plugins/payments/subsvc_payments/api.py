@@ -22,6 +22,9 @@
   filtered out), a :class:`Method` (its ``name``, ``limits``, ``options``...).
 - :func:`provider_for`: the configured provider serving a method id (``None``: none is
   installed and configured), for the plugins that need to know a provider is there.
+- the cabinet's top-up for another front end (the mini app): :func:`user_methods` (the
+  methods a user may pay with, in order) and :func:`create_topup` (a
+  :class:`TopUpRequest` answered as a :class:`TopUpResponse`; 400 texts as the cabinet's).
 - :class:`Payment`, the ORM model, for reading (only this plugin writes it), and its statuses.
 """
 
@@ -37,7 +40,7 @@ from subsvc_payments.crediting import (
     mark_failed,
 )
 from subsvc_payments.http import ProviderHttp, ProviderRefused, exact_json, provider_http
-from subsvc_payments.methods import Method, offered_to
+from subsvc_payments.methods import Method, offered_to, user_methods
 from subsvc_payments.models import (
     CANCELED,
     EXPIRED,
@@ -69,8 +72,8 @@ from subsvc_payments.records import (
     attach_provider_payment,
     create_payment,
 )
-from subsvc_payments.schemas import IdempotencyKey
-from subsvc_payments.topup import TopUpInProgress, open_payment
+from subsvc_payments.schemas import IdempotencyKey, TopUpRequest, TopUpResponse
+from subsvc_payments.topup import TopUpInProgress, create_topup, open_payment
 
 __all__ = [
     "BALANCE_TOPPED_UP",
@@ -102,9 +105,12 @@ __all__ = [
     "ProviderSettings",
     "ProviderStatus",
     "TopUpInProgress",
+    "TopUpRequest",
+    "TopUpResponse",
     "apply_status",
     "attach_provider_payment",
     "create_payment",
+    "create_topup",
     "credit_paid",
     "exact_json",
     "kopeks_of",
@@ -116,4 +122,5 @@ __all__ = [
     "provider_http",
     "refuse_stale",
     "rubles_text",
+    "user_methods",
 ]

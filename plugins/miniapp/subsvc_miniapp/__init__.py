@@ -1,0 +1,1 @@
+"""subsvc plugin `miniapp`: the messenger mini app's API."""
