@@ -10,7 +10,7 @@ from starlette.applications import Starlette
 
 from subsvc.hookspecs import hookspec
 
-__all__ = ["sales_complete_cart"]
+__all__ = ["sales_complete_cart", "sales_purchases_restricted"]
 
 
 @hookspec(firstresult=True)
@@ -27,3 +27,13 @@ def sales_complete_cart(
     sales plugin commits it, with the cart's removal). Answer (an awaitable of) ``True``
     done, ``False`` not possible now (still short, no longer valid: nothing may have been
     changed), ``None`` not your mode."""
+
+
+@hookspec(firstresult=True)
+def sales_purchases_restricted(
+    app: Starlette, session: AsyncSession, user_id: int
+) -> Awaitable[bool | None] | bool | None:
+    """Answer (an awaitable of) ``True`` when an administrator has restricted user
+    ``user_id`` from buying or renewing subscriptions (403 with the operation's text);
+    ``None`` or ``False`` otherwise. The plugin that keeps account restrictions implements it
+    (``@hookimpl(optionalhook=True)``)."""

@@ -1,5 +1,6 @@
 """Account merge, sales' part (``cabinet_account_merging``): the removed user's carts become
-the kept user's, except a cart of a subscription the kept user has one for (theirs stays)."""
+the kept user's, except a cart of a subscription the kept user has one for (theirs stays); a
+trial taken by either counts as the kept user's (the kept user's row stays)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.hookspecs import hookimpl
 from subsvc.reassign import reassign
-from subsvc_sales.models import SalesCart
+from subsvc_sales.models import SalesCart, SalesTrial
 
 CARTS: sa.Table = SalesCart.__table__  # type: ignore[attr-defined]
+TRIALS: sa.Table = SalesTrial.__table__  # type: ignore[attr-defined]
 
 
 @hookimpl(optionalhook=True)

@@ -28,3 +28,19 @@ class SalesCart(SQLModel, table=True):
     payload: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     expires_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class SalesTrial(SQLModel, table=True):
+    """A user's trial, taken: the primary key makes it one per user, even when two
+    activations race (the second insert fails and its transaction rolls back)."""
+
+    __tablename__ = "sales_trials"
+
+    user_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+        )
+    )
+    subscription_id: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
+    price_kopeks: int = 0
+    activated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

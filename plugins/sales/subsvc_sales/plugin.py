@@ -3,11 +3,13 @@
 from subsvc.manifest import Plugin
 from subsvc_sales import hooks, hookspecs, merging
 from subsvc_sales.kernel import PriceChanged
-from subsvc_sales.models import SalesCart
+from subsvc_sales.models import SalesCart, SalesTrial
+from subsvc_sales.routes import router
 from subsvc_sales.settings import SalesSettings
 
 plugin = Plugin(
-    models=[SalesCart],
+    models=[SalesCart, SalesTrial],
+    endpoints=[router],
     settings=SalesSettings,
     hookspecs=hookspecs,
     hooks=[hooks, merging],

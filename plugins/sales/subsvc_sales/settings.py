@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from subsvc.settings import PluginSettings
@@ -18,4 +20,18 @@ class SalesSettings(PluginSettings):
     )
     AUTO_PURCHASE_AFTER_TOPUP_ENABLED: bool = Field(
         False, description="A top-up completes the user's saved carts from the new balance (each once)."
+    )
+    TRIAL_PAYMENT_ENABLED: bool = Field(
+        False, description="A trial costs `TRIAL_ACTIVATION_PRICE`, paid from the balance."
+    )
+    TRIAL_ACTIVATION_PRICE: int = Field(
+        0, ge=0, le=100_000_000, description="Kopeks a trial costs while `TRIAL_PAYMENT_ENABLED`."
+    )
+    TRIAL_TARIFF_ID: int | None = Field(
+        None,
+        description="The tariff a trial is made on (its traffic, devices and squads); unset: the tariff "
+        "marked for trials, else subscriptions' `TRIAL_*` settings.",
+    )
+    TRIAL_DISABLED_FOR: Literal["none", "email", "messenger", "all"] = Field(
+        "none", description="Accounts that get no trial: e-mail-only ones, messenger ones, or all."
     )

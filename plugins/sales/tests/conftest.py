@@ -3,13 +3,19 @@ the loopback fake panel. ``@pytest.mark.sales_env(NAME=value)`` sets more of the
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
 from subsvc_panel.testing import FakePanel
 from subsvc_panel_sync.testing import FAST_SYNC
+from subsvc_servers.api import Server
+from subsvc_tariffs.api import Tariff
 
-from subsvc.testing import marked_env
+from subsvc.db import Database
+from subsvc.testing import marked_env, stored
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -29,3 +35,51 @@ def subsvc_settings_overrides(
     values.update(fake_panel.env(), PANEL_MAX_RETRIES="0")
     marked_env(request, monkeypatch, "sales_env", values)
     return {"DATABASE_POOL_SIZE": 30, "DATABASE_TIMEOUT": 60}
+
+
+@pytest.fixture
+def make_tariff(db: Database) -> Callable[..., Awaitable[Any]]:
+    """``await make_tariff(period_prices={"30": 19900})``: a committed active tariff row."""
+    counter = itertools.count(1)
+
+    async def make(**fields: Any) -> Any:
+        number = next(counter)
+        fields.setdefault("name", f"Tariff {number}")
+        fields.setdefault("display_order", number)
+        fields.setdefault("period_prices", {"30": 19_900, "90": 49_900})
+        fields.setdefault("allowed_squads", ["squad-a"])
+        fields.setdefault("traffic_limit_gb", 100)
+        fields.setdefault("device_limit", 2)
+        return await stored(db, Tariff(**fields))
+
+    return make
+
+
+@pytest.fixture
+def make_server(db: Database) -> Callable[..., Awaitable[Any]]:
+    """``await make_server("squad-a", price_kopeks=5000)``: a committed server (squad) row."""
+
+    async def make(squad: str, **fields: Any) -> Any:
+        fields.setdefault("display_name", squad)
+        return await stored(db, Server(squad_uuid=squad, **fields))
+
+    return make
+
+
+@pytest.fixture
+def buyer(make_user: Callable[..., Awaitable[Any]], cabinet: Callable[[int], Any]):
+    """``async with buyer(balance_kopeks=50_000) as (user, http)``: a user and their cabinet client."""
+
+    @contextlib.asynccontextmanager
+    async def make(**fields: Any) -> AsyncIterator[tuple[Any, Any]]:
+        user = await make_user(**fields)
+        async with cabinet(user.id) as http:
+            yield user, http
+
+    return make
+
+
+@pytest.fixture
+def postgres(db: Database) -> bool:
+    """Whether the tests run on PostgreSQL (real concurrency) rather than SQLite."""
+    return db.engine.dialect.name == "postgresql"

@@ -197,8 +197,12 @@ async def test_a_top_up_completes_the_cart_once(
         await session.commit()
     await _top_up(new_payment, credit, user.id, 20_000, "p-1")
     await wait_for(lambda: completed)
+
+    async def cart_gone() -> bool:
+        return await _carts(db, user.id) == []
+
+    await wait_for(cart_gone)  # committed with the purchase
     assert completed == [{"user_id": user.id, "subscription_id": 5, "price": 19_900}]
-    assert await _carts(db, user.id) == []
     await _deliver_again(app, db)
     await asyncio.gather(_deliver_again(app, db), _deliver_again(app, db))
     assert len(completed) == 1
