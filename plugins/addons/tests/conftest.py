@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 from subsvc_panel.testing import FakePanel
 from subsvc_panel_sync.testing import FAST_SYNC
+from subsvc_servers.api import Server
+from subsvc_tariffs.api import Tariff
 
-from subsvc.testing import marked_env
+from subsvc.testing import marked_env, stored
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -56,14 +58,37 @@ def subscriber(make_user, make_subscription, fake_panel: FakePanel) -> Subscribe
     """``await subscriber(account=True, user=None, **subscription columns)``: a subscription
     (of a new user, or of ``user``) and the panel account a push would have made for it."""
 
-    async def make(*, account: bool = True, user: Any = None, **fields: Any) -> Subscriber:
+    async def make(squads: Any = (), *, account: bool = True, user: Any = None, **fields: Any) -> Subscriber:
         user = user or await make_user()
         fields.setdefault("device_limit", 3)
-        subscription = await make_subscription(user, **fields)
+        subscription = await make_subscription(user, squads, **fields)
         made = None
         if account:
             name = f"user_{user.messenger_id}_{subscription.short_id}"
             made = fake_panel.add_user(name, telegramId=user.messenger_id, usedTrafficBytes=3 * 1024**3)
         return Subscriber(user, subscription, made)
+
+    return make
+
+
+@pytest.fixture
+def make_tariff(db: Any) -> Callable[..., Awaitable[Any]]:
+    """``await make_tariff(device_limit=1, device_price_kopeks=5000, ...)``: a committed tariff."""
+
+    async def make(**fields: Any) -> Any:
+        fields.setdefault("name", "Standard")
+        fields.setdefault("period_prices", {"30": 30000})
+        return await stored(db, Tariff(**fields))
+
+    return make
+
+
+@pytest.fixture
+def make_server(db: Any) -> Callable[..., Awaitable[Any]]:
+    """``await make_server("squad-de", price_kopeks=9000, ...)``: a committed server (squad)."""
+
+    async def make(squad: str, **fields: Any) -> Any:
+        fields.setdefault("display_name", squad)
+        return await stored(db, Server(squad_uuid=squad, **fields))
 
     return make
