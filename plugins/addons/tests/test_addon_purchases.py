@@ -5,6 +5,8 @@ removed, bad input."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from subsvc_subscriptions.api import Subscription
 
@@ -285,3 +287,24 @@ async def test_countries_added_prorated_and_removed_free(
     assert (await reload(Subscription, me.subscription.id)).connected_squads == ["sq-de"]
     assert payments(await transactions_over_http(me.user)) == [3000]
     assert [p["change"] for t, p in await outbox() if t == "subscription.changed"] == ["squads"]
+
+
+async def test_concurrent_purchases_never_pass_the_cap_nor_move_money_for_nothing(
+    db, cabinet, subscriber, make_tariff, make_user, reload, balance_over_http, transactions_over_http
+):
+    tariff = await make_tariff(device_limit=1, device_price_kopeks=3000, max_device_limit=3)
+    user = await make_user(balance_kopeks=100_000)
+    me = await subscriber(user=user, tariff_id=tariff.id, device_limit=1, days=30)
+
+    async def buy() -> int:
+        async with cabinet(me.user.id) as http:
+            return (await http.post(PURCHASE, json={"devices": 1})).status_code
+
+    if db.engine.dialect.name == "postgresql":
+        statuses = await asyncio.gather(*(buy() for _ in range(6)))
+    else:  # one writer at a time
+        statuses = [await buy() for _ in range(6)]
+    assert sorted(statuses) == [200, 200, 400, 400, 400, 400]
+    assert (await reload(Subscription, me.subscription.id)).device_limit == 3
+    assert payments(await transactions_over_http(me.user)) == [3000, 3000]
+    assert await balance_over_http(me.user) == 94_000
