@@ -29,7 +29,7 @@ from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc.services import services
 from subsvc_promo_offers import server_access
-from subsvc_promo_offers.discounts import set_active_discount
+from subsvc_promo_offers.discounts import lock_user, set_active_discount
 from subsvc_promo_offers.logs import CLAIMED, add_log
 from subsvc_promo_offers.models import SUBSCRIPTION_DAYS, TEST_ACCESS, DiscountOffer, PromoOfferTemplate
 from subsvc_promo_offers.schemas import ClaimOfferResponse, OfferClaimed
@@ -106,6 +106,7 @@ async def claim(app: Starlette, session: AsyncSession, user_id: int, offer_id: i
         raise ClaimRefused(404, NOT_FOUND)
     events: EventBus = services(app).events
     now = utcnow()
+    await lock_user(session, user_id)  # before the discount's row, as every change of the discount
     offer = await _take(session, user_id, offer_id, now)
     extra = dict(offer.extra_data or {})
     template = await _template(session, extra)

@@ -14,7 +14,7 @@ from subsvc.db import utcnow
 from subsvc_promo_offers.common import dialect_insert, run_select
 from subsvc_promo_offers.logs import CONSUMED, DISABLED, add_log
 from subsvc_promo_offers.schemas import ActiveDiscountInfo
-from subsvc_promo_offers.tables import DISCOUNTS
+from subsvc_promo_offers.tables import DISCOUNTS, USERS
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,13 @@ class Discount:
 
     def is_active(self, now: datetime) -> bool:
         return self.percent > 0 and (self.expires_at is None or self.expires_at > now)
+
+
+async def lock_user(session: AsyncSession, user_id: int) -> None:
+    """Lock the user's row (``FOR UPDATE``; nothing on SQLite, which has one writer). What
+    changes a user's discount takes it first, as a purchase's debit and promocodes'
+    deactivation do, so none of them waits on another in the opposite order."""
+    await run_select(session, select(USERS.c.id).where(USERS.c.id == user_id).with_for_update())
 
 
 async def set_active_discount(
@@ -84,7 +91,8 @@ async def clear_active_discount(
     session: AsyncSession, user_id: int, *, context: str = "cabinet_clear"
 ) -> int | None:
     """Remove the user's discount (logged as ``disabled`` with ``context``): the percent it had,
-    ``None`` when there was none."""
+    ``None`` when there was none. The user's row is locked first."""
+    await lock_user(session, user_id)
     statement = (
         delete(DISCOUNTS)
         .where(DISCOUNTS.c.user_id == user_id)
@@ -109,7 +117,8 @@ async def clear_active_discount(
 async def consume_active_discount(session: AsyncSession, user_id: int, *, context: str) -> int:
     """Use the user's active discount for a purchase: it is removed (logged as ``consumed``
     with ``context``) and its percent returned; 0 when the user has none. Atomic: two
-    purchases at once cannot both use it."""
+    purchases at once cannot both use it. The user's row is locked first."""
+    await lock_user(session, user_id)
     now = utcnow()
     statement = (
         delete(DISCOUNTS)

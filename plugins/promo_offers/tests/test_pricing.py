@@ -8,8 +8,10 @@ import asyncio
 from datetime import timedelta
 
 import pytest
+from sqlmodel import select
 from subsvc_pricing.api import buyer_of, consume_personal_discount, personal_discount
 from subsvc_promo_offers.models import ActiveDiscount, PromoOfferLog
+from subsvc_users.models import User
 
 from subsvc.db import utcnow
 
@@ -147,3 +149,18 @@ async def test_the_offer_holds_over_an_earlier_code_and_the_code_waits(
     assert found is not None and (found.percent, found.source) == (5, "promocode")
     assert await _consume(app, db, member_user.id) == 5
     assert await _consume(app, db, member_user.id) == 0
+
+
+async def test_consuming_takes_the_users_row_before_the_discounts(app, db, client, member, member_user):
+    """As the deactivations and a purchase's debit do: a transaction holding the user's row
+    (PostgreSQL) makes the consume wait, so they never wait on each other crosswise."""
+    if db.dialect != "postgresql":
+        pytest.skip("SQLite has one writer and no row locks")
+    await _claimed(client, member, member_user.id, 12)
+    async with db.session() as holder:
+        await holder.exec(select(User.id).where(User.id == member_user.id).with_for_update())
+        waiting = asyncio.create_task(_consume(app, db, member_user.id))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()
+        await holder.commit()
+    assert await asyncio.wait_for(waiting, 10) == 12

@@ -59,7 +59,9 @@ async def active(
 async def consume(session: AsyncSession, user_id: int, now: datetime | None = None) -> int | None:
     """Use up the user's discount for a purchase, in its transaction: one conditional
     ``DELETE`` of the row while it holds (of two purchases at once one gets it); its percent,
-    ``None`` when none holds. The activation stays (the code was used)."""
+    ``None`` when none holds. The activation stays (the code was used). The user's row is
+    locked first, as activations and deactivations take it before the discount's."""
+    await session.exec(select(col(User.id)).where(col(User.id) == user_id).with_for_update())
     moment = now or utcnow()
     table = DISCOUNTS
     statement = (

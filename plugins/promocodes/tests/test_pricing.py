@@ -8,8 +8,10 @@ import asyncio
 from datetime import timedelta
 
 import pytest
+from sqlmodel import select
 from subsvc_pricing.api import buyer_of, consume_personal_discount, personal_discount
 from subsvc_promocodes.models import PromoCode, PromoCodeDiscount, PromoCodeUse
+from subsvc_users.models import User
 
 from subsvc.db import utcnow
 
@@ -123,3 +125,18 @@ async def test_another_users_discount_is_not_the_buyers(app, db, activated, make
         buyer = await buyer_of(app, session, other["id"])
     assert buyer is not None and buyer.personal is None
     assert await _consume(app, db, other["id"]) == 0
+
+
+async def test_consuming_takes_the_users_row_before_the_discounts(app, db, activated):
+    """As activations, deactivations and a purchase's debit do: a transaction holding the
+    user's row (PostgreSQL) makes the consume wait, so they never wait on each other crosswise."""
+    if db.dialect != "postgresql":
+        pytest.skip("SQLite has one writer and no row locks")
+    user_id = await activated(12, 0)
+    async with db.session() as holder:
+        await holder.exec(select(User.id).where(User.id == user_id).with_for_update())
+        waiting = asyncio.create_task(_consume(app, db, user_id))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()
+        await holder.commit()
+    assert await asyncio.wait_for(waiting, 10) == 12
