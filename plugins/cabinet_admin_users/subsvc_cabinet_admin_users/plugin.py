@@ -1,7 +1,7 @@
 """Plugin `cabinet_admin_users`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_cabinet_admin_users import hookspecs, merging
+from subsvc_cabinet_admin_users import hookspecs, merging, restrictions
 from subsvc_cabinet_admin_users.changes import STATUS_CHANGED, USER_DELETED
 from subsvc_cabinet_admin_users.models import UserAdminSettings
 from subsvc_cabinet_admin_users.routes import endpoints
@@ -32,5 +32,5 @@ plugin = Plugin(
     settings=CabinetAdminUsersSettings,
     events={STATUS_CHANGED: UserStatusChanged, USER_DELETED: UserDeleted},
     hookspecs=hookspecs,
-    hooks=[merging],
+    hooks=[merging, restrictions],
 )
