@@ -1,0 +1,264 @@
+"""The purchase options a buyer reads: ``GET /cabinet/subscription/purchase-options`` per second,
+beside ``GET /health`` in the same run.
+
+Starts `subsvc serve` (pinned to CPU 0) on a database seeded with ``--users`` users (100,000)
+and ``--tariffs`` active tariffs (20, each with four periods), every tenth user holding a
+subscription of one of them. wrk (pinned to CPU 1) asks for the purchase options with the
+access JWTs of ``--buyers`` users drawn across the table (each request another buyer) over
+``--connections`` keep-alive connections for ``--duration`` seconds; then ``GET /health``
+with the same settings, the ceiling of the server and the load generator on this host. Each
+options answer loads the buyer (promo group and balance, one query, plus the
+personal-discount hook), the tariffs with their groups (two queries), the buyer's
+subscription and held tariffs, and prices every period of every tariff with the pricing
+engine. Medians over ``--runs``; every answer must be 200.
+
+Usage: python bench/sales.py [--runs 3] [--duration 10] [--connections 16]
+       [--database-url postgresql+asyncpg://...]
+Quick check of the harness: python bench/sales.py --runs 1 --duration 2 --users 2000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import statistics
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from run import (
+    HOST,
+    BenchError,
+    Pinning,
+    add_service_options,
+    ensure_wrk,
+    free_port,
+    in_scratch_folder,
+    log,
+    lua_string,
+    pinning,
+    run_wrk,
+    server,
+    service_command,
+)
+from sqlalchemy import func, insert, select
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
+from subsvc_subscriptions.api import Subscription
+from subsvc_tariffs.api import Tariff
+from subsvc_users.api import User
+
+from subsvc.auth.jwt import JWTCodec
+
+PATH = "/cabinet/subscription/purchase-options"
+JWT_SECRET = secrets.token_urlsafe(48)
+FIRST_MESSENGER_ID = 5_000_000_000
+
+
+async def seed(url: str, users: int, tariffs: int) -> list[int]:
+    """The users, tariffs and subscriptions (kept when a database of an earlier run has them);
+    returns the user ids."""
+    engine = create_async_engine(url, poolclass=NullPool)
+    now = datetime.now(UTC)
+    try:
+        async with engine.begin() as connection:
+            have = await connection.scalar(select(func.count()).select_from(User))
+            if not await connection.scalar(select(func.count()).select_from(Tariff)):
+                rows = [
+                    {
+                        "name": f"Tariff {n}",
+                        "display_order": n,
+                        "is_active": True,
+                        "tier_level": 1 + n % 4,
+                        "traffic_limit_gb": 0 if n % 5 == 0 else 50 * (1 + n % 4),
+                        "device_limit": 1 + n % 3,
+                        "device_price_kopeks": 5_000,
+                        "max_device_limit": 10,
+                        "period_prices": {
+                            "30": 19_900 + n * 1_000,
+                            "90": 49_900 + n * 2_500,
+                            "180": 89_900 + n * 4_000,
+                            "360": 159_900 + n * 7_000,
+                        },
+                        "allowed_squads": [f"squad-{n % 5}"],
+                        "server_traffic_limits": {},
+                        "traffic_topup_packages": {},
+                        "created_at": now,
+                        "updated_at": now,
+                    }
+                    for n in range(1, tariffs + 1)
+                ]
+                await connection.execute(insert(Tariff.__table__), rows)
+            if have < users:
+                batch = []
+                for n in range(have, users):
+                    batch.append(
+                        {
+                            "messenger_id": FIRST_MESSENGER_ID + n,
+                            "first_name": f"Buyer {n}",
+                            "status": "active",
+                            "language": "ru",
+                            "balance_kopeks": (n * 37) % 100_000,
+                            "has_had_paid_subscription": False,
+                            "has_made_first_topup": False,
+                            "referral_code": f"sb{n:09d}",
+                            "created_at": now,
+                            "updated_at": now,
+                        }
+                    )
+                    if len(batch) == 5_000:
+                        await connection.execute(insert(User.__table__), batch)
+                        batch = []
+                if batch:
+                    await connection.execute(insert(User.__table__), batch)
+            ids = list((await connection.scalars(select(User.id).order_by(User.id))).all())
+            tariff_ids = list((await connection.scalars(select(Tariff.id).order_by(Tariff.id))).all())
+            if not await connection.scalar(select(func.count()).select_from(Subscription)):
+                subs = [
+                    {
+                        "user_id": user_id,
+                        "status": "active",
+                        "is_trial": False,
+                        "start_date": now,
+                        "end_date": now + timedelta(days=30),
+                        "traffic_limit_gb": 100,
+                        "traffic_used_gb": 0.0,
+                        "purchased_traffic_gb": 0,
+                        "device_limit": 2,
+                        "connected_squads": ["squad-1"],
+                        "autopay_enabled": False,
+                        "autopay_days_before": 3,
+                        "tariff_id": tariff_ids[i % len(tariff_ids)],
+                        "short_id": secrets.token_hex(4),
+                        "created_at": now,
+                        "updated_at": now,
+                    }
+                    for i, user_id in enumerate(ids[::10])
+                ]
+                for start in range(0, len(subs), 5_000):
+                    await connection.execute(insert(Subscription.__table__), subs[start : start + 5_000])
+        return ids
+    finally:
+        await engine.dispose()
+
+
+def options_script(tokens: list[str], directory: Path) -> Path:
+    """A wrk script asking for the purchase options as each buyer in turn."""
+    lines = [
+        'wrk.method = "GET"',
+        "tokens = {" + ", ".join(lua_string(t) for t in tokens) + "}",
+        "sent = 0",
+        "request = function()",
+        "  sent = sent + 1",
+        '  wrk.headers["Authorization"] = "Bearer " .. tokens[(sent % #tokens) + 1]',
+        f"  return wrk.format(nil, {lua_string(PATH)})",
+        "end",
+    ]
+    path = directory / "options.lua"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def health_script(directory: Path) -> Path:
+    path = directory / "health.lua"
+    path.write_text('wrk.method = "GET"\n')
+    return path
+
+
+def measure(
+    args: argparse.Namespace, pin: Pinning, port: int, ids: list[int], workdir: Path
+) -> dict[str, Any]:
+    base = f"http://{HOST}:{port}"
+    codec = JWTCodec(JWT_SECRET, access_minutes=240)
+    step = max(1, len(ids) // args.buyers)
+    tokens = [codec.access_token(user_id) for user_id in ids[::step][: args.buyers]]
+    script, health = options_script(tokens, workdir), health_script(workdir)
+    runs = []
+    for number in range(args.runs):
+        options = run_wrk(args, pin, base + PATH, script, args.duration)
+        ceiling = run_wrk(args, pin, base + "/health", health, args.duration)
+        run = {
+            "options_per_second": options.rps,
+            "options_p50_ms": options.p50_ms,
+            "options_p99_ms": options.p99_ms,
+            "options_non_2xx": options.non_2xx,
+            "socket_errors": options.socket_errors,
+            "health_per_second": ceiling.rps,
+            "health_p50_ms": ceiling.p50_ms,
+        }
+        log(f"run {number + 1}: purchase-options {options.rps:,.0f}/s, /health {ceiling.rps:,.0f}/s")
+        runs.append(run)
+    medians = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+    return {"runs": runs, "median": medians, "ok": all(run["options_non_2xx"] == 0 for run in runs)}
+
+
+def render(result: dict[str, Any], args: argparse.Namespace) -> str:
+    m = result["median"]
+    rows = [
+        ("GET /cabinet/subscription/purchase-options/s", f"{m['options_per_second']:,.0f}"),
+        ("purchase-options p50 / p99", f"{m['options_p50_ms']:.1f} / {m['options_p99_ms']:.1f} ms"),
+        ("GET /health/s, same wrk settings (ceiling)", f"{m['health_per_second']:,.0f}"),
+        ("GET /health p50", f"{m['health_p50_ms']:.1f} ms"),
+        ("every answer 200", "yes" if result["ok"] else "NO"),
+    ]
+    head = (
+        f"medians of {args.runs} runs × {args.duration:g} s, {args.connections} connections, "
+        f"{args.users:,} users, {args.tariffs} tariffs"
+    )
+    return "\n".join([head, "", "| measure | value |", "|---|---:|", *(f"| {a} | {b} |" for a, b in rows)])
+
+
+def benchmark(args: argparse.Namespace, workdir: Path) -> int:
+    args.wrk = ensure_wrk()
+    pin = pinning(args)
+    port = free_port()
+    url = args.database_url or f"sqlite+aiosqlite:///{workdir}/bench.db"
+    env = {
+        **os.environ,
+        "HOST": HOST,
+        "PORT": str(port),
+        "DATABASE_URL": url,
+        "WEB_API_DEFAULT_TOKEN": secrets.token_urlsafe(32),
+        "CABINET_JWT_SECRET": JWT_SECRET,
+        "SALES_MODE": "tariffs",
+        "LOG_LEVEL": "WARNING",
+    }
+    env.update(dict(kv.split("=", 1) for kv in args.env))
+    cmd = [*pin.server, *service_command(args)]
+    with server(cmd, env, port, workdir / "server.log", "/health", 120.0):
+        ids = asyncio.run(seed(url, args.users, args.tariffs))
+        if len(ids) < args.users:
+            raise BenchError(f"seeded {len(ids)} users, wanted {args.users}")
+        result = measure(args, pin, port, ids, workdir)
+    print(render(result, args))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"settings": {**vars(args)}, "result": result}, indent=2))
+    return 0 if result["ok"] else 1
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--runs", type=int, default=3, help="runs (default 3)")
+    p.add_argument("--duration", type=float, default=10.0, help="seconds of load per run (default 10)")
+    p.add_argument("--connections", type=int, default=16, help="connections (default 16)")
+    p.add_argument("--users", type=int, default=100_000, help="users seeded (default 100000)")
+    p.add_argument("--tariffs", type=int, default=20, help="active tariffs seeded (default 20)")
+    p.add_argument("--buyers", type=int, default=1_000, help="distinct buyers asking (default 1000)")
+    add_service_options(p)
+    p.add_argument("--wrk-timeout", type=float, default=5.0)
+    args = p.parse_args(argv)
+    args.threads = 1
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    return in_scratch_folder("subsvc-bench-sales-", lambda folder: benchmark(args, folder))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
