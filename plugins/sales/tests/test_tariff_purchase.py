@@ -173,3 +173,32 @@ async def test_tariffs_mode_refuses_classic_purchases(buyer):
         for path in ("/cabinet/subscription/purchase-preview", "/cabinet/subscription/purchase"):
             response = await http.post(path, json={"selection": {"period_days": 30, "servers": ["squad-a"]}})
             assert (response.status_code, response.json()) == (400, {"detail": text})
+
+
+async def test_a_daily_tariff_is_bought_for_one_day(buyer, make_tariff):
+    tariff = await make_tariff(is_daily=True, daily_price_kopeks=1_500, period_prices={})
+    async with buyer(balance_kopeks=1_000) as (_, http):
+        short = await _buy(http, tariff.id, 30)
+        assert (short.status_code, short.json()["detail"]["cart_mode"]) == (402, "daily_tariff_purchase")
+    async with buyer(balance_kopeks=10_000) as (_, http):
+        response = await _buy(http, tariff.id, 30)
+        assert response.status_code == 200, response.text
+        body = response.json()
+    assert (body["charged_amount"], body["balance_kopeks"]) == (1_500, 8_500)
+    ends = parse_utc(body["subscription"]["end_date"])
+    assert abs(ends - (utcnow() + timedelta(days=1))) < timedelta(minutes=1)
+
+
+@pytest.mark.sales_env(MULTI_TARIFF_ENABLED="true")
+async def test_multi_tariff_holds_one_subscription_per_tariff(buyer, make_tariff):
+    basic, pro = await make_tariff(name="Basic"), await make_tariff(name="Pro")
+    async with buyer(balance_kopeks=100_000) as (_, http):
+        first = (await _buy(http, basic.id)).json()["subscription"]
+        second = (await _buy(http, pro.id)).json()["subscription"]
+        assert first["id"] != second["id"]
+        again = await _buy(http, basic.id, subscription_id=second["id"])  # names Pro's: Basic's is meant
+        assert again.status_code == 200
+        assert again.json()["subscription"]["id"] == first["id"]
+        options = (await http.get("/cabinet/subscription/purchase-options")).json()
+    assert options["all_tariffs_purchased"] is True
+    assert {t["name"]: t["is_purchased"] for t in options["tariffs"]} == {"Basic": True, "Pro": True}
