@@ -125,3 +125,29 @@ async def test_short_a_cart_is_kept_and_a_top_up_renews_once(
     payments = [t for t in await transactions_over_http(me.user) if t["type"] == "subscription_payment"]
     assert [p["amount_kopeks"] for p in payments] == [30_000]
     assert await balance_over_http(me.user) == 10_000 + 25_000 - 30_000 + 40_000
+
+
+@pytest.mark.renewals_env(MULTI_TARIFF_ENABLED="true")
+async def test_multi_tariff_renews_the_subscription_named(cabinet, make_tariff, subscriber, reload):
+    basic, pro = (
+        await make_tariff(period_prices={"30": 10_000}),
+        await make_tariff(period_prices={"30": 20_000}),
+    )
+    me = await subscriber(tariff=basic, days=20, balance=50_000)
+    other = await subscriber(user=me.user, tariff=pro, days=5)
+    stranger = await subscriber(tariff=basic, days=5)
+    async with cabinet(me.user.id) as http:
+        by_query = await http.post(
+            RENEW, params={"subscription_id": other.subscription.id}, json={"period_days": 30}
+        )
+        assert (by_query.status_code, by_query.json()["amount_paid_kopeks"]) == (200, 20_000)
+        in_body = await http.post(RENEW, json={"period_days": 30, "subscription_id": me.subscription.id})
+        assert (in_body.status_code, in_body.json()["amount_paid_kopeks"]) == (200, 10_000)
+        theirs = await http.post(RENEW, json={"period_days": 30, "subscription_id": stranger.subscription.id})
+        assert (theirs.status_code, theirs.json()) == (404, {"detail": "No subscription found"})
+    assert (
+        await reload(Subscription, other.subscription.id)
+    ).end_date == other.subscription.end_date + timedelta(days=30)
+    assert (await reload(Subscription, me.subscription.id)).end_date == me.subscription.end_date + timedelta(
+        days=30
+    )
