@@ -13,13 +13,14 @@ import subsvc_sales.api as sales
 import subsvc_subscriptions.api as subscriptions
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_subscriptions.api import Subscription
+from subsvc_subscriptions.api import PanelAction, Subscription
 
 from subsvc.db import utcnow
 from subsvc.services import services
 from subsvc_renewals.errors import RenewalError
 from subsvc_renewals.options import renewal_quote
 from subsvc_renewals.schemas import RenewalRequest, RenewalResponse, RenewalSource, SubscriptionRenewed
+from subsvc_renewals.settings import RenewalsSettings
 from subsvc_renewals.subject import buyer, subscription_of
 
 RENEWED = "Subscription renewed successfully"
@@ -30,6 +31,19 @@ EXTEND: Literal["extend"] = "extend"
 def description(days: int) -> str:
     """The renewal's transaction text."""
     return f"Продление подписки на {days} дней"
+
+
+def panel_actions(app: Starlette, subscription: Subscription, now: datetime) -> list[PanelAction]:
+    """The resets the panel sync makes after pushing a renewal: the used traffic of an expired
+    subscription (``RESET_TRAFFIC_ON_PAYMENT``), the devices (``RESET_DEVICES_ON_RENEWAL``)."""
+    settings = RenewalsSettings.of(app)
+    status = subscriptions.actual_status(subscription.status, subscription.end_date, now)
+    actions: list[PanelAction] = []
+    if settings.RESET_TRAFFIC_ON_PAYMENT and status == subscriptions.SubscriptionStatus.EXPIRED:
+        actions.append("reset_traffic")
+    if settings.RESET_DEVICES_ON_RENEWAL:
+        actions.append("reset_devices")
+    return actions
 
 
 async def charge_and_extend(
@@ -46,7 +60,9 @@ async def charge_and_extend(
     and add ``days`` to the subscription, publishing ``subscription.renewed``; the caller
     commits both together."""
     charged = await sales.charge(app, session, subscription.user_id, quote, description=description(days))
-    await subscriptions.extend(session, services(app).events, subscription, days, now=now)
+    events = services(app).events
+    actions = panel_actions(app, subscription, now)
+    await subscriptions.extend(session, events, subscription, days, now=now, panel_actions=actions)
     assert subscription.id is not None
     renewed = SubscriptionRenewed(
         subscription_id=subscription.id,

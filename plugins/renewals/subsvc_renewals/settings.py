@@ -16,6 +16,12 @@ class RenewalsSettings(PluginSettings):
     TARIFF_SWITCH_DOWNGRADE_ENABLED: bool = Field(
         True, description="A subscriber may switch to a cheaper (or equally priced) tariff."
     )
+    RESET_TRAFFIC_ON_PAYMENT: bool = Field(
+        False, description="A renewal of an expired subscription resets its used traffic in the panel."
+    )
+    RESET_DEVICES_ON_RENEWAL: bool = Field(
+        False, description="A renewal deletes the subscription's connected devices in the panel."
+    )
     AUTOPAY_INTERVAL_SECONDS: float = Field(
         3600, ge=0, description="How often autopay renews the subscriptions due (0 = only when enqueued)."
     )

@@ -151,3 +151,21 @@ async def test_multi_tariff_renews_the_subscription_named(cabinet, make_tariff, 
     assert (await reload(Subscription, me.subscription.id)).end_date == me.subscription.end_date + timedelta(
         days=30
     )
+
+
+@pytest.mark.renewals_env(RESET_TRAFFIC_ON_PAYMENT="true")
+async def test_renewing_an_expired_subscription_asks_the_panel_to_reset_its_traffic(
+    cabinet, make_tariff, subscriber, outbox
+):
+    tariff = await make_tariff(period_prices={"30": 10_000})
+    running = await subscriber(tariff=tariff, days=5, balance=10_000)
+    ended = await subscriber(tariff=tariff, days=-1, balance=10_000)
+    for who in (running, ended):
+        async with cabinet(who.user.id) as http:
+            assert (await http.post(RENEW, json={"period_days": 30})).status_code == 200
+    changed = {
+        p["subscription_id"]: p["panel_actions"]
+        for kind, p in await outbox()
+        if kind == "subscription.changed"
+    }
+    assert changed == {running.subscription.id: [], ended.subscription.id: ["reset_traffic"]}
