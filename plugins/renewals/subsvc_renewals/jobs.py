@@ -19,7 +19,7 @@ import subsvc_pricing.api as pricing
 import subsvc_sales.api as sales
 import subsvc_subscriptions.api as subscriptions
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import col, select
+from sqlmodel import col, false, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_subscriptions.api import Subscription, SubscriptionStatus
@@ -201,6 +201,8 @@ async def _daily_candidates(app: Starlette, now: datetime, after_id: int) -> Seq
             .where(
                 col(Subscription.last_daily_charge_at).is_not(None),
                 col(Subscription.last_daily_charge_at) <= now - DAY,
+                col(Subscription.is_daily_paused) == false(),
+                col(Subscription.status).in_([SubscriptionStatus.ACTIVE, SubscriptionStatus.EXPIRED]),
                 col(Subscription.id) > after_id,
             )
             .order_by(col(Subscription.id))
