@@ -1,11 +1,18 @@
 """Plugin `miniapp`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_miniapp.routes import devices, maintenance, payments, promos, subscription
+from subsvc_miniapp.routes import devices, maintenance, payments, promos, renewals, subscription
 from subsvc_miniapp.settings import MiniAppSettings
 
 plugin = Plugin(
-    endpoints=[maintenance.router, payments.router, promos.router, devices.router, subscription.router],
+    endpoints=[
+        maintenance.router,
+        payments.router,
+        promos.router,
+        devices.router,
+        subscription.router,
+        renewals.router,
+    ],
     settings=MiniAppSettings,
     tags={"miniapp": "The messenger mini app's API: every operation a POST signed by its init data."},
 )

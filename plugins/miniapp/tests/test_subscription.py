@@ -70,9 +70,12 @@ async def test_the_dashboard_shows_the_subscription_balance_and_history(
     )
 
 
-async def test_autopay_is_switched_and_refused_for_trials(miniapp, make_user, make_subscription, reload):
+async def test_autopay_is_switched_and_refused_for_trials(
+    miniapp, make_user, make_subscription, make_tariff, reload
+):
+    tariff = await make_tariff()
     me = await make_user()
-    sub = await make_subscription(me, days=20, status="active")
+    sub = await make_subscription(me, days=20, status="active", tariff_id=tariff.id)
     on = await miniapp("/subscription/autopay", me, enabled=True, daysBefore=5)
     assert on.status_code == 200, on.text
     assert (on.json()["autopay_enabled"], on.json()["autopay_days_before"]) == (True, 5)
@@ -84,7 +87,11 @@ async def test_autopay_is_switched_and_refused_for_trials(miniapp, make_user, ma
     assert off.json()["autopay_enabled"] is False
 
     trial_user = await make_user()
-    await make_subscription(trial_user, days=3, status="trial", is_trial=True)
+    await make_subscription(trial_user, days=3, status="trial", is_trial=True, tariff_id=tariff.id)
+    classic = await make_user()
+    await make_subscription(classic, days=3, status="active")
+    no_tariff = await miniapp("/subscription/autopay", classic, enabled=True)
+    assert (no_tariff.status_code, no_tariff.json()["detail"]["code"]) == (400, "autopay_not_available")
     refused = await miniapp("/subscription/autopay", trial_user, enabled=True)
     assert (refused.status_code, refused.json()["detail"]["code"]) == (400, "autopay_not_available_for_trial")
     nobody = await miniapp("/subscription/autopay", await make_user(), enabled=True)

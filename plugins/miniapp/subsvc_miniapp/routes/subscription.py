@@ -1,12 +1,11 @@
 """``/miniapp/subscription`` (the dashboard, text-style refusals) and
-``/miniapp/subscription/autopay`` (object style)."""
+``/miniapp/subscription/autopay`` (the renewals plugin's autopay, object style)."""
 
 from __future__ import annotations
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_subscriptions.api import set_autopay
-from subsvc_tariffs.api import find_tariff
+from subsvc_renewals.api import AutopayUpdateRequest, RenewalError, update_autopay
 
 from subsvc.api import HTTPError, Router
 from subsvc_miniapp import auth, dashboard
@@ -15,20 +14,19 @@ from subsvc_miniapp.dashboard_schemas import (
     MiniAppSubscriptionAutopayResponse,
     MiniAppSubscriptionResponse,
 )
+from subsvc_miniapp.refusals import as_object
 from subsvc_miniapp.schemas import MiniAppSubscriptionRequest
 
 router = Router(area="web", tag="miniapp")
 NOT_FOUND = {"code": "subscription_not_found", "message": "Subscription not found"}
-TRIAL = {
-    "code": "autopay_not_available_for_trial",
-    "message": "Autopay is not available for trial subscriptions",
-}
-DAILY = {
-    "code": "autopay_not_available_for_daily",
-    "message": "Autopay is not available for daily subscriptions",
-}
 NO_DAYS = {"code": "autopay_no_days", "message": "Autopay days must be between 1 and 30"}
 AUTOPAY_DAYS = range(1, 31)
+#: the renewals plugin's autopay refusals' codes, by their text
+AUTOPAY_CODES = {
+    "Autopay is not available for classic subscriptions. Please purchase a tariff.": "autopay_not_available",
+    "Autopay is not available for trial subscriptions": "autopay_not_available_for_trial",
+    "Autopay is not available for daily subscriptions": "autopay_not_available_for_daily",
+}
 
 
 @router.post("/miniapp/subscription", public=True, responses=auth.USER_RESPONSES)
@@ -56,7 +54,8 @@ async def update_subscription_autopay(
     request: Request, session: AsyncSession, body: MiniAppSubscriptionAutopayRequest
 ) -> MiniAppSubscriptionAutopayResponse:
     """Switch the subscription's autopay (renewal from the balance `daysBefore` days before
-    its end) and set those days; not for trials nor daily tariffs."""
+    its end) and set those days, as the cabinet does (renewals' `update_autopay`): not for
+    classic subscriptions in tariffs mode, trials nor daily tariffs."""
     user = await auth.user_of(request.app, session, body.initData)
     assert user.id is not None
     subscription = await dashboard.current_subscription(request.app, session, user.id, body.subscriptionId)
@@ -65,13 +64,16 @@ async def update_subscription_autopay(
     if body.daysBefore is not None and body.daysBefore not in AUTOPAY_DAYS:
         raise HTTPError(400, NO_DAYS)
     enabled = subscription.autopay_enabled if body.enabled is None else body.enabled
-    if enabled and not subscription.autopay_enabled:
-        if subscription.is_trial:
-            raise HTTPError(400, TRIAL)
-        tariff = await find_tariff(session, subscription.tariff_id) if subscription.tariff_id else None
-        if tariff is not None and tariff.is_daily:
-            raise HTTPError(400, DAILY)
-    await set_autopay(session, subscription, enabled, days_before=body.daysBefore)
+    wanted = AutopayUpdateRequest(enabled=enabled, days_before=body.daysBefore)
+    try:
+        await update_autopay(request.app, session, user.id, wanted, subscription.id)
+    except RenewalError as refused:
+        if isinstance(refused.detail, str) and refused.detail in AUTOPAY_CODES:
+            raise HTTPError(
+                refused.status, {"code": AUTOPAY_CODES[refused.detail], "message": refused.detail}
+            ) from None
+        raise as_object(refused.status, refused.detail) from None
+    await session.refresh(subscription)
     autopay = dashboard.autopay_of(subscription)
     return MiniAppSubscriptionAutopayResponse(
         subscriptionId=subscription.id,

@@ -1,0 +1,27 @@
+"""Another plugin's refusal as the mini app's object-style body ``{code, message}``: an
+object detail (it has its ``code``) is kept, a text gets the code of its status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from subsvc.api import HTTPError
+
+CODES = {
+    400: "invalid_request",
+    402: "insufficient_funds",
+    403: "forbidden",
+    404: "subscription_not_found",
+    409: "conflict",
+    429: "rate_limited",
+    502: "panel_error",
+    503: "unavailable",
+}
+
+
+def as_object(status: int, detail: Any) -> HTTPError:
+    """The HTTP error answering ``detail`` with ``status`` in the object style."""
+    if isinstance(detail, dict) and "code" in detail:
+        return HTTPError(status, detail)
+    message = detail if isinstance(detail, str) else str(detail)
+    return HTTPError(status, {"code": CODES.get(status, "error"), "message": message})
