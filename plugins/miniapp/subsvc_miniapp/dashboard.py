@@ -5,7 +5,7 @@ offers, referral figures, branding, FAQ...) is answered empty or null."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import func
 from sqlmodel import col, select
@@ -20,11 +20,13 @@ from subsvc_subscriptions.api import (
     actual_status,
     resolve,
 )
+from subsvc_tariffs.api import Tariff, find_tariff
 from subsvc_users.api import User
 
 from subsvc.api import price_label, rubles
 from subsvc.db import utcnow
 from subsvc_miniapp.dashboard_schemas import (
+    MiniAppCurrentTariff,
     MiniAppSubscriptionAutopay,
     MiniAppSubscriptionResponse,
     MiniAppSubscriptionUser,
@@ -162,6 +164,44 @@ async def _traffic_purchases(
     return answers
 
 
+def current_tariff(tariff: Tariff, subscription: Subscription) -> MiniAppCurrentTariff:
+    """The subscription's tariff as the catalogue lists it (its list prices: the user's own
+    prices are the sellers' operations')."""
+    assert tariff.id is not None
+    headroom = None
+    if tariff.traffic_topup_enabled and tariff.max_topup_traffic_gb > 0:
+        headroom = max(0, tariff.max_topup_traffic_gb - subscription.traffic_limit_gb)
+    return MiniAppCurrentTariff(
+        id=tariff.id,
+        name=tariff.name,
+        description=tariff.description,
+        tier_level=tariff.tier_level,
+        traffic_limit_gb=tariff.traffic_limit_gb,
+        traffic_limit_label=gb_label(tariff.traffic_limit_gb),
+        is_unlimited_traffic=tariff.traffic_limit_gb == 0,
+        device_limit=tariff.device_limit,
+        servers_count=len(tariff.allowed_squads),
+        monthly_price_kopeks=int(tariff.period_prices.get("30", 0) or 0),
+        traffic_topup_enabled=tariff.traffic_topup_enabled,
+        max_topup_traffic_gb=tariff.max_topup_traffic_gb,
+        available_topup_gb=headroom,
+        is_daily=tariff.is_daily,
+        daily_price_kopeks=tariff.daily_price_kopeks,
+        daily_price_label=price_label(tariff.daily_price_kopeks) if tariff.is_daily else None,
+    )
+
+
+def _daily(user: MiniAppSubscriptionUser, tariff: Tariff, subscription: Subscription, now: datetime) -> None:
+    """The daily tariff's fields of the user block."""
+    user.is_daily_tariff = True
+    user.daily_tariff_name = tariff.name
+    user.daily_price_kopeks = tariff.daily_price_kopeks
+    user.daily_price_label = price_label(tariff.daily_price_kopeks)
+    last = subscription.last_daily_charge_at
+    if last is not None and not subscription.is_daily_paused and last + timedelta(days=1) > now:
+        user.daily_next_charge_at = (last + timedelta(days=1)).isoformat()
+
+
 async def dashboard(app: Starlette, session: AsyncSession, user: User) -> MiniAppSubscriptionResponse:
     """Everything the mini app's main screen shows, for ``user``."""
     assert user.id is not None
@@ -188,6 +228,11 @@ async def dashboard(app: Starlette, session: AsyncSession, user: User) -> MiniAp
     )
     if subscription is None:
         return answer
+    tariff = await find_tariff(session, subscription.tariff_id) if subscription.tariff_id else None
+    if tariff is not None:
+        answer.currentTariff = current_tariff(tariff, subscription)
+        if tariff.is_daily:
+            _daily(answer.user, tariff, subscription, now)
     return answer.model_copy(
         update={
             "subscription_id": subscription.id,

@@ -101,3 +101,29 @@ async def test_autopay_is_switched_and_refused_for_trials(
     )
     others = await miniapp("/subscription/autopay", trial_user, subscriptionId=sub.id, enabled=True)
     assert others.status_code == 404
+
+
+async def test_the_dashboard_shows_the_tariff_and_the_daily_charge(
+    miniapp, make_user, make_subscription, make_tariff
+):
+    daily = await make_tariff(
+        name="Day", period_prices={}, is_daily=True, daily_price_kopeks=1_000, allowed_squads=["a", "b"]
+    )
+    me = await make_user()
+    await make_subscription(me, days=1, status="active", tariff_id=daily.id, last_daily_charge_at=utcnow())
+    body = (await miniapp("/subscription", me)).json()
+    tariff = body["currentTariff"]
+    assert (tariff["id"], tariff["name"], tariff["is_daily"], tariff["servers_count"]) == (
+        daily.id,
+        "Day",
+        True,
+        2,
+    )
+    assert tariff["daily_price_kopeks"] == 1_000 and tariff["daily_price_label"] == "10 ₽"
+    user = body["user"]
+    assert (user["is_daily_tariff"], user["daily_tariff_name"], user["daily_price_kopeks"]) == (
+        True,
+        "Day",
+        1_000,
+    )
+    assert user["daily_next_charge_at"] is not None
