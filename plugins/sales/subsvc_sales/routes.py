@@ -51,7 +51,13 @@ async def preview_purchase(
 
 @router.post(
     "/cabinet/subscription/purchase",
-    responses={400: CLASSIC_400, 402: INSUFFICIENT, 403: RESTRICTED, 404: "User not found"},
+    responses={
+        400: CLASSIC_400,
+        402: INSUFFICIENT,
+        403: RESTRICTED,
+        404: "User not found",
+        409: "The price has changed, please try again (the personal discount quoted was used meanwhile)",
+    },
 )
 async def submit_purchase(
     request: Request, session: AsyncSession, principal: Principal, payload: PurchasePreviewRequest
@@ -69,7 +75,8 @@ async def submit_purchase(
         402: INSUFFICIENT,
         403: f"{RESTRICTED}, or This tariff is not available for your promo group",
         404: "Tariff not found or inactive",
-        409: "You already have an active subscription for this tariff",
+        409: "You already have an active subscription for this tariff, or The price has changed, please try "
+        "again (the personal discount quoted was used meanwhile)",
     },
 )
 async def purchase_tariff(
