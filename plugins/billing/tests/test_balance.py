@@ -274,6 +274,11 @@ async def test_events_reach_subscribers_after_the_commit_only(app, client, inser
     assert received[0].payload["new_balance_kopeks"] == 400
     outbox_rows = await rows(OutboxEvent)
     assert len(outbox_rows) == 2
+
+    async def all_marked() -> bool:
+        return all(row.dispatched_at is not None for row in await rows(OutboxEvent))
+
+    await wait_for(all_marked)  # delivered, then marked: a pass in between would deliver again
     await app.state.events.dispatch_pending()
     assert len(received) == 2  # the failed debit left nothing to dispatch
 
