@@ -13,6 +13,7 @@ from starlette.requests import Request
 from subsvc.api import Query, Router
 from subsvc.auth.principal import Principal
 from subsvc_addons import buying, traffic_sale
+from subsvc_addons.buying import RESTRICTED
 from subsvc_addons.owned import NO_SUBSCRIPTION
 from subsvc_addons.sale import NO_ACTIVE
 from subsvc_addons.sale_schemas import (
@@ -32,10 +33,12 @@ SHORT = "Insufficient balance: `{code: insufficient_funds, message, missing_amou
 DEVICES_BOUGHT = {
     400: f"{NO_ACTIVE}; the subscription inactive, devices not sold, above the maximum",
     402: SHORT + " (`add_devices`; `required_kopeks`, `current_kopeks`, `missing_kopeks`)",
+    403: RESTRICTED,
 }
 TRAFFIC_BOUGHT = {
     400: "The package is not sold for the subscription (the reference's texts)",
     402: SHORT + " (`add_traffic`)",
+    403: RESTRICTED,
     404: f"{NO_SUBSCRIPTION}, or its tariff is gone",
 }
 
@@ -57,7 +60,7 @@ async def purchase_traffic(
     responses={
         400: "Already on it, not a tier of the table, a tariff's subscription",
         402: "Insufficient balance. Need {x.xx} RUB",
-        403: traffic_sale.PAID_ONLY,
+        403: f"{RESTRICTED}; {traffic_sale.PAID_ONLY}",
         404: NO_SUBSCRIPTION,
     },
 )
@@ -136,6 +139,7 @@ async def save_devices_cart(
     responses={
         400: "A trial, no country selected, a country not available",
         402: "Insufficient balance. Need {x} RUB, have {y} RUB",
+        403: RESTRICTED,
         404: NO_SUBSCRIPTION,
     },
 )

@@ -34,6 +34,12 @@ from subsvc_addons.sale_schemas import (
 ADD_DEVICES: Final = "add_devices"
 ADD_TRAFFIC: Final = "add_traffic"
 INSUFFICIENT = "Insufficient balance"
+RESTRICTED = "Subscription purchases are restricted for this account"
+
+
+async def _not_restricted(app: Starlette, session: AsyncSession, user_id: int) -> None:
+    """403 when an administrator restricted the user's purchases (sales' check)."""
+    await sales.check_not_restricted(app, session, user_id, RESTRICTED)
 
 
 # --- devices -------------------------------------------------------------------------------------
@@ -94,6 +100,7 @@ async def purchase_devices(
     """Buy ``devices`` more devices for the subscription from the balance. Short: the cart
     ``add_devices`` is saved (committed) and the 402 answer raised. ``legacy`` (``POST
     /devices``): no subscription is 404 ``No subscription found`` instead of the 400."""
+    await _not_restricted(app, session, user_id)
     found = await _devices_target(app, session, user_id, subscription_id, legacy)
     offer = device_sale.offer(app, found, devices)
     try:
@@ -169,6 +176,7 @@ async def purchase_traffic(
 ) -> TrafficPurchased:
     """Buy a traffic package for the subscription from the balance. Short: the cart
     ``add_traffic`` is saved (committed) and the 402 answer raised."""
+    await _not_restricted(app, session, user_id)
     found = await _traffic_target(app, session, user_id, subscription_id)
     offer = traffic_sale.offer(app, found, gb)
     try:
@@ -202,6 +210,7 @@ async def switch_traffic(
 ) -> TrafficSwitched:
     """Put a classic subscription on another traffic tier: an upgrade pays the difference for
     the days left, a downgrade is free (no refund); the purchased traffic goes."""
+    await _not_restricted(app, session, user_id)
     found = await _traffic_target(app, session, user_id, subscription_id)
     current, quote = traffic_sale.switch_offer(app, found, gb)
     subscription = found.subscription
@@ -238,6 +247,7 @@ async def update_countries(
 ) -> CountriesUpdated:
     """Connect the subscription to exactly these squads: the added ones paid for the days
     left, the removed ones free (no refund)."""
+    await _not_restricted(app, session, user_id)
     found = await target(app, session, user_id, subscription_id, now=utcnow(), lock=True)
     wanted = await countries.change(app, session, found, squads)
     try:
@@ -281,11 +291,12 @@ async def complete_cart(
     subscription_id: int | None,
 ) -> bool | None:
     """A saved ``add_devices`` or ``add_traffic`` cart bought now (priced again, checked
-    again): ``True`` bought, ``False`` still short or no longer possible (nothing changed),
-    ``None`` another mode."""
+    again): ``True`` bought, ``False`` still short, no longer possible or the user's purchases
+    restricted (nothing changed), ``None`` another mode."""
     if mode not in (ADD_DEVICES, ADD_TRAFFIC):
         return None
     try:
+        await _not_restricted(app, session, user_id)
         found = await target(app, session, user_id, subscription_id, now=utcnow(), lock=True)
         if mode == ADD_DEVICES:
             await _buy_devices(app, session, device_sale.offer(app, found, int(payload["devices"])))

@@ -21,7 +21,7 @@ from subsvc_renewals.errors import RenewalError
 from subsvc_renewals.options import renewal_quote
 from subsvc_renewals.schemas import RenewalRequest, RenewalResponse, RenewalSource, SubscriptionRenewed
 from subsvc_renewals.settings import RenewalsSettings
-from subsvc_renewals.subject import buyer, subscription_of
+from subsvc_renewals.subject import RENEWAL_RESTRICTED, buyer, check_not_restricted, subscription_of
 
 RENEWED = "Subscription renewed successfully"
 RENEWED_EVENT = "subscription.renewed"
@@ -104,8 +104,10 @@ async def renew(
     now: datetime | None = None,
 ) -> RenewalResponse:
     """Renew the user's subscription for ``body.period_days`` from the balance. Short: the
-    ``extend`` cart is saved and committed, then 402 ``insufficient_funds``."""
+    ``extend`` cart is saved and committed, then 402 ``insufficient_funds``; 403 when an
+    administrator restricted the user's purchases."""
     now = now or utcnow()
+    await check_not_restricted(app, session, user_id, RENEWAL_RESTRICTED)
     subscription = await subscription_of(
         app, session, user_id, body.subscription_id or subscription_id, for_update=True, now=now
     )
@@ -141,12 +143,14 @@ async def complete_cart(
     now: datetime | None = None,
 ) -> bool:
     """Renew from a saved ``extend`` cart (re-priced now) in ``session``'s transaction: true
-    when done, false when the balance is still short or the renewal no longer possible."""
+    when done, false when the balance is still short, the renewal no longer possible or the
+    user's purchases restricted."""
     now = now or utcnow()
     days = payload.get("period_days")
     if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= 3650:
         return False
     try:
+        await check_not_restricted(app, session, user_id, RENEWAL_RESTRICTED)
         subscription = await subscription_of(app, session, user_id, subscription_id, for_update=True, now=now)
         quote = await renewal_quote(app, session, subscription, await buyer(app, session, user_id), days, now)
     except RenewalError:

@@ -11,7 +11,7 @@ from starlette.requests import Request
 
 from subsvc.api import Query, Router
 from subsvc.auth.principal import Principal
-from subsvc_renewals import api, autopay, daily, options, renewing, switch_quote, switching
+from subsvc_renewals import api, autopay, daily, options, renewing, subject, switch_quote, switching
 from subsvc_renewals.errors import NO_SUBSCRIPTION
 from subsvc_renewals.schemas import (
     AutopayResponse,
@@ -33,6 +33,7 @@ RENEW_REFUSALS = {
     f"{options.PERIOD_NOT_AVAILABLE}; {options.INVALID_PERIOD}",
     402: "`{code: insufficient_funds, message, missing_amount, cart_saved, cart_mode: extend}`: "
     "the balance is short (the cart is kept)",
+    403: subject.RENEWAL_RESTRICTED,
     404: NO_SUBSCRIPTION,
     409: PRICE_CHANGED,
 }
@@ -116,6 +117,7 @@ async def toggle_subscription_pause(
     responses={
         **SWITCH_REFUSALS,
         400: SWITCH_REFUSALS[400] + f"; {switching.DAILY_INVALID}",
+        403: f"{subject.PURCHASES_RESTRICTED}; Tariff not available; upgrades or downgrades disabled",
         402: "`{code: insufficient_funds, message, missing_amount}`: the balance is short",
         409: f"{switching.DUPLICATE}; {PRICE_CHANGED}",
     },

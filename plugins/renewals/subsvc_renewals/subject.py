@@ -7,12 +7,25 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import subsvc_pricing.api as pricing
+import subsvc_sales.api as sales
 import subsvc_subscriptions.api as subscriptions
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_subscriptions.api import Subscription, SubscriptionSettings
 
 from subsvc_renewals.errors import NO_SUBSCRIPTION, RenewalError
+
+RENEWAL_RESTRICTED = "Subscription renewal is restricted for this account"
+PURCHASES_RESTRICTED = "Subscription purchases are restricted for this account"
+
+
+async def check_not_restricted(app: Starlette, session: AsyncSession, user_id: int, text: str) -> None:
+    """403 ``text`` when an administrator restricted the user's subscription purchases (the
+    sales plugin's ``check_not_restricted``, answered as a :class:`RenewalError`)."""
+    try:
+        await sales.check_not_restricted(app, session, user_id, text)
+    except sales.SalesError as refused:
+        raise RenewalError(refused.status, refused.detail) from None
 
 
 async def subscription_of(

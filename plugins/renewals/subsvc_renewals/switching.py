@@ -20,6 +20,7 @@ from subsvc.db import utcnow
 from subsvc.services import services
 from subsvc_renewals.errors import RenewalError
 from subsvc_renewals.schemas import SwitchResult, TariffSwitchRequest
+from subsvc_renewals.subject import PURCHASES_RESTRICTED, check_not_restricted
 from subsvc_renewals.switch_quote import Switch, discount_fields, priced_switch
 
 DUPLICATE = "You already have an active subscription for the target tariff"
@@ -37,8 +38,10 @@ async def switch_tariff(
     now: datetime | None = None,
 ) -> SwitchResult:
     """Switch the user's subscription to ``body.tariff_id`` now (the checks and price of the
-    preview; 402 ``insufficient_funds`` when short, nothing changed)."""
+    preview; 402 ``insufficient_funds`` when short, nothing changed; 403 when an administrator
+    restricted the user's purchases)."""
     now = now or utcnow()
+    await check_not_restricted(app, session, user_id, PURCHASES_RESTRICTED)
     switch = await priced_switch(app, session, user_id, body, subscription_id, now=now, for_update=True)
     new, quote = switch.new, switch.quote
     if new.is_daily and new.daily_price_kopeks <= 0:
