@@ -39,7 +39,8 @@ RENEW_REFUSALS = {
 }
 SWITCH_REFUSALS = {
     400: "Tariffs mode is not enabled; No active subscription with tariff; `{code, message}` "
-    "subscription_expired, trial_cannot_switch, subscription_not_active; Already on this tariff",
+    "subscription_expired, trial_cannot_switch, subscription_not_active; Already on this tariff; "
+    "`{code, message}` free_tariff_cannot_switch",
     403: "Tariff not available for your promo group; upgrades or downgrades disabled",
     404: switch_quote.TARIFF_NOT_FOUND,
 }

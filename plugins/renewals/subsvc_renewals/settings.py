@@ -16,6 +16,11 @@ class RenewalsSettings(PluginSettings):
     TARIFF_SWITCH_DOWNGRADE_ENABLED: bool = Field(
         True, description="A subscriber may switch to a cheaper (or equally priced) tariff."
     )
+    TARIFF_SWITCH_RESET_FREE_DAYS: bool = Field(
+        False,
+        description="The days left on a free tariff are not carried to a paid one: a subscription on a "
+        "free tariff cannot switch (`free_tariff_cannot_switch`), it buys a tariff instead.",
+    )
     RESET_TRAFFIC_ON_PAYMENT: bool = Field(
         False, description="A renewal of an expired subscription resets its used traffic in the panel."
     )

@@ -24,6 +24,7 @@ NO_TARIFF_SUBSCRIPTION = "No active subscription with tariff"
 EXPIRED = "Your subscription has expired. Please purchase a tariff instead."
 TRIAL = "Trial subscriptions cannot switch tariffs. Please purchase a tariff."
 NOT_ACTIVE = "Your subscription is not active"
+FREE_TARIFF = "Switching from a free tariff is not available. Please purchase a tariff."
 TARIFF_NOT_FOUND = "Tariff not found or inactive"
 SAME_TARIFF = "Already on this tariff"
 NOT_FOR_GROUP = "Tariff not available for your promo group"
@@ -43,6 +44,15 @@ class Switch:
     new: pricing.TariffTerms
     buyer: pricing.Buyer
     quote: pricing.SwitchQuote
+
+
+def is_free(tariff: pricing.TariffTerms) -> bool:
+    """A tariff that costs nothing: a daily one without a daily price, else one whose enabled
+    periods are all free."""
+    if tariff.is_daily:
+        return tariff.daily_price_kopeks <= 0
+    prices = [tariff.period_prices[days] for days in tariff.periods()]
+    return bool(prices) and all(price == 0 for price in prices)
 
 
 async def priced_switch(
@@ -83,13 +93,15 @@ async def priced_switch(
         raise RenewalError(404, TARIFF_NOT_FOUND)
     if new.id == current.id:
         raise RenewalError(400, SAME_TARIFF)
+    settings = RenewalsSettings.of(app)
+    if settings.TARIFF_SWITCH_RESET_FREE_DAYS and is_free(current):
+        raise coded(400, "free_tariff_cannot_switch", FREE_TARIFF, use_purchase_flow=True)
     b = await buyer(app, session, user_id)
     if not new.open_to(b.promo_group_id):
         raise RenewalError(403, NOT_AVAILABLE if for_update else NOT_FOR_GROUP)
     quote = pricing.tariff_switch(
         current, new, b, end=subscription.end_date, now=now, device_limit=subscription.device_limit
     )
-    settings = RenewalsSettings.of(app)
     if quote.is_upgrade and not settings.TARIFF_SWITCH_UPGRADE_ENABLED:
         raise RenewalError(403, UPGRADE_DISABLED)
     if not quote.is_upgrade and not settings.TARIFF_SWITCH_DOWNGRADE_ENABLED:

@@ -4,8 +4,10 @@ the extra devices carried up to the new tariff's cap and the rest's refund; the 
 from __future__ import annotations
 
 import pytest
+from subsvc_subscriptions.api import Subscription
 
 PREVIEW = "/cabinet/subscription/tariff/switch/preview"
+SWITCH = "/cabinet/subscription/tariff/switch"
 
 
 async def test_an_upgrade_carries_what_fits_and_refunds_the_rest(cabinet, make_tariff, subscriber):
@@ -85,3 +87,36 @@ async def test_upgrades_can_be_disabled(cabinet, make_tariff, subscriber):
     async with cabinet(me.user.id) as http:
         refused = await http.post(PREVIEW, json={"tariff_id": new.id, "period_days": 30})
     assert (refused.status_code, refused.json()) == (403, {"detail": "Повышение тарифа недоступно"})
+
+
+@pytest.mark.renewals_env(TARIFF_SWITCH_RESET_FREE_DAYS="true")
+async def test_a_free_tariff_cannot_switch_when_its_days_are_not_carried(
+    cabinet, make_tariff, subscriber, reload
+):
+    free = await make_tariff(period_prices={"30": 0})
+    paid = await make_tariff(period_prices={"30": 30_000})
+    dearer = await make_tariff(period_prices={"30": 60_000})
+    on_free, on_paid = await subscriber(tariff=free), await subscriber(tariff=paid, balance=100_000)
+    async with cabinet(on_free.user.id) as http:
+        previewed = await http.post(PREVIEW, json={"tariff_id": paid.id, "period_days": 30})
+        switched = await http.post(SWITCH, json={"tariff_id": paid.id, "period_days": 30})
+    for refused in (previewed, switched):
+        assert refused.status_code == 400
+        assert refused.json()["detail"] | {"message": ""} == {
+            "code": "free_tariff_cannot_switch",
+            "message": "",
+            "use_purchase_flow": True,
+        }
+    assert (await reload(Subscription, on_free.subscription.id)).tariff_id == free.id
+    async with cabinet(on_paid.user.id) as http:  # a paid tariff still switches
+        allowed = await http.post(PREVIEW, json={"tariff_id": dearer.id, "period_days": 30})
+    assert allowed.status_code == 200, allowed.text
+
+
+async def test_a_free_tariff_switches_while_its_days_are_carried(cabinet, make_tariff, subscriber):
+    free = await make_tariff(period_prices={"30": 0})
+    paid = await make_tariff(period_prices={"30": 30_000})
+    on_free = await subscriber(tariff=free, balance=100_000)
+    async with cabinet(on_free.user.id) as http:
+        previewed = await http.post(PREVIEW, json={"tariff_id": paid.id, "period_days": 30})
+    assert previewed.status_code == 200, previewed.text
