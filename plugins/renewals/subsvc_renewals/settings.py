@@ -8,14 +8,9 @@ from subsvc.settings import PluginSettings
 
 
 class RenewalsSettings(PluginSettings):
-    """Tariff switches and the background jobs' rhythm."""
+    """Tariff switches and the background jobs' rhythm (whether upgrades and downgrades are
+    sold at all is the sales plugin's ``TARIFF_SWITCH_*_ENABLED``)."""
 
-    TARIFF_SWITCH_UPGRADE_ENABLED: bool = Field(
-        True, description="A subscriber may switch to a dearer tariff."
-    )
-    TARIFF_SWITCH_DOWNGRADE_ENABLED: bool = Field(
-        True, description="A subscriber may switch to a cheaper (or equally priced) tariff."
-    )
     TARIFF_SWITCH_RESET_FREE_DAYS: bool = Field(
         False,
         description="The days left on a free tariff are not carried to a paid one: a subscription on a "

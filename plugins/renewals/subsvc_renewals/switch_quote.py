@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import subsvc_pricing.api as pricing
+import subsvc_sales.api as sales
 import subsvc_subscriptions.api as subscriptions
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
@@ -102,9 +103,10 @@ async def priced_switch(
     quote = pricing.tariff_switch(
         current, new, b, end=subscription.end_date, now=now, device_limit=subscription.device_limit
     )
-    if quote.is_upgrade and not settings.TARIFF_SWITCH_UPGRADE_ENABLED:
+    sold = sales.SalesSettings.of(app)
+    if quote.is_upgrade and not sold.TARIFF_SWITCH_UPGRADE_ENABLED:
         raise RenewalError(403, UPGRADE_DISABLED)
-    if not quote.is_upgrade and not settings.TARIFF_SWITCH_DOWNGRADE_ENABLED:
+    if not quote.is_upgrade and not sold.TARIFF_SWITCH_DOWNGRADE_ENABLED:
         raise RenewalError(403, DOWNGRADE_DISABLED)
     return Switch(subscription, current, new, b, quote)
 

@@ -8,6 +8,9 @@ The kernel every seller codes against:
 - :func:`save_cart` / :func:`drop_cart` keep or forget what a user wanted to buy
   (:data:`CartMode`); after a top-up the sellers complete their carts through the
   ``sales_complete_cart`` hook (:mod:`subsvc_sales.hookspecs`).
+- :class:`SalesSettings`: the plugin's settings (``SalesSettings.of(app)``), among them
+  ``TARIFF_SWITCH_UPGRADE_ENABLED`` / ``TARIFF_SWITCH_DOWNGRADE_ENABLED``, which the renewals
+  plugin's tariff switch obeys.
 - :func:`check_not_restricted` (403 when an administrator restricted the user's purchases,
   hook ``sales_purchases_restricted``) and :func:`lock_buyer` (the user's row locked).
 
@@ -37,6 +40,7 @@ from subsvc_sales.schemas import (
     TrialActivateRequest,
     TrialInfoResponse,
 )
+from subsvc_sales.settings import SalesSettings
 from subsvc_sales.tariff_purchase import purchase_tariff
 from subsvc_sales.trial import activate_trial, trial_info
 
@@ -55,6 +59,7 @@ __all__ = [
     "PurchaseTariffRequest",
     "PurchaseTariffResponse",
     "SalesError",
+    "SalesSettings",
     "TariffPurchaseRequest",
     "TariffsPurchaseOptions",
     "TrialActivateRequest",

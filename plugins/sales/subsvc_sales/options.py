@@ -32,6 +32,7 @@ from subsvc.api import price_label
 from subsvc.db import utcnow
 from subsvc_sales.common import SalesError
 from subsvc_sales.schemas import ClassicPurchaseOptions, PeriodOption, TariffOption, TariffsPurchaseOptions
+from subsvc_sales.settings import SalesSettings
 
 
 def period_option(price: PeriodPrice) -> PeriodOption:
@@ -112,6 +113,7 @@ async def tariffs_options(
     """Tariffs mode: the active tariffs open to the buyer's group, each period at their price
     (group discounts; extra devices only where the user holds the tariff with more)."""
     multi = SubscriptionSettings.of(app).MULTI_TARIFF_ENABLED
+    settings = SalesSettings.of(app)
     current = await resolve(session, user_id, subscription_id, multi=multi, now=now)
     if subscription_id is not None and current is None:
         raise SalesError(404, "Subscription not found")
@@ -130,6 +132,10 @@ async def tariffs_options(
         subscription_on_free_tariff=current_tariff is not None and _is_free(current_tariff),
         has_subscription=current is not None,
         all_tariffs_purchased=multi and bool(options) and all(o.is_purchased for o in options),
+        tariff_switch_upgrade_enabled=settings.TARIFF_SWITCH_UPGRADE_ENABLED,
+        tariff_switch_downgrade_enabled=settings.TARIFF_SWITCH_DOWNGRADE_ENABLED,
+        platega_recurrent_enabled=False,  # the recurrent plugin answers 503: no provider recurrence yet
+        lava_recurrent_enabled=False,
     )
 
 

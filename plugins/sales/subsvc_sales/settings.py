@@ -10,7 +10,8 @@ from subsvc.settings import PluginSettings
 
 
 class SalesSettings(PluginSettings):
-    """Saved carts and what a top-up does with them."""
+    """Saved carts and what a top-up does with them, trials, and the tariff switches sold
+    (read by the renewals plugin, which switches, and shown by ``GET /purchase-options``)."""
 
     CART_TTL_SECONDS: int = Field(
         3600,
@@ -34,4 +35,12 @@ class SalesSettings(PluginSettings):
     )
     TRIAL_DISABLED_FOR: Literal["none", "email", "messenger", "all"] = Field(
         "none", description="Accounts that get no trial: e-mail-only ones, messenger ones, or all."
+    )
+    TARIFF_SWITCH_UPGRADE_ENABLED: bool = Field(
+        True, description="A subscriber may switch to a dearer tariff (the renewals plugin switches)."
+    )
+    TARIFF_SWITCH_DOWNGRADE_ENABLED: bool = Field(
+        True,
+        description="A subscriber may switch to a cheaper (or equally priced) tariff (the renewals plugin "
+        "switches).",
     )

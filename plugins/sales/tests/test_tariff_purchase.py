@@ -202,3 +202,25 @@ async def test_multi_tariff_holds_one_subscription_per_tariff(buyer, make_tariff
         options = (await http.get("/cabinet/subscription/purchase-options")).json()
     assert options["all_tariffs_purchased"] is True
     assert {t["name"]: t["is_purchased"] for t in options["tariffs"]} == {"Basic": True, "Pro": True}
+
+
+@pytest.mark.sales_env(TARIFF_SWITCH_UPGRADE_ENABLED="false")
+async def test_purchase_options_tell_which_switches_are_sold(buyer, make_tariff):
+    await make_tariff(name="Basic")
+    async with buyer() as (_, http):
+        body = (await http.get("/cabinet/subscription/purchase-options")).json()
+    switches = {
+        key: body[key]
+        for key in (
+            "tariff_switch_upgrade_enabled",
+            "tariff_switch_downgrade_enabled",
+            "platega_recurrent_enabled",
+            "lava_recurrent_enabled",
+        )
+    }
+    assert switches == {
+        "tariff_switch_upgrade_enabled": False,
+        "tariff_switch_downgrade_enabled": True,
+        "platega_recurrent_enabled": False,  # the recurrent plugin answers 503 for now
+        "lava_recurrent_enabled": False,
+    }
