@@ -46,13 +46,13 @@ NO_BOT = Refusal(503, "bot_not_configured", "Bot not configured")
 _BY_REASON = {"expired": TOO_OLD, "missing_id": INVALID_USER, "no_bot_token": NO_BOT}
 
 #: What an operation that checks the init data may answer besides its own refusals.
-SIGNATURE_RESPONSES: dict[int | str, str] = {
+SIGNATURE_RESPONSES: dict[int, str] = {
     401: f"`{MISSING.message}`, `{INVALID.message}` or `{TOO_OLD.message}`",
     400: INVALID_USER.message + " (the init data names no user)",
     503: NO_BOT.message + " (`BOT_TOKEN` unset)",
 }
 #: ... and one that needs the user besides.
-USER_RESPONSES: dict[int | str, str] = {
+USER_RESPONSES: dict[int, str] = {
     **SIGNATURE_RESPONSES,
     404: USER_NOT_FOUND.message + " (the mini app does not register users)",
     403: BLOCKED.message,

@@ -1,7 +1,7 @@
 """Plugin `miniapp`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_miniapp.routes import devices, maintenance, payments, promos, renewals, subscription
+from subsvc_miniapp.routes import addons, devices, maintenance, payments, promos, renewals, subscription
 from subsvc_miniapp.settings import MiniAppSettings
 
 plugin = Plugin(
@@ -12,6 +12,7 @@ plugin = Plugin(
         devices.router,
         subscription.router,
         renewals.router,
+        addons.router,
     ],
     settings=MiniAppSettings,
     tags={"miniapp": "The messenger mini app's API: every operation a POST signed by its init data."},
