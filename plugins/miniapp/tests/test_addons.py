@@ -78,3 +78,20 @@ async def test_add_on_refusals(miniapp, make_user):
     assert no_tier.status_code == 400
     no_sub = await miniapp("/subscription/traffic-topup", lonely, gb=10)
     assert (no_sub.status_code, no_sub.json()["detail"]["code"]) == (404, "subscription_not_found")
+
+
+async def test_the_settings_show_what_may_change_at_the_users_prices(
+    miniapp, make_tariff, make_user, make_subscription
+):
+    me, sub = await _on_tariff(make_tariff, make_user, make_subscription)
+    answer = await miniapp("/subscription/settings", me)
+    assert answer.status_code == 200, answer.text
+    settings = answer.json()["settings"]
+    assert settings["subscription_id"] == sub.id and settings["currency"] == "RUB"
+    assert settings["current"]["device_limit"] == 1 and settings["current"]["traffic_limit_gb"] == 100
+    assert [(o["value"], o["price_kopeks"]) for o in settings["traffic"]["options"]] == [(10, 5000)]
+    devices = settings["devices"]
+    assert (devices["current"], devices["max"], devices["can_update"]) == (1, 5, True)
+    assert devices["price_kopeks"] and devices["price_kopeks"] > 0
+    none = await miniapp("/subscription/settings", await make_user())
+    assert (none.status_code, none.json()["detail"]["code"]) == (404, "subscription_not_found")

@@ -11,23 +11,39 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_addons.api import (
     TrafficPurchased,
+    available_countries,
+    device_price,
     purchase_devices,
     purchase_traffic,
     reduce_devices,
     switch_traffic,
+    traffic_packages,
     update_countries,
 )
 
-from subsvc.api import HTTPError, Router
+from subsvc.api import HTTPError, Router, price_label
 from subsvc.panel import RESPONSES as PANEL_RESPONSES
 from subsvc_miniapp import auth, dashboard
 from subsvc_miniapp.addon_schemas import (
+    MiniAppSubscriptionBillingContext,
+    MiniAppSubscriptionCurrentSettings,
+    MiniAppSubscriptionDeviceOption,
+    MiniAppSubscriptionDevicesSettings,
     MiniAppSubscriptionDevicesUpdateRequest,
+    MiniAppSubscriptionServerOption,
+    MiniAppSubscriptionServersSettings,
     MiniAppSubscriptionServersUpdateRequest,
+    MiniAppSubscriptionSettings,
+    MiniAppSubscriptionSettingsRequest,
+    MiniAppSubscriptionSettingsResponse,
+    MiniAppSubscriptionTrafficOption,
+    MiniAppSubscriptionTrafficSettings,
     MiniAppSubscriptionTrafficUpdateRequest,
     MiniAppSubscriptionUpdateResponse,
     MiniAppTrafficTopupRequest,
 )
+from subsvc_miniapp.dashboard import gb_label
+from subsvc_miniapp.dashboard_schemas import MiniAppConnectedServer
 from subsvc_miniapp.refusals import as_object
 
 router = Router(area="web", tag="miniapp")
@@ -124,3 +140,92 @@ async def update_subscription_devices(
         return MiniAppSubscriptionUpdateResponse(message=bought.message)
     reduced = await _mapped(reduce_devices(app, session, user.id, subscription.id, wanted))
     return MiniAppSubscriptionUpdateResponse(message=reduced.message)
+
+
+@router.post(
+    "/miniapp/subscription/settings",
+    public=True,
+    responses={**auth.USER_RESPONSES, 404: "`{code: subscription_not_found}`, or the user's refusals"},
+)
+async def get_subscription_settings(
+    request: Request, session: AsyncSession, body: MiniAppSubscriptionSettingsRequest
+) -> MiniAppSubscriptionSettingsResponse:
+    """What the subscription has and what may be changed, at the user's prices now (the
+    addons plugin's countries, traffic packages and device price)."""
+    user = await auth.user_of(request.app, session, body.initData)
+    assert user.id is not None
+    app = request.app
+    subscription = await dashboard.current_subscription(app, session, user.id, body.subscription_id)
+    if subscription is None or subscription.id is None:
+        raise HTTPError(404, {"code": "subscription_not_found", "message": "No subscription found"})
+    offered = await _mapped(available_countries(app, session, user.id, subscription.id))
+    packages = await traffic_packages(app, session, user.id, subscription.id)
+    one_more = await device_price(app, session, user.id, subscription.id, 1)
+    names = {country.uuid: country.name for country in offered.countries}
+    servers = MiniAppSubscriptionServersSettings(
+        available=[
+            MiniAppSubscriptionServerOption(
+                uuid=c.uuid,
+                name=c.name,
+                price_kopeks=c.prorated_price_kopeks,
+                price_label=price_label(c.prorated_price_kopeks),
+                discount_percent=c.discount_percent,
+                is_connected=c.is_connected,
+                is_available=c.is_available,
+            )
+            for c in offered.countries
+        ],
+        min=1,
+        max=len(offered.countries),
+        can_update=not offered.has_trial and bool(offered.countries),
+    )
+    traffic = MiniAppSubscriptionTrafficSettings(
+        options=[
+            MiniAppSubscriptionTrafficOption(
+                value=p.gb,
+                label=gb_label(p.gb),
+                price_kopeks=p.price_kopeks,
+                price_label=price_label(p.price_kopeks),
+                is_current=p.gb == subscription.traffic_limit_gb,
+            )
+            for p in packages
+        ],
+        can_update=bool(packages),
+        current_value=subscription.traffic_limit_gb,
+    )
+    unit = one_more.price_per_device_kopeks
+    devices = MiniAppSubscriptionDevicesSettings(
+        options=[
+            MiniAppSubscriptionDeviceOption(
+                value=subscription.device_limit, label=str(subscription.device_limit)
+            )
+        ],
+        can_update=one_more.available,
+        min=1,
+        max=one_more.max_device_limit or subscription.device_limit,
+        current=subscription.device_limit,
+        price_kopeks=unit,
+        price_label=price_label(unit) if unit is not None else None,
+    )
+    return MiniAppSubscriptionSettingsResponse(
+        settings=MiniAppSubscriptionSettings(
+            subscription_id=subscription.id,
+            current=MiniAppSubscriptionCurrentSettings(
+                servers=[
+                    MiniAppConnectedServer(uuid=uuid, name=names.get(uuid, uuid))
+                    for uuid in subscription.connected_squads
+                ],
+                traffic_limit_gb=subscription.traffic_limit_gb,
+                traffic_limit_label=gb_label(subscription.traffic_limit_gb),
+                device_limit=subscription.device_limit,
+            ),
+            servers=servers,
+            traffic=traffic,
+            devices=devices,
+            billing=MiniAppSubscriptionBillingContext(
+                months_remaining=max(1, round(offered.days_left / 30)),
+                period_hint_days=offered.days_left,
+                renews_at=subscription.end_date.isoformat(),
+            ),
+        )
+    )
