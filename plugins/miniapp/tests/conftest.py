@@ -14,6 +14,8 @@ from urllib.parse import urlencode
 import httpx2
 import pytest
 
+from subsvc.testing import marked_env
+
 BOT_TOKEN = "424242:miniapp-test-bot-token"
 
 
@@ -24,10 +26,14 @@ def subsvc_plugins() -> list[str]:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "no_bot_token: the app has no BOT_TOKEN")
+    config.addinivalue_line("markers", "miniapp_env(**values): more of the environment of the test's app")
 
 
 @pytest.fixture
-def subsvc_settings_overrides(request: pytest.FixtureRequest) -> dict[str, Any]:
+def subsvc_settings_overrides(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> dict[str, Any]:
+    marked_env(request, monkeypatch, "miniapp_env", {})
     return {"BOT_TOKEN": None if request.node.get_closest_marker("no_bot_token") else BOT_TOKEN}
 
 

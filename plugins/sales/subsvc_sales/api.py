@@ -18,7 +18,8 @@ The cabinet operations' services, for the mini app (refusals are :class:`SalesEr
 ``HTTPError`` with ``status`` and ``detail``, the cabinet's answer; a 402 is the kernel's
 ``HTTPError`` from :func:`payment_required`): :func:`purchase_options`,
 :func:`preview_purchase`, :func:`submit_purchase`, :func:`purchase_tariff`,
-:func:`trial_info`, :func:`activate_trial`, with their request and answer models.
+:func:`trial_info`, :func:`activate_trial`, with their request and answer models (the
+options' :class:`TariffOption` and :class:`PeriodOption` among them).
 """
 
 from __future__ import annotations
@@ -30,11 +31,13 @@ from subsvc_sales.kernel import Charged, InsufficientFunds, PriceChanged, charge
 from subsvc_sales.options import purchase_options
 from subsvc_sales.schemas import (
     ClassicPurchaseOptions,
+    PeriodOption,
     PurchasePreview,
     PurchasePreviewRequest,
     PurchaseResponse,
     PurchaseSelectionRequest,
     PurchaseTariffResponse,
+    TariffOption,
     TariffPurchaseRequest,
     TariffsPurchaseOptions,
     TrialActivateRequest,
@@ -51,6 +54,7 @@ __all__ = [
     "Charged",
     "ClassicPurchaseOptions",
     "InsufficientFunds",
+    "PeriodOption",
     "PriceChanged",
     "PurchasePreview",
     "PurchasePreviewRequest",
@@ -60,6 +64,7 @@ __all__ = [
     "PurchaseTariffResponse",
     "SalesError",
     "SalesSettings",
+    "TariffOption",
     "TariffPurchaseRequest",
     "TariffsPurchaseOptions",
     "TrialActivateRequest",

@@ -1,0 +1,213 @@
+"""``/miniapp/subscription/trial``, ``/purchase[/options|/preview]``, ``/tariffs`` and
+``/tariff/purchase``: the sales plugin's services (its api), refusals in the object style
+(``{code, message}``; the 402 ``insufficient_funds`` body as the cabinet's, its cart saved)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import TypeVar
+
+from pydantic import ValidationError
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+from subsvc_sales.api import (
+    ClassicPurchaseOptions,
+    PurchasePreviewRequest,
+    TariffOption,
+    TariffPurchaseRequest,
+    activate_trial,
+    preview_purchase,
+    purchase_options,
+    purchase_tariff,
+    submit_purchase,
+    trial_info,
+)
+from subsvc_tariffs.api import find_tariff
+
+from subsvc.api import HTTPError, Router, price_label
+from subsvc_miniapp import auth, dashboard
+from subsvc_miniapp.sales_mapping import refused, selection, tariff_period
+from subsvc_miniapp.sales_schemas import (
+    MiniAppSubscriptionPurchaseOptionsRequest,
+    MiniAppSubscriptionPurchaseOptionsResponse,
+    MiniAppSubscriptionPurchasePreviewRequest,
+    MiniAppSubscriptionPurchasePreviewResponse,
+    MiniAppSubscriptionPurchaseRequest,
+    MiniAppSubscriptionPurchaseResponse,
+    MiniAppSubscriptionTrialRequest,
+    MiniAppSubscriptionTrialResponse,
+    MiniAppTariff,
+    MiniAppTariffPurchaseRequest,
+    MiniAppTariffPurchaseResponse,
+    MiniAppTariffsRequest,
+    MiniAppTariffsResponse,
+)
+
+router = Router(area="web", tag="miniapp")
+T = TypeVar("T")
+REFUSED = (
+    "`{code, message}`: the sales plugin's refusal (the cabinet's text; `code` its own or of the status)"
+)
+SOLD: dict[int, str] = {
+    **auth.USER_RESPONSES,
+    400: REFUSED,
+    402: "`{code: insufficient_funds, message, missing_amount, ...}`: the balance is short (cart saved)",
+    403: REFUSED,
+    404: "`{code: tariff_not_found}`, `{code: subscription_not_found}`, or the user's refusals",
+    409: REFUSED,
+}
+BAD_PERIOD = {"code": "invalid_period", "message": "Invalid or missing subscription period"}
+
+
+async def _sold(call: Awaitable[T]) -> T:
+    """The sales service's answer, its refusal in the object style."""
+    try:
+        return await call
+    except HTTPError as error:
+        raise refused(error) from None
+
+
+@router.post("/miniapp/subscription/trial", public=True, responses=SOLD)
+async def activate_subscription_trial_endpoint(
+    request: Request, session: AsyncSession, body: MiniAppSubscriptionTrialRequest
+) -> MiniAppSubscriptionTrialResponse:
+    """Take the user's one trial (the cabinet's: its terms, a paid trial charged from the
+    balance). Refused: 400 `subscription_exists` / `trial_unavailable`, 402 short."""
+    user = await auth.user_of(request.app, session, body.initData)
+    assert user.id is not None
+    subscription = await _sold(activate_trial(request.app, session, user.id))
+    terms = await trial_info(request.app, session, user.id)
+    await session.refresh(user)
+    return MiniAppSubscriptionTrialResponse(
+        message="Trial activated",
+        subscriptionId=subscription.id,
+        trialStatus=subscription.status,
+        trialDurationDays=terms.duration_days,
+        chargedAmountKopeks=terms.price_kopeks,
+        chargedAmountLabel=price_label(terms.price_kopeks),
+        balanceKopeks=user.balance_kopeks,
+        balanceLabel=price_label(user.balance_kopeks),
+    )
+
+
+@router.post("/miniapp/subscription/purchase/options", public=True, responses=SOLD)
+async def get_subscription_purchase_options_endpoint(
+    request: Request, session: AsyncSession, body: MiniAppSubscriptionPurchaseOptionsRequest
+) -> MiniAppSubscriptionPurchaseOptionsResponse:
+    """The cabinet's purchase options of the sales mode (`data`: classic periods, traffic,
+    servers, devices and the default selection; or the tariffs)."""
+    user = await auth.user_of(request.app, session, body.initData)
+    assert user.id is not None
+    options = await _sold(purchase_options(request.app, session, user.id))
+    current = await dashboard.current_subscription(request.app, session, user.id)
+    return MiniAppSubscriptionPurchaseOptionsResponse(
+        currency=options.currency if isinstance(options, ClassicPurchaseOptions) else "RUB",
+        balanceKopeks=options.balance_kopeks,
+        balanceLabel=options.balance_label,
+        subscriptionId=current.id if current else None,
+        data=options.model_dump(mode="json"),
+    )
+
+
+@router.post("/miniapp/subscription/purchase/preview", public=True, responses=SOLD)
+async def subscription_purchase_preview_endpoint(
+    request: Request, session: AsyncSession, body: MiniAppSubscriptionPurchasePreviewRequest
+) -> MiniAppSubscriptionPurchasePreviewResponse:
+    """The classic selection priced for the user (the cabinet's preview: the engine's total,
+    breakdown, what the balance lacks)."""
+    user = await auth.user_of(request.app, session, body.initData)
+    assert user.id is not None
+    wanted = PurchasePreviewRequest(selection=selection(body))
+    preview = await _sold(preview_purchase(request.app, session, user.id, wanted))
+    return MiniAppSubscriptionPurchasePreviewResponse(
+        preview=preview.model_dump(mode="json"),
+        balanceKopeks=preview.balance_kopeks,
+        balanceLabel=preview.balance_label,
+    )
+
+
+@router.post("/miniapp/subscription/purchase", public=True, responses=SOLD)
+async def subscription_purchase_endpoint(
+    request: Request, session: AsyncSession, body: MiniAppSubscriptionPurchaseRequest
+) -> MiniAppSubscriptionPurchaseResponse:
+    """Buy the classic selection from the balance (the cabinet's purchase: debit and
+    subscription in one transaction; short: 402 with the `subscription_purchase` cart saved)."""
+    user = await auth.user_of(request.app, session, body.initData)
+    assert user.id is not None
+    wanted = PurchasePreviewRequest(selection=selection(body))
+    bought = await _sold(submit_purchase(request.app, session, user.id, wanted))
+    return MiniAppSubscriptionPurchaseResponse(
+        message=bought.message,
+        balanceKopeks=bought.balance_kopeks,
+        balanceLabel=price_label(bought.balance_kopeks),
+        subscriptionId=bought.subscription.id,
+    )
+
+
+def _tariff(option: TariffOption) -> MiniAppTariff:
+    return MiniAppTariff(
+        id=option.id,
+        name=option.name,
+        description=option.description,
+        tier_level=option.tier_level,
+        traffic_limit_gb=option.traffic_limit_gb,
+        traffic_limit_label=option.traffic_limit_label,
+        is_unlimited_traffic=option.is_unlimited_traffic,
+        device_limit=option.device_limit,
+        servers_count=option.servers_count,
+        periods=[tariff_period(period) for period in option.periods],
+        is_current=option.is_current,
+        is_available=option.is_available,
+        is_daily=option.is_daily,
+        daily_price_kopeks=option.daily_price_kopeks,
+        daily_price_label=price_label(option.daily_price_kopeks) if option.is_daily else None,
+    )
+
+
+@router.post("/miniapp/subscription/tariffs", public=True, responses=SOLD)
+async def get_tariffs_endpoint(
+    request: Request, session: AsyncSession, body: MiniAppTariffsRequest
+) -> MiniAppTariffsResponse:
+    """The tariffs the user may buy at their prices (the cabinet's tariffs options) and the
+    current subscription's tariff; in classic mode no tariffs."""
+    user = await auth.user_of(request.app, session, body.initData)
+    assert user.id is not None
+    options = await _sold(purchase_options(request.app, session, user.id))
+    answer = MiniAppTariffsResponse(
+        sales_mode=options.sales_mode,
+        balance_kopeks=options.balance_kopeks,
+        balance_label=options.balance_label,
+    )
+    if isinstance(options, ClassicPurchaseOptions):
+        return answer
+    answer.tariffs = [_tariff(option) for option in options.tariffs]
+    subscription = await dashboard.current_subscription(request.app, session, user.id)
+    if subscription is not None and subscription.tariff_id is not None:
+        tariff = await find_tariff(session, subscription.tariff_id)
+        if tariff is not None:
+            answer.current_tariff = dashboard.current_tariff(tariff, subscription)
+    return answer
+
+
+@router.post("/miniapp/subscription/tariff/purchase", public=True, responses=SOLD)
+async def purchase_tariff_endpoint(
+    request: Request, session: AsyncSession, body: MiniAppTariffPurchaseRequest
+) -> MiniAppTariffPurchaseResponse:
+    """Buy a tariff for the period from the balance (the cabinet's tariff purchase: new,
+    renewed or switched subscription; short: 402 with its cart saved)."""
+    user = await auth.user_of(request.app, session, body.initData)
+    assert user.id is not None
+    try:
+        wanted = TariffPurchaseRequest(tariff_id=body.tariffId, period_days=body.periodDays)
+    except ValidationError:
+        raise HTTPError(400, BAD_PERIOD) from None
+    bought = await _sold(purchase_tariff(request.app, session, user.id, wanted))
+    return MiniAppTariffPurchaseResponse(
+        message=bought.message,
+        subscription_id=bought.subscription.id,
+        tariff_id=bought.tariff_id,
+        tariff_name=bought.tariff_name,
+        new_end_date=bought.subscription.end_date,
+        balance_kopeks=bought.balance_kopeks,
+        balance_label=bought.balance_label,
+    )
