@@ -145,3 +145,18 @@ async def test_a_classic_purchase_short_then_paid(miniapp, make_user, server, re
     assert (sub.user_id, sub.traffic_limit_gb) == (rich.id, 10)
     (payment,) = await rows(Transaction)
     assert payment.type == "subscription_payment" and abs(payment.amount_kopeks) == PRICE
+
+
+async def test_tariffs_show_what_a_switch_costs_now(miniapp, make_user, make_subscription, make_tariff):
+    old = await make_tariff(period_prices={"30": 30_000})
+    new = await make_tariff(period_prices={"30": 60_000})
+    cheap = await make_tariff(period_prices={"30": 10_000})
+    me = await make_user(balance_kopeks=50_000)
+    await make_subscription(me, days=15.5, status="active", tariff_id=old.id)
+    body = (await miniapp("/subscription/tariffs", me)).json()
+    listed = {t["id"]: t for t in body["tariffs"]}
+    assert body["current_tariff"]["id"] == old.id and listed[old.id]["switch_cost_kopeks"] is None
+    up = listed[new.id]
+    assert (up["switch_cost_kopeks"], up["is_upgrade"], up["is_switch_free"]) == (15_000, True, False)
+    down = listed[cheap.id]
+    assert (down["switch_cost_kopeks"], down["is_upgrade"], down["is_switch_free"]) == (0, False, True)

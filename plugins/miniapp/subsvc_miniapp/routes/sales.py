@@ -9,7 +9,9 @@ from typing import TypeVar
 
 from pydantic import ValidationError
 from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.applications import Starlette
 from starlette.requests import Request
+from subsvc_renewals.api import RenewalError, TariffSwitchRequest, preview_tariff_switch
 from subsvc_sales.api import (
     ClassicPurchaseOptions,
     PurchasePreviewRequest,
@@ -22,6 +24,7 @@ from subsvc_sales.api import (
     submit_purchase,
     trial_info,
 )
+from subsvc_subscriptions.api import Subscription
 from subsvc_tariffs.api import find_tariff
 
 from subsvc.api import HTTPError, Router, price_label
@@ -56,6 +59,7 @@ SOLD: dict[int, str] = {
     404: "`{code: tariff_not_found}`, `{code: subscription_not_found}`, or the user's refusals",
     409: REFUSED,
 }
+SWITCH_PERIOD_DAYS = 30  # the switch request needs a period; the switch's price does not use it
 BAD_PERIOD = {"code": "invalid_period", "message": "Invalid or missing subscription period"}
 
 
@@ -164,12 +168,37 @@ def _tariff(option: TariffOption) -> MiniAppTariff:
     )
 
 
+async def _switch_costs(
+    app: Starlette,
+    session: AsyncSession,
+    user_id: int,
+    subscription: Subscription,
+    tariffs: list[MiniAppTariff],
+) -> None:
+    """Each other tariff's switch price now (renewals' preview); one it refuses keeps none."""
+    for tariff in tariffs:
+        if tariff.is_current or tariff.id == subscription.tariff_id:
+            continue
+        wanted = TariffSwitchRequest(
+            tariff_id=tariff.id, period_days=SWITCH_PERIOD_DAYS, subscription_id=subscription.id
+        )
+        try:
+            quote = await preview_tariff_switch(app, session, user_id, wanted, subscription.id)
+        except RenewalError:
+            continue
+        tariff.switch_cost_kopeks = quote.upgrade_cost_kopeks
+        tariff.switch_cost_label = quote.upgrade_cost_label
+        tariff.is_upgrade = quote.is_upgrade
+        tariff.is_switch_free = quote.upgrade_cost_kopeks == 0
+
+
 @router.post("/miniapp/subscription/tariffs", public=True, responses=SOLD)
 async def get_tariffs_endpoint(
     request: Request, session: AsyncSession, body: MiniAppTariffsRequest
 ) -> MiniAppTariffsResponse:
-    """The tariffs the user may buy at their prices (the cabinet's tariffs options) and the
-    current subscription's tariff; in classic mode no tariffs."""
+    """The tariffs the user may buy at their prices (the cabinet's tariffs options), what
+    switching to each costs now (the tariff switch's preview) and the current subscription's
+    tariff; in classic mode no tariffs."""
     user = await auth.user_of(request.app, session, body.initData)
     assert user.id is not None
     options = await _sold(purchase_options(request.app, session, user.id))
@@ -186,6 +215,7 @@ async def get_tariffs_endpoint(
         tariff = await find_tariff(session, subscription.tariff_id)
         if tariff is not None:
             answer.current_tariff = dashboard.current_tariff(tariff, subscription)
+            await _switch_costs(request.app, session, user.id, subscription, answer.tariffs)
     return answer
 
 
