@@ -40,8 +40,13 @@ async def test_a_paid_trial_short_of_balance_is_402(miniapp, make_user, rows, re
     assert (await reload(User, me.id)).balance_kopeks == 1_000
 
 
-async def test_tariffs_are_listed_and_bought_from_the_balance(miniapp, make_user, make_tariff, reload, rows):
-    tariff = await make_tariff(period_prices={"30": 30_000, "90": 80_000}, device_limit=2)
+async def test_tariffs_are_listed_and_bought_from_the_balance(
+    miniapp, make_user, make_tariff, reload, rows, db
+):
+    tariff = await make_tariff(
+        period_prices={"30": 30_000, "90": 80_000}, device_limit=2, allowed_squads=["squad-a", "squad-x"]
+    )
+    await stored(db, Server(squad_uuid="squad-a", display_name="Amsterdam", price_kopeks=0))
     me = await make_user(balance_kopeks=50_000)
     listed = await miniapp("/subscription/tariffs", me)
     assert listed.status_code == 200, listed.text
@@ -49,6 +54,10 @@ async def test_tariffs_are_listed_and_bought_from_the_balance(miniapp, make_user
     assert (body["sales_mode"], body["balance_kopeks"], body["current_tariff"]) == ("tariffs", 50_000, None)
     (offered,) = body["tariffs"]
     assert offered["id"] == tariff.id and offered["device_limit"] == 2
+    assert offered["servers"] == [
+        {"uuid": "squad-a", "name": "Amsterdam"},
+        {"uuid": "squad-x", "name": "squad-x"},
+    ]
     assert [(p["days"], p["price_kopeks"]) for p in offered["periods"]] == [(30, 30_000), (90, 80_000)]
     bought = await miniapp("/subscription/tariff/purchase", me, tariffId=tariff.id, periodDays=30)
     assert bought.status_code == 200, bought.text

@@ -8,6 +8,7 @@ from collections.abc import Awaitable
 from typing import TypeVar
 
 from pydantic import ValidationError
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -24,11 +25,13 @@ from subsvc_sales.api import (
     submit_purchase,
     trial_info,
 )
+from subsvc_servers.api import Server
 from subsvc_subscriptions.api import Subscription
-from subsvc_tariffs.api import find_tariff
+from subsvc_tariffs.api import Tariff, find_tariff
 
 from subsvc.api import HTTPError, Router, price_label
 from subsvc_miniapp import auth, dashboard
+from subsvc_miniapp.dashboard_schemas import MiniAppConnectedServer
 from subsvc_miniapp.sales_mapping import refused, selection, tariff_period
 from subsvc_miniapp.sales_schemas import (
     MiniAppSubscriptionPurchaseOptionsRequest,
@@ -168,6 +171,21 @@ def _tariff(option: TariffOption) -> MiniAppTariff:
     )
 
 
+async def _servers(session: AsyncSession, tariffs: list[MiniAppTariff]) -> None:
+    """Each tariff's servers (its squads, named as the servers plugin names them; unknown
+    ones by their uuid)."""
+    rows = (await session.exec(select(Tariff).where(col(Tariff.id).in_([t.id for t in tariffs])))).all()
+    squads = {row.id: list(row.allowed_squads) for row in rows}
+    wanted = {squad for listed in squads.values() for squad in listed}
+    servers = (await session.exec(select(Server).where(col(Server.squad_uuid).in_(wanted)))).all()
+    names = {server.squad_uuid: server.display_name for server in servers}
+    for tariff in tariffs:
+        tariff.servers = [
+            MiniAppConnectedServer(uuid=squad, name=names.get(squad, squad))
+            for squad in squads.get(tariff.id, [])
+        ]
+
+
 async def _switch_costs(
     app: Starlette,
     session: AsyncSession,
@@ -196,7 +214,8 @@ async def _switch_costs(
 async def get_tariffs_endpoint(
     request: Request, session: AsyncSession, body: MiniAppTariffsRequest
 ) -> MiniAppTariffsResponse:
-    """The tariffs the user may buy at their prices (the cabinet's tariffs options), what
+    """The tariffs the user may buy at their prices (the cabinet's tariffs options) with their
+    servers, what
     switching to each costs now (the tariff switch's preview) and the current subscription's
     tariff; in classic mode no tariffs."""
     user = await auth.user_of(request.app, session, body.initData)
@@ -210,6 +229,7 @@ async def get_tariffs_endpoint(
     if isinstance(options, ClassicPurchaseOptions):
         return answer
     answer.tariffs = [_tariff(option) for option in options.tariffs]
+    await _servers(session, answer.tariffs)
     subscription = await dashboard.current_subscription(request.app, session, user.id)
     if subscription is not None and subscription.tariff_id is not None:
         tariff = await find_tariff(session, subscription.tariff_id)
