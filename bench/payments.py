@@ -28,9 +28,7 @@ import asyncio
 import hashlib
 import hmac
 import json
-import os
 import secrets
-import statistics
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -38,19 +36,19 @@ from typing import Any
 
 import httpx2
 from run import (
-    HOST,
     BenchError,
-    Pinning,
-    add_service_options,
-    ensure_wrk,
-    free_port,
+    Service,
+    health_script,
     in_scratch_folder,
     log,
     lua_string,
-    pinning,
+    measures_table,
+    medians,
+    parse_load_args,
+    report,
     run_wrk,
-    server,
-    service_command,
+    service,
+    settled,
 )
 from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -114,12 +112,6 @@ def wrk_script(first_invoice: int, count: int, directory: Path) -> Path:
     ]
     path = directory / f"updates-{first_invoice}.lua"
     path.write_text("\n".join(lines) + "\n")
-    return path
-
-
-def health_script(directory: Path) -> Path:
-    path = directory / "health.lua"
-    path.write_text('wrk.method = "GET"\n')
     return path
 
 
@@ -191,22 +183,8 @@ async def ledger(url: str) -> dict[str, int]:
         await engine.dispose()
 
 
-async def settled_ledger(url: str) -> dict[str, int]:
-    """The ledger once the requests still in flight when wrk stopped have been answered (two
-    readings a moment apart agree)."""
-    last = await ledger(url)
-    while True:
-        await asyncio.sleep(0.5)
-        now = await ledger(url)
-        if now == last:
-            return now
-        last = now
-
-
-def measure(
-    args: argparse.Namespace, pin: Pinning, port: int, token: str, url: str, workdir: Path
-) -> dict[str, Any]:
-    base = f"http://{HOST}:{port}"
+def measure(args: argparse.Namespace, svc: Service, token: str, workdir: Path) -> dict[str, Any]:
+    base, pin, url = svc.base, svc.pin, svc.database_url
     users = asyncio.run(make_users(base, token, args.users))
     runs: list[dict[str, Any]] = []
     for number in range(args.runs):
@@ -215,7 +193,7 @@ def measure(
         before = asyncio.run(ledger(url))
         script = wrk_script(first, args.payments, workdir)
         notified = run_wrk(args, pin, base + PATH, script, args.duration)
-        after = asyncio.run(settled_ledger(url))
+        after = asyncio.run(settled(lambda: ledger(url)))
         health = run_wrk(args, pin, base + "/health", health_script(workdir), args.duration)
         credited = after["credited"] - before["credited"]
         run = {
@@ -242,12 +220,8 @@ def measure(
             f"{run['updates_answered_per_second']:,.0f} updates/s answered, /health {health.rps:,.0f}/s"
         )
         runs.append(run)
-    medians = {
-        key: statistics.median(run[key] for run in runs)
-        for key in runs[0]
-        if key not in ("exactly_once", "credited", "ledger_before", "ledger_after")
-    }
-    return {"runs": runs, "median": medians, "ok": all(run["exactly_once"] for run in runs)}
+    skip = ("exactly_once", "credited", "ledger_before", "ledger_after")
+    return {"runs": runs, "median": medians(runs, skip), "ok": all(run["exactly_once"] for run in runs)}
 
 
 def render(result: dict[str, Any], args: argparse.Namespace) -> str:
@@ -267,56 +241,31 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
         ("each credited once, balances exact", "yes" if result["ok"] else "NO"),
     ]
     head = f"medians of {args.runs} runs × {args.duration:g} s, {args.connections} connections"
-    return "\n".join([head, "", "| measure | value |", "|---|---:|", *(f"| {a} | {b} |" for a, b in rows)])
+    return measures_table(head, rows)
 
 
 def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    args.wrk = ensure_wrk()
-    pin = pinning(args)
     token = secrets.token_urlsafe(32)
-    port = free_port()
-    url = args.database_url or f"sqlite+aiosqlite:///{workdir}/bench.db"
     env = {
-        **os.environ,
-        "HOST": HOST,
-        "PORT": str(port),
-        "DATABASE_URL": url,
         "WEB_API_DEFAULT_TOKEN": token,
         "CRYPTOBOT_API_TOKEN": CRYPTOBOT_TOKEN,
         "CRYPTOBOT_API_URL": "http://127.0.0.1:9/api",  # never called: updates carry the invoice
         "PAYMENTS_POLL_INTERVAL_SECONDS": "0",
         "PAYMENTS_EXPIRE_INTERVAL_SECONDS": "0",
-        "LOG_LEVEL": "WARNING",
     }
-    env.update(dict(kv.split("=", 1) for kv in args.env))
-    cmd = [*pin.server, *service_command(args)]
-    with server(cmd, env, port, workdir / "server.log", "/health", 60.0):
-        result = measure(args, pin, port, token, url, workdir)
-    print(render(result, args))
-    if args.json:
-        Path(args.json).write_text(json.dumps({"settings": {**vars(args)}, "result": result}, indent=2))
-    if not result["ok"]:
-        log("a payment was not credited exactly once (see the runs in --json)")
-        return 1
-    return 0
+    with service(args, workdir, env, startup_timeout=60.0) as svc:
+        result = measure(args, svc, token, workdir)
+    failure = "a payment was not credited exactly once (see the runs in --json)"
+    return report(args, result, render(result, args), failure)
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--runs", type=int, default=3, help="runs, each with fresh payments (default 3)")
-    p.add_argument("--duration", type=float, default=10.0, help="seconds of load per run (default 10)")
-    p.add_argument("--connections", type=int, default=16, help="connections (default 16)")
+def own_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--payments", type=int, default=20_000, help="pending payments per run (default 20000)")
     p.add_argument("--users", type=int, default=1_000, help="users the payments belong to (default 1000)")
-    add_service_options(p)
-    p.add_argument("--wrk-timeout", type=float, default=5.0)
-    args = p.parse_args(argv)
-    args.threads = 1
-    return args
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+    args = parse_load_args(__doc__, argv, own_options, "runs, each with fresh payments (default 3)")
     return in_scratch_folder("subsvc-bench-payments-", lambda folder: benchmark(args, folder))
 
 

@@ -25,28 +25,26 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import os
 import secrets
-import statistics
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from run import (
-    HOST,
-    Pinning,
-    add_service_options,
-    ensure_wrk,
-    free_port,
+    Service,
+    bearer_script,
+    health_script,
     in_scratch_folder,
     log,
-    lua_string,
-    pinning,
+    measures_table,
+    medians,
+    parse_load_args,
+    report,
     run_wrk,
-    server,
-    service_command,
+    service,
+    settled,
+    spread,
 )
 from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -146,56 +144,19 @@ async def ledger(url: str) -> dict[str, int]:
         await engine.dispose()
 
 
-async def settled_ledger(url: str) -> dict[str, int]:
-    """The ledger once the requests in flight when wrk stopped have been answered."""
-    last = await ledger(url)
-    while True:
-        await asyncio.sleep(0.5)
-        now = await ledger(url)
-        if now == last:
-            return now
-        last = now
-
-
-def wrk_script(tokens: list[str], directory: Path) -> Path:
-    """A wrk script renewing 30 days as each buyer in turn, counting 2xx answers."""
-    lines = [
-        'wrk.method = "POST"',
-        'wrk.headers["Content-Type"] = "application/json"',
-        "wrk.body = '{\"period_days\": 30}'",
-        "tokens = {" + ",\n".join(lua_string(t) for t in tokens) + "}",
-        "sent = 0",
-        "request = function()",
-        "  sent = sent + 1",
-        '  wrk.headers["Authorization"] = "Bearer " .. tokens[(sent % #tokens) + 1]',
-        f"  return wrk.format(nil, {lua_string(PATH)})",
-        "end",
-    ]
-    path = directory / "renew.lua"
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
-def health_script(directory: Path) -> Path:
-    path = directory / "health.lua"
-    path.write_text('wrk.method = "GET"\n')
-    return path
-
-
-def measure(args: argparse.Namespace, pin: Pinning, port: int, url: str, workdir: Path) -> dict[str, Any]:
-    base = f"http://{HOST}:{port}"
+def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
+    url = svc.database_url
     log(f"seeding {args.users:,} users, {args.tariffs} tariffs and a subscription each")
     ids = asyncio.run(seed(url, args.users, args.tariffs))
     codec = JWTCodec(JWT_SECRET, access_minutes=120)
-    step = max(1, len(ids) // args.buyers)
-    tokens = [codec.access_token(user_id) for user_id in ids[::step][: args.buyers]]
-    script = wrk_script(tokens, workdir)
+    tokens = [codec.access_token(user_id) for user_id in spread(ids, args.buyers)]
+    script = bearer_script(workdir, "renew.lua", "POST", PATH, tokens, body='{"period_days": 30}')
     runs: list[dict[str, Any]] = []
     for number in range(args.runs):
         before = asyncio.run(ledger(url))
-        renewed = run_wrk(args, pin, base + PATH, script, args.duration)
-        after = asyncio.run(settled_ledger(url))
-        health = run_wrk(args, pin, base + "/health", health_script(workdir), args.duration)
+        renewed = run_wrk(args, svc.pin, svc.base + PATH, script, args.duration)
+        after = asyncio.run(settled(lambda: ledger(url)))
+        health = run_wrk(args, svc.pin, svc.base + "/health", health_script(workdir), args.duration)
         payments = after["payments"] - before["payments"]
         answered_2xx = renewed.requests - renewed.non_2xx
         run = {
@@ -223,8 +184,7 @@ def measure(args: argparse.Namespace, pin: Pinning, port: int, url: str, workdir
         )
         runs.append(run)
     skip = ("exactly_once", "renewals", "ledger_before", "ledger_after")
-    medians = {key: statistics.median(run[key] for run in runs) for key in runs[0] if key not in skip}
-    return {"runs": runs, "median": medians, "ok": all(run["exactly_once"] for run in runs)}
+    return {"runs": runs, "median": medians(runs, skip), "ok": all(run["exactly_once"] for run in runs)}
 
 
 def render(result: dict[str, Any], args: argparse.Namespace) -> str:
@@ -243,19 +203,11 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
         f"medians of {args.runs} runs × {args.duration:g} s, {args.connections} connections, "
         f"{args.users:,} users, {args.tariffs} tariffs, {args.buyers:,} buyers"
     )
-    return "\n".join([head, "", "| measure | value |", "|---|---:|", *(f"| {a} | {b} |" for a, b in rows)])
+    return measures_table(head, rows)
 
 
 def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    args.wrk = ensure_wrk()
-    pin = pinning(args)
-    port = free_port()
-    url = args.database_url or f"sqlite+aiosqlite:///{workdir}/bench.db"
     env = {
-        **os.environ,
-        "HOST": HOST,
-        "PORT": str(port),
-        "DATABASE_URL": url,
         "CABINET_JWT_SECRET": JWT_SECRET,
         "SALES_MODE": "tariffs",
         "AUTOPAY_INTERVAL_SECONDS": "0",
@@ -263,38 +215,21 @@ def benchmark(args: argparse.Namespace, workdir: Path) -> int:
         "EXPIRY_INTERVAL_SECONDS": "0",
         "PAYMENTS_POLL_INTERVAL_SECONDS": "0",
         "PAYMENTS_EXPIRE_INTERVAL_SECONDS": "0",
-        "LOG_LEVEL": "WARNING",
     }
-    env.update(dict(kv.split("=", 1) for kv in args.env))
-    cmd = [*pin.server, *service_command(args)]
-    with server(cmd, env, port, workdir / "server.log", "/health", 120.0):
-        result = measure(args, pin, port, url, workdir)
-    print(render(result, args))
-    if args.json:
-        Path(args.json).write_text(json.dumps({"settings": {**vars(args)}, "result": result}, indent=2))
-    if not result["ok"]:
-        log("a renewal was not paid exactly once (see the runs in --json)")
-        return 1
-    return 0
+    with service(args, workdir, env) as svc:
+        result = measure(args, svc, workdir)
+    failure = "a renewal was not paid exactly once (see the runs in --json)"
+    return report(args, result, render(result, args), failure)
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--runs", type=int, default=3, help="runs (default 3)")
-    p.add_argument("--duration", type=float, default=10.0, help="seconds of load per run (default 10)")
-    p.add_argument("--connections", type=int, default=16, help="connections (default 16)")
+def own_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--users", type=int, default=100_000, help="users, one subscription each (default 100000)")
     p.add_argument("--tariffs", type=int, default=20, help="tariffs (default 20)")
     p.add_argument("--buyers", type=int, default=5_000, help="users renewing, spread over all (default 5000)")
-    add_service_options(p)
-    p.add_argument("--wrk-timeout", type=float, default=5.0)
-    args = p.parse_args(argv)
-    args.threads = 1
-    return args
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+    args = parse_load_args(__doc__, argv, own_options)
     return in_scratch_folder("subsvc-bench-renewals-", lambda folder: benchmark(args, folder))
 
 

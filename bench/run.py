@@ -8,6 +8,7 @@ Usage: python bench/run.py [--runs 5] [--duration 10] [--scenarios core]
 """
 
 import argparse
+import asyncio
 import contextlib
 import http.client
 import json
@@ -24,10 +25,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import FrameType
+from typing import Any, TypeVar
 
 from scenarios import API_KEY_HEADER, SCENARIO_SETS, Scenario, SeedContext
 
@@ -39,6 +41,7 @@ TIME_UNITS_MS = {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 60e3, "h": 3600e3}
 PERCENTILE_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)%\s+([\d.]+)(us|ms|s|m|h)\s*$", re.MULTILINE)
 RPS_RE = re.compile(r"^Requests/sec:\s+([\d.]+)", re.MULTILINE)
 TOTAL_RE = re.compile(r"^\s*(\d+) requests in", re.MULTILINE)
+T = TypeVar("T")
 NON2XX_RE = re.compile(r"Non-2xx or 3xx responses:\s+(\d+)")
 SOCKET_RE = re.compile(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)")
 
@@ -543,6 +546,135 @@ def benchmark(args: argparse.Namespace, workdir: Path) -> int:
         args.json.write_text(json.dumps(payload, indent=2, default=str) + "\n")
         log(f"wrote {args.json}")
     return 1 if any(r.problems for r in results) else 0
+
+
+# ------------------------------------------------------ benchmarks of one service
+
+
+def parse_load_args(
+    doc: str,
+    argv: Sequence[str] | None,
+    add_own: Callable[[argparse.ArgumentParser], None],
+    runs_help: str = "runs (default 3)",
+) -> argparse.Namespace:
+    """The options of a benchmark loading one service with one wrk thread: runs, duration and
+    connections, the benchmark's own (``add_own``), the service options and the wrk timeout."""
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--runs", type=int, default=3, help=runs_help)
+    p.add_argument("--duration", type=float, default=10.0, help="seconds of load per run (default 10)")
+    p.add_argument("--connections", type=int, default=16, help="connections (default 16)")
+    add_own(p)
+    add_service_options(p)
+    p.add_argument("--wrk-timeout", type=float, default=5.0)
+    args = p.parse_args(argv)
+    args.threads = 1
+    return args
+
+
+@dataclass(frozen=True)
+class Service:
+    """The service a benchmark started: its pinning, port and database."""
+
+    pin: Pinning
+    port: int
+    database_url: str
+
+    @property
+    def base(self) -> str:
+        """The service's base URL."""
+        return f"http://{HOST}:{self.port}"
+
+
+@contextlib.contextmanager
+def service(
+    args: argparse.Namespace, workdir: Path, env: Mapping[str, str], startup_timeout: float = 120.0
+) -> Iterator[Service]:
+    """Start `subsvc serve` pinned, on ``--database-url`` or a fresh SQLite file, with ``env``
+    (quiet logs, ``--env`` last) until it answers ``/health``; stop it afterwards."""
+    args.wrk = ensure_wrk()
+    pin = pinning(args)
+    port = free_port()
+    url = args.database_url or f"sqlite+aiosqlite:///{workdir}/bench.db"
+    full_env = {
+        **os.environ,
+        "HOST": HOST,
+        "PORT": str(port),
+        "DATABASE_URL": url,
+        "LOG_LEVEL": "WARNING",
+        **env,
+        **dict(kv.split("=", 1) for kv in args.env),
+    }
+    cmd = [*pin.server, *service_command(args)]
+    with server(cmd, full_env, port, workdir / "server.log", "/health", startup_timeout):
+        yield Service(pin, port, url)
+
+
+def health_script(directory: Path) -> Path:
+    """The wrk script of ``GET /health``, the ceiling measured beside a benchmark."""
+    path = directory / "health.lua"
+    path.write_text('wrk.method = "GET"\n')
+    return path
+
+
+def spread(ids: Sequence[int], count: int) -> list[int]:
+    """``count`` of ``ids`` (at most), spread evenly over all of them."""
+    step = max(1, len(ids) // count)
+    return list(ids[::step][:count])
+
+
+def bearer_script(
+    directory: Path, name: str, method: str, path: str, tokens: Sequence[str], body: str | None = None
+) -> Path:
+    """A wrk script sending ``method path`` (with a JSON ``body``) as each access token in turn."""
+    lines = [f"wrk.method = {lua_string(method)}"]
+    if body is not None:
+        lines += ['wrk.headers["Content-Type"] = "application/json"', f"wrk.body = {lua_string(body)}"]
+    lines += [
+        "tokens = {" + ",\n".join(lua_string(t) for t in tokens) + "}",
+        "sent = 0",
+        "request = function()",
+        "  sent = sent + 1",
+        '  wrk.headers["Authorization"] = "Bearer " .. tokens[(sent % #tokens) + 1]',
+        f"  return wrk.format(nil, {lua_string(path)})",
+        "end",
+    ]
+    script = directory / name
+    script.write_text("\n".join(lines) + "\n")
+    return script
+
+
+async def settled(read: Callable[[], Awaitable[T]]) -> T:
+    """What ``read`` returns once the requests in flight when wrk stopped have been answered
+    (two readings half a second apart agree)."""
+    last = await read()
+    while True:
+        await asyncio.sleep(0.5)
+        now = await read()
+        if now == last:
+            return now
+        last = now
+
+
+def medians(runs: Sequence[Mapping[str, Any]], skip: Sequence[str] = ()) -> dict[str, Any]:
+    """The median of every figure of the runs but those in ``skip``."""
+    return {key: statistics.median(run[key] for run in runs) for key in runs[0] if key not in skip}
+
+
+def measures_table(head: str, rows: Sequence[tuple[str, str]]) -> str:
+    """A heading line and a Markdown table of measures and their values."""
+    return "\n".join([head, "", "| measure | value |", "|---|---:|", *(f"| {a} | {b} |" for a, b in rows)])
+
+
+def report(args: argparse.Namespace, result: dict[str, Any], table: str, failure: str | None = None) -> int:
+    """Print the table, write ``--json``; 0 when ``result["ok"]``, else 1 (``failure`` logged)."""
+    print(table)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"settings": {**vars(args)}, "result": result}, indent=2))
+    if result["ok"]:
+        return 0
+    if failure:
+        log(failure)
+    return 1
 
 
 def raise_on_sigterm(signum: int, frame: FrameType | None) -> None:

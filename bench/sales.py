@@ -21,29 +21,26 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import os
 import secrets
-import statistics
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from run import (
-    HOST,
     BenchError,
-    Pinning,
-    add_service_options,
-    ensure_wrk,
-    free_port,
+    Service,
+    bearer_script,
+    health_script,
     in_scratch_folder,
     log,
-    lua_string,
-    pinning,
+    measures_table,
+    medians,
+    parse_load_args,
+    report,
     run_wrk,
-    server,
-    service_command,
+    service,
+    spread,
 )
 from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -146,41 +143,15 @@ async def seed(url: str, users: int, tariffs: int) -> list[int]:
         await engine.dispose()
 
 
-def options_script(tokens: list[str], directory: Path) -> Path:
-    """A wrk script asking for the purchase options as each buyer in turn."""
-    lines = [
-        'wrk.method = "GET"',
-        "tokens = {" + ", ".join(lua_string(t) for t in tokens) + "}",
-        "sent = 0",
-        "request = function()",
-        "  sent = sent + 1",
-        '  wrk.headers["Authorization"] = "Bearer " .. tokens[(sent % #tokens) + 1]',
-        f"  return wrk.format(nil, {lua_string(PATH)})",
-        "end",
-    ]
-    path = directory / "options.lua"
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
-def health_script(directory: Path) -> Path:
-    path = directory / "health.lua"
-    path.write_text('wrk.method = "GET"\n')
-    return path
-
-
-def measure(
-    args: argparse.Namespace, pin: Pinning, port: int, ids: list[int], workdir: Path
-) -> dict[str, Any]:
-    base = f"http://{HOST}:{port}"
+def measure(args: argparse.Namespace, svc: Service, ids: list[int], workdir: Path) -> dict[str, Any]:
     codec = JWTCodec(JWT_SECRET, access_minutes=240)
-    step = max(1, len(ids) // args.buyers)
-    tokens = [codec.access_token(user_id) for user_id in ids[::step][: args.buyers]]
-    script, health = options_script(tokens, workdir), health_script(workdir)
+    tokens = [codec.access_token(user_id) for user_id in spread(ids, args.buyers)]
+    script = bearer_script(workdir, "options.lua", "GET", PATH, tokens)
+    health = health_script(workdir)
     runs = []
     for number in range(args.runs):
-        options = run_wrk(args, pin, base + PATH, script, args.duration)
-        ceiling = run_wrk(args, pin, base + "/health", health, args.duration)
+        options = run_wrk(args, svc.pin, svc.base + PATH, script, args.duration)
+        ceiling = run_wrk(args, svc.pin, svc.base + "/health", health, args.duration)
         run = {
             "options_per_second": options.rps,
             "options_p50_ms": options.p50_ms,
@@ -192,8 +163,7 @@ def measure(
         }
         log(f"run {number + 1}: purchase-options {options.rps:,.0f}/s, /health {ceiling.rps:,.0f}/s")
         runs.append(run)
-    medians = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
-    return {"runs": runs, "median": medians, "ok": all(run["options_non_2xx"] == 0 for run in runs)}
+    return {"runs": runs, "median": medians(runs), "ok": all(run["options_non_2xx"] == 0 for run in runs)}
 
 
 def render(result: dict[str, Any], args: argparse.Namespace) -> str:
@@ -209,54 +179,31 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
         f"medians of {args.runs} runs × {args.duration:g} s, {args.connections} connections, "
         f"{args.users:,} users, {args.tariffs} tariffs"
     )
-    return "\n".join([head, "", "| measure | value |", "|---|---:|", *(f"| {a} | {b} |" for a, b in rows)])
+    return measures_table(head, rows)
 
 
 def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    args.wrk = ensure_wrk()
-    pin = pinning(args)
-    port = free_port()
-    url = args.database_url or f"sqlite+aiosqlite:///{workdir}/bench.db"
     env = {
-        **os.environ,
-        "HOST": HOST,
-        "PORT": str(port),
-        "DATABASE_URL": url,
         "WEB_API_DEFAULT_TOKEN": secrets.token_urlsafe(32),
         "CABINET_JWT_SECRET": JWT_SECRET,
         "SALES_MODE": "tariffs",
-        "LOG_LEVEL": "WARNING",
     }
-    env.update(dict(kv.split("=", 1) for kv in args.env))
-    cmd = [*pin.server, *service_command(args)]
-    with server(cmd, env, port, workdir / "server.log", "/health", 120.0):
-        ids = asyncio.run(seed(url, args.users, args.tariffs))
+    with service(args, workdir, env) as svc:
+        ids = asyncio.run(seed(svc.database_url, args.users, args.tariffs))
         if len(ids) < args.users:
             raise BenchError(f"seeded {len(ids)} users, wanted {args.users}")
-        result = measure(args, pin, port, ids, workdir)
-    print(render(result, args))
-    if args.json:
-        Path(args.json).write_text(json.dumps({"settings": {**vars(args)}, "result": result}, indent=2))
-    return 0 if result["ok"] else 1
+        result = measure(args, svc, ids, workdir)
+    return report(args, result, render(result, args))
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--runs", type=int, default=3, help="runs (default 3)")
-    p.add_argument("--duration", type=float, default=10.0, help="seconds of load per run (default 10)")
-    p.add_argument("--connections", type=int, default=16, help="connections (default 16)")
+def own_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--users", type=int, default=100_000, help="users seeded (default 100000)")
     p.add_argument("--tariffs", type=int, default=20, help="active tariffs seeded (default 20)")
     p.add_argument("--buyers", type=int, default=1_000, help="distinct buyers asking (default 1000)")
-    add_service_options(p)
-    p.add_argument("--wrk-timeout", type=float, default=5.0)
-    args = p.parse_args(argv)
-    args.threads = 1
-    return args
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+    args = parse_load_args(__doc__, argv, own_options)
     return in_scratch_folder("subsvc-bench-sales-", lambda folder: benchmark(args, folder))
 
 
