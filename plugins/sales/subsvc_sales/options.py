@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from datetime import datetime
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -53,6 +53,10 @@ def period_option(price: PeriodPrice) -> PeriodOption:
     )
 
 
+# The tariff's terms an option shows as the engine has them (the same name in both).
+_TERMS_SHOWN = tuple(f.name for f in fields(TariffTerms) if f.name in TariffOption.model_fields)
+
+
 def _traffic_label(gb: int) -> str:
     return "Безлимит" if gb == 0 else f"{gb} ГБ"
 
@@ -75,27 +79,11 @@ def _tariff_option(
     more_devices = own.device_limit if own is not None and own.device_limit > tariff.device_limit else None
     periods = tariff_periods(tariff, replace(buyer, personal=None), device_limit=more_devices)
     return TariffOption(
-        id=tariff.id,
-        name=tariff.name,
+        **{name: getattr(tariff, name) for name in _TERMS_SHOWN},
         description=None,
-        tier_level=tariff.tier_level,
-        traffic_limit_gb=tariff.traffic_limit_gb,
         traffic_limit_label=_traffic_label(tariff.traffic_limit_gb),
         is_unlimited_traffic=tariff.traffic_limit_gb == 0,
-        device_limit=tariff.device_limit,
-        device_price_kopeks=tariff.device_price_kopeks,
-        max_device_limit=tariff.max_device_limit,
         servers_count=len(tariff.allowed_squads),
-        is_daily=tariff.is_daily,
-        daily_price_kopeks=tariff.daily_price_kopeks,
-        custom_days_enabled=tariff.custom_days_enabled,
-        price_per_day_kopeks=tariff.price_per_day_kopeks,
-        min_days=tariff.min_days,
-        max_days=tariff.max_days,
-        custom_traffic_enabled=tariff.custom_traffic_enabled,
-        traffic_price_per_gb_kopeks=tariff.traffic_price_per_gb_kopeks,
-        min_traffic_gb=tariff.min_traffic_gb,
-        max_traffic_gb=tariff.max_traffic_gb,
         periods=[period_option(p) for p in periods],
         is_current=current is not None and current.tariff_id == tariff.id,
         is_purchased=multi and own is not None and not own.is_trial,
