@@ -106,14 +106,16 @@ async def purchase_devices(
     try:
         bought = await _buy_devices(app, session, offer)
     except InsufficientFunds as short:
-        await _keep_cart(app, session, found, ADD_DEVICES, {"devices": devices})
-        answer = sales.payment_required(
+        answer = await _cart_kept(
+            app,
+            session,
             short,
+            found,
+            ADD_DEVICES,
+            {"devices": devices},
             required_kopeks=short.required_kopeks,
             current_kopeks=short.balance_kopeks,
             missing_kopeks=short.missing_kopeks,
-            cart_saved=True,
-            cart_mode=ADD_DEVICES,
         )
         if isinstance(answer.detail, dict):  # the kernel's first parameter is named ``error`` too
             answer.detail = {**answer.detail, "error": INSUFFICIENT}
@@ -182,8 +184,7 @@ async def purchase_traffic(
     try:
         bought = await _buy_traffic(app, session, offer)
     except InsufficientFunds as short:
-        await _keep_cart(app, session, found, ADD_TRAFFIC, {"gb": gb})
-        raise sales.payment_required(short, cart_saved=True, cart_mode=ADD_TRAFFIC) from None
+        raise await _cart_kept(app, session, short, found, ADD_TRAFFIC, {"gb": gb}) from None
     await sales.drop_cart(app, session, user_id, subscription_id=found.subscription.id)
     return bought
 
@@ -272,14 +273,21 @@ async def update_countries(
 # --- carts ---------------------------------------------------------------------------------------
 
 
-async def _keep_cart(
-    app: Starlette, session: AsyncSession, found: Target, mode: sales.CartMode, payload: dict[str, Any]
-) -> None:
-    """Save the cart and commit it (with nothing else: the charge changed nothing) before the
-    402 answer rolls the request back."""
+async def _cart_kept(
+    app: Starlette,
+    session: AsyncSession,
+    short: InsufficientFunds,
+    found: Target,
+    mode: sales.CartMode,
+    payload: dict[str, Any],
+    **fields: Any,
+) -> HTTPError:
+    """The 402 answer (raise it) once the subscription's cart is saved and committed (with
+    nothing else: the charge changed nothing) before the answer rolls the request back."""
     subscription = found.subscription
-    await sales.save_cart(app, session, subscription.user_id, mode, payload, subscription_id=subscription.id)
-    await session.commit()
+    return await sales.payment_required_with_cart(
+        app, session, short, subscription.user_id, mode, payload, subscription_id=subscription.id, **fields
+    )
 
 
 async def complete_cart(

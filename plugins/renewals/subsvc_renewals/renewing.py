@@ -119,18 +119,11 @@ async def renew(
             app, session, subscription, quote, body.period_days, now=now, source="cabinet"
         )
     except sales.InsufficientFunds as short:
-        await sales.save_cart(
-            app, session, user_id, EXTEND, {"period_days": body.period_days}, subscription_id=subscription.id
-        )
-        await session.commit()
-        raise _payment_required(short) from None
+        payload = {"period_days": body.period_days}
+        raise await sales.payment_required_with_cart(
+            app, session, short, user_id, EXTEND, payload, subscription_id=subscription.id
+        ) from None
     return _answer(quote, charged, subscription)
-
-
-def _payment_required(short: sales.InsufficientFunds) -> Exception:
-    """The reference's 402 of a renewal ('Недостаточно средств. Не хватает {price}'), the
-    cart saved."""
-    return sales.payment_required(short, cart_saved=True, cart_mode=EXTEND)
 
 
 async def complete_cart(

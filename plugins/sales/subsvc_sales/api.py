@@ -6,8 +6,9 @@ The kernel every seller codes against:
   :class:`InsufficientFunds` (nothing changed; :func:`payment_required` is its 402 answer) or
   :class:`PriceChanged` (the quoted personal discount is gone: roll back, 409).
 - :func:`save_cart` / :func:`drop_cart` keep or forget what a user wanted to buy
-  (:data:`CartMode`); after a top-up the sellers complete their carts through the
-  ``sales_complete_cart`` hook (:mod:`subsvc_sales.hookspecs`).
+  (:data:`CartMode`); :func:`payment_required_with_cart` saves and commits the cart of a
+  purchase the balance did not cover and gives its 402 answer; after a top-up the sellers
+  complete their carts through the ``sales_complete_cart`` hook (:mod:`subsvc_sales.hookspecs`).
 - :class:`SalesSettings`: the plugin's settings (``SalesSettings.of(app)``), among them
   ``TARIFF_SWITCH_UPGRADE_ENABLED`` / ``TARIFF_SWITCH_DOWNGRADE_ENABLED``, which the renewals
   plugin's tariff switch obeys.
@@ -24,7 +25,7 @@ options' :class:`TariffOption` and :class:`PeriodOption` among them).
 
 from __future__ import annotations
 
-from subsvc_sales.carts import CartMode, drop_cart, save_cart
+from subsvc_sales.carts import CartMode, drop_cart, payment_required_with_cart, save_cart
 from subsvc_sales.classic import preview_purchase, submit_purchase
 from subsvc_sales.common import SalesError, check_not_restricted, lock_buyer
 from subsvc_sales.kernel import Charged, InsufficientFunds, PriceChanged, charge, payment_required
@@ -75,6 +76,7 @@ __all__ = [
     "drop_cart",
     "lock_buyer",
     "payment_required",
+    "payment_required_with_cart",
     "preview_purchase",
     "purchase_options",
     "purchase_tariff",

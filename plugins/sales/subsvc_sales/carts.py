@@ -18,9 +18,11 @@ from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
+from subsvc.api import HTTPError
 from subsvc.db import utcnow
 from subsvc.events import Event
 from subsvc.services import services
+from subsvc_sales.kernel import InsufficientFunds, payment_required
 from subsvc_sales.models import NO_SUBSCRIPTION, SalesCart
 from subsvc_sales.settings import SalesSettings
 
@@ -67,6 +69,26 @@ async def save_cart(
     await session.exec(
         statement.on_conflict_do_update(index_elements=["user_id", "subscription_key"], set_=values)
     )
+
+
+async def payment_required_with_cart(
+    app: Starlette,
+    session: AsyncSession,
+    error: InsufficientFunds,
+    user_id: int,
+    mode: CartMode,
+    payload: Mapping[str, Any],
+    *,
+    subscription_id: int | None = None,
+    now: datetime | None = None,
+    **fields: Any,
+) -> HTTPError:
+    """The 402 answer of a purchase the balance did not cover (raise it), once its cart is
+    saved and committed (:func:`save_cart`): the ``fields`` given, then ``cart_saved`` true and
+    ``cart_mode``."""
+    await save_cart(app, session, user_id, mode, payload, subscription_id=subscription_id, now=now)
+    await session.commit()
+    return payment_required(error, **fields, cart_saved=True, cart_mode=mode)
 
 
 async def drop_cart(

@@ -40,7 +40,7 @@ from subsvc_users.api import User, record_paid_subscription
 from subsvc.api import price_label
 from subsvc.db import utcnow
 from subsvc.services import services
-from subsvc_sales.carts import CartMode, drop_cart, save_cart
+from subsvc_sales.carts import CartMode, drop_cart, payment_required_with_cart
 from subsvc_sales.common import (
     PURCHASES_RESTRICTED,
     SalesError,
@@ -49,7 +49,7 @@ from subsvc_sales.common import (
     priced,
     view_of,
 )
-from subsvc_sales.kernel import InsufficientFunds, PriceChanged, charge, payment_required
+from subsvc_sales.kernel import InsufficientFunds, PriceChanged, charge
 from subsvc_sales.schemas import (
     PreviewLine,
     PurchasePreview,
@@ -206,9 +206,9 @@ async def submit_purchase(
         )
     except InsufficientFunds as error:
         payload = request.selection.model_dump(exclude_none=True)
-        await save_cart(app, session, user_id, CART_MODE, payload, now=now)
-        await session.commit()
-        raise payment_required(error, cart_saved=True, cart_mode=CART_MODE) from None
+        raise await payment_required_with_cart(
+            app, session, error, user_id, CART_MODE, payload, now=now
+        ) from None
     subscription, was_trial = await _apply(app, session, user, plan, now)
     await drop_cart(app, session, user_id)
     return PurchaseResponse(

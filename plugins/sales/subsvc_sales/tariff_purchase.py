@@ -39,7 +39,7 @@ from subsvc_users.api import User, record_paid_subscription
 from subsvc.api import price_label
 from subsvc.db import utcnow
 from subsvc.services import services
-from subsvc_sales.carts import CartMode, drop_cart, save_cart
+from subsvc_sales.carts import CartMode, drop_cart, payment_required_with_cart
 from subsvc_sales.common import (
     PURCHASES_RESTRICTED,
     SalesError,
@@ -48,7 +48,7 @@ from subsvc_sales.common import (
     priced,
     view_of,
 )
-from subsvc_sales.kernel import InsufficientFunds, PriceChanged, charge, payment_required
+from subsvc_sales.kernel import InsufficientFunds, PriceChanged, charge
 from subsvc_sales.schemas import PurchaseTariffResponse, TariffPurchaseRequest
 
 TARIFFS_MODE_OFF = "Tariffs mode is not enabled"
@@ -178,11 +178,9 @@ async def purchase_tariff(
             description=f"Покупка тарифа '{plan.tariff.name}' на {plan.days} дн.",
         )
     except InsufficientFunds as error:
-        await save_cart(
-            app, session, user_id, plan.cart_mode, plan.cart(request), subscription_id=key, now=now
-        )
-        await session.commit()
-        raise payment_required(error, cart_saved=True, cart_mode=plan.cart_mode) from None
+        raise await payment_required_with_cart(
+            app, session, error, user_id, plan.cart_mode, plan.cart(request), subscription_id=key, now=now
+        ) from None
     subscription = await apply_plan(app, session, user, plan, now)
     await drop_cart(app, session, user_id, subscription_id=key)
     quote = plan.quote
