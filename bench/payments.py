@@ -38,10 +38,10 @@ import httpx2
 from run import (
     BenchError,
     Service,
-    health_script,
     in_scratch_folder,
     log,
     lua_string,
+    measure_ceiling,
     measures_table,
     medians,
     parse_load_args,
@@ -194,7 +194,7 @@ def measure(args: argparse.Namespace, svc: Service, token: str, workdir: Path) -
         script = wrk_script(first, args.payments, workdir)
         notified = run_wrk(args, pin, base + PATH, script, args.duration)
         after = asyncio.run(settled(lambda: ledger(url)))
-        health = run_wrk(args, pin, base + "/health", health_script(workdir), args.duration)
+        ceiling = measure_ceiling(args, svc, workdir)
         credited = after["credited"] - before["credited"]
         run = {
             "credited": credited,
@@ -204,8 +204,7 @@ def measure(args: argparse.Namespace, svc: Service, token: str, workdir: Path) -
             "updates_p99_ms": notified.p99_ms,
             "updates_non_2xx": notified.non_2xx,
             "socket_errors": notified.socket_errors,
-            "health_per_second": health.rps,
-            "health_p50_ms": health.p50_ms,
+            **ceiling,
             "ledger_before": before,
             "ledger_after": after,
             "exactly_once": (
@@ -217,7 +216,8 @@ def measure(args: argparse.Namespace, svc: Service, token: str, workdir: Path) -
         }
         log(
             f"run {number + 1}: {run['notifications_per_second']:,.0f} notifications/s credited, "
-            f"{run['updates_answered_per_second']:,.0f} updates/s answered, /health {health.rps:,.0f}/s"
+            f"{run['updates_answered_per_second']:,.0f} updates/s answered, "
+            f"/health {run['health_per_second']:,.0f}/s"
         )
         runs.append(run)
     skip = ("exactly_once", "credited", "ledger_before", "ledger_after")
@@ -236,12 +236,8 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
             f"{m['updates_answered_per_second']:,.0f}",
         ),
         ("update p50 / p99", f"{m['updates_p50_ms']:.1f} / {m['updates_p99_ms']:.1f} ms"),
-        ("GET /health/s, same wrk settings (ceiling)", f"{m['health_per_second']:,.0f}"),
-        ("GET /health p50", f"{m['health_p50_ms']:.1f} ms"),
-        ("each credited once, balances exact", "yes" if result["ok"] else "NO"),
     ]
-    head = f"medians of {args.runs} runs × {args.duration:g} s, {args.connections} connections"
-    return measures_table(head, rows)
+    return measures_table(args, "", m, rows, ("each credited once, balances exact", result["ok"]))
 
 
 def benchmark(args: argparse.Namespace, workdir: Path) -> int:

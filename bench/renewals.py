@@ -34,9 +34,9 @@ from typing import Any
 from run import (
     Service,
     bearer_script,
-    health_script,
     in_scratch_folder,
     log,
+    measure_ceiling,
     measures_table,
     medians,
     parse_load_args,
@@ -156,7 +156,7 @@ def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, 
         before = asyncio.run(ledger(url))
         renewed = run_wrk(args, svc.pin, svc.base + PATH, script, args.duration)
         after = asyncio.run(settled(lambda: ledger(url)))
-        health = run_wrk(args, svc.pin, svc.base + "/health", health_script(workdir), args.duration)
+        ceiling = measure_ceiling(args, svc, workdir)
         payments = after["payments"] - before["payments"]
         answered_2xx = renewed.requests - renewed.non_2xx
         run = {
@@ -167,8 +167,7 @@ def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, 
             "renew_p99_ms": renewed.p99_ms,
             "renew_non_2xx": renewed.non_2xx,
             "socket_errors": renewed.socket_errors,
-            "health_per_second": health.rps,
-            "health_p50_ms": health.p50_ms,
+            **ceiling,
             "ledger_before": before,
             "ledger_after": after,
             "exactly_once": (
@@ -180,7 +179,7 @@ def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, 
         }
         log(
             f"run {number + 1}: {run['renewals_per_second']:,.0f} renewals/s, "
-            f"p50 {renewed.p50_ms:.1f} ms, /health {health.rps:,.0f}/s"
+            f"p50 {renewed.p50_ms:.1f} ms, /health {run['health_per_second']:,.0f}/s"
         )
         runs.append(run)
     skip = ("exactly_once", "renewals", "ledger_before", "ledger_after")
@@ -195,15 +194,9 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
             f"{m['renewals_per_second']:,.0f}",
         ),
         ("POST /renew p50 / p99", f"{m['renew_p50_ms']:.1f} / {m['renew_p99_ms']:.1f} ms"),
-        ("GET /health/s, same wrk settings (ceiling)", f"{m['health_per_second']:,.0f}"),
-        ("GET /health p50", f"{m['health_p50_ms']:.1f} ms"),
-        ("each 200 paid once, balances exact", "yes" if result["ok"] else "NO"),
     ]
-    head = (
-        f"medians of {args.runs} runs × {args.duration:g} s, {args.connections} connections, "
-        f"{args.users:,} users, {args.tariffs} tariffs, {args.buyers:,} buyers"
-    )
-    return measures_table(head, rows)
+    settings = f", {args.users:,} users, {args.tariffs} tariffs, {args.buyers:,} buyers"
+    return measures_table(args, settings, m, rows, ("each 200 paid once, balances exact", result["ok"]))
 
 
 def benchmark(args: argparse.Namespace, workdir: Path) -> int:

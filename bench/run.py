@@ -616,6 +616,13 @@ def health_script(directory: Path) -> Path:
     return path
 
 
+def measure_ceiling(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, float]:
+    """``GET /health`` with the benchmark's wrk settings, the ceiling of the server and the load
+    generator on this host: ``health_per_second`` and ``health_p50_ms``."""
+    health = run_wrk(args, svc.pin, svc.base + "/health", health_script(workdir), args.duration)
+    return {"health_per_second": health.rps, "health_p50_ms": health.p50_ms}
+
+
 def spread(ids: Sequence[int], count: int) -> list[int]:
     """``count`` of ``ids`` (at most), spread evenly over all of them."""
     step = max(1, len(ids) // count)
@@ -660,9 +667,23 @@ def medians(runs: Sequence[Mapping[str, Any]], skip: Sequence[str] = ()) -> dict
     return {key: statistics.median(run[key] for run in runs) for key in runs[0] if key not in skip}
 
 
-def measures_table(head: str, rows: Sequence[tuple[str, str]]) -> str:
-    """A heading line and a Markdown table of measures and their values."""
-    return "\n".join([head, "", "| measure | value |", "|---|---:|", *(f"| {a} | {b} |" for a, b in rows)])
+def measures_table(
+    args: argparse.Namespace,
+    settings: str,
+    m: Mapping[str, Any],
+    rows: Sequence[tuple[str, str]],
+    checked: tuple[str, bool],
+) -> str:
+    """The heading (runs, duration, connections, then ``settings``) and a Markdown table: the
+    ``rows``, the ceiling's medians ``m`` (:func:`measure_ceiling`), the check and its answer."""
+    table = [
+        *rows,
+        ("GET /health/s, same wrk settings (ceiling)", f"{m['health_per_second']:,.0f}"),
+        ("GET /health p50", f"{m['health_p50_ms']:.1f} ms"),
+        (checked[0], "yes" if checked[1] else "NO"),
+    ]
+    head = f"medians of {args.runs} runs × {args.duration:g} s, {args.connections} connections{settings}"
+    return "\n".join([head, "", "| measure | value |", "|---|---:|", *(f"| {a} | {b} |" for a, b in table)])
 
 
 def report(args: argparse.Namespace, result: dict[str, Any], table: str, failure: str | None = None) -> int:

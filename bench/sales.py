@@ -31,9 +31,9 @@ from run import (
     BenchError,
     Service,
     bearer_script,
-    health_script,
     in_scratch_folder,
     log,
+    measure_ceiling,
     measures_table,
     medians,
     parse_load_args,
@@ -147,21 +147,22 @@ def measure(args: argparse.Namespace, svc: Service, ids: list[int], workdir: Pat
     codec = JWTCodec(JWT_SECRET, access_minutes=240)
     tokens = [codec.access_token(user_id) for user_id in spread(ids, args.buyers)]
     script = bearer_script(workdir, "options.lua", "GET", PATH, tokens)
-    health = health_script(workdir)
     runs = []
     for number in range(args.runs):
         options = run_wrk(args, svc.pin, svc.base + PATH, script, args.duration)
-        ceiling = run_wrk(args, svc.pin, svc.base + "/health", health, args.duration)
+        ceiling = measure_ceiling(args, svc, workdir)
         run = {
             "options_per_second": options.rps,
             "options_p50_ms": options.p50_ms,
             "options_p99_ms": options.p99_ms,
             "options_non_2xx": options.non_2xx,
             "socket_errors": options.socket_errors,
-            "health_per_second": ceiling.rps,
-            "health_p50_ms": ceiling.p50_ms,
+            **ceiling,
         }
-        log(f"run {number + 1}: purchase-options {options.rps:,.0f}/s, /health {ceiling.rps:,.0f}/s")
+        log(
+            f"run {number + 1}: purchase-options {options.rps:,.0f}/s, "
+            f"/health {run['health_per_second']:,.0f}/s"
+        )
         runs.append(run)
     return {"runs": runs, "median": medians(runs), "ok": all(run["options_non_2xx"] == 0 for run in runs)}
 
@@ -171,15 +172,9 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
     rows = [
         ("GET /cabinet/subscription/purchase-options/s", f"{m['options_per_second']:,.0f}"),
         ("purchase-options p50 / p99", f"{m['options_p50_ms']:.1f} / {m['options_p99_ms']:.1f} ms"),
-        ("GET /health/s, same wrk settings (ceiling)", f"{m['health_per_second']:,.0f}"),
-        ("GET /health p50", f"{m['health_p50_ms']:.1f} ms"),
-        ("every answer 200", "yes" if result["ok"] else "NO"),
     ]
-    head = (
-        f"medians of {args.runs} runs × {args.duration:g} s, {args.connections} connections, "
-        f"{args.users:,} users, {args.tariffs} tariffs"
-    )
-    return measures_table(head, rows)
+    settings = f", {args.users:,} users, {args.tariffs} tariffs"
+    return measures_table(args, settings, m, rows, ("every answer 200", result["ok"]))
 
 
 def benchmark(args: argparse.Namespace, workdir: Path) -> int:
