@@ -2,7 +2,7 @@
 then paid through the sales kernel's ``charge`` and applied through subscriptions' functions
 in the same transaction (they commit together or not at all). Short of money: the purchase is
 kept as a cart (devices, traffic) and committed before the 402 answer; a top-up completes it
-through :func:`complete_cart`."""
+through :func:`sales_complete_cart` (the sales plugin's hook)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from subsvc_subscriptions.api import Subscription, SubscriptionSettings, Traffic
 
 from subsvc.api import HTTPError
 from subsvc.db import utcnow
+from subsvc.hookspecs import hookimpl
 from subsvc.services import services
 from subsvc_addons import countries, device_sale, traffic_sale
 from subsvc_addons.owned import NO_SUBSCRIPTION
@@ -290,7 +291,8 @@ async def _cart_kept(
     )
 
 
-async def complete_cart(
+@hookimpl
+async def sales_complete_cart(
     app: Starlette,
     session: AsyncSession,
     user_id: int,

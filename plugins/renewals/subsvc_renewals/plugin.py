@@ -6,12 +6,11 @@ from starlette.applications import Starlette
 
 from subsvc.jobs import Job
 from subsvc.manifest import Plugin
-from subsvc_renewals import carts
+from subsvc_renewals import renewing
 from subsvc_renewals.errors import RenewalError
 from subsvc_renewals.expiry import EXPIRE_JOB, EXPIRED_EVENT, expire_subscriptions
 from subsvc_renewals.jobs import AUTOPAY_FAILED_EVENT, AUTOPAY_JOB, DAILY_JOB, run_autopay, run_daily_charges
 from subsvc_renewals.models import AutopayAttempt
-from subsvc_renewals.renewing import RENEWED_EVENT
 from subsvc_renewals.routes import router
 from subsvc_renewals.schemas import AutopayFailed, SubscriptionExpired, SubscriptionRenewed
 from subsvc_renewals.settings import RenewalsSettings
@@ -32,7 +31,7 @@ plugin = Plugin(
     endpoints=[router],
     settings=RenewalsSettings,
     events={
-        RENEWED_EVENT: SubscriptionRenewed,
+        renewing.RENEWED_EVENT: SubscriptionRenewed,
         EXPIRED_EVENT: SubscriptionExpired,
         AUTOPAY_FAILED_EVENT: AutopayFailed,
     },
@@ -42,5 +41,5 @@ plugin = Plugin(
         Job(DAILY_JOB, run_daily_charges, every=_every("DAILY_CHARGE_INTERVAL_SECONDS")),
         Job(EXPIRE_JOB, expire_subscriptions, every=_every("EXPIRY_INTERVAL_SECONDS")),
     ],
-    hooks=[carts],
+    hooks=[renewing],
 )

@@ -16,6 +16,7 @@ from starlette.applications import Starlette
 from subsvc_subscriptions.api import PanelAction, Subscription
 
 from subsvc.db import utcnow
+from subsvc.hookspecs import hookimpl
 from subsvc.services import services
 from subsvc_renewals.errors import RenewalError
 from subsvc_renewals.options import renewal_quote
@@ -126,18 +127,23 @@ async def renew(
     return _answer(quote, charged, subscription)
 
 
-async def complete_cart(
+@hookimpl
+async def sales_complete_cart(
     app: Starlette,
     session: AsyncSession,
     user_id: int,
+    mode: str,
     payload: dict[str, Any],
     subscription_id: int | None,
     *,
     now: datetime | None = None,
-) -> bool:
-    """Renew from a saved ``extend`` cart (re-priced now) in ``session``'s transaction: true
-    when done, false when the balance is still short, the renewal no longer possible or the
-    user's purchases restricted."""
+) -> bool | None:
+    """(The sales plugin's hook.) Renew from a saved ``extend`` cart (re-priced now) in
+    ``session``'s transaction: true when done, false when the balance is still short, the
+    renewal no longer possible or the user's purchases restricted; ``None`` for the other
+    modes."""
+    if mode != EXTEND:
+        return None
     now = now or utcnow()
     days = payload.get("period_days")
     if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= 3650:
