@@ -38,13 +38,12 @@ import httpx2
 from run import (
     BenchError,
     Service,
-    in_scratch_folder,
+    load_main,
     log,
     lua_string,
     measure_ceiling,
     measures_table,
     medians,
-    parse_load_args,
     report,
     run_wrk,
     service,
@@ -261,8 +260,14 @@ def own_options(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_load_args(__doc__, argv, own_options, "runs, each with fresh payments (default 3)")
-    return in_scratch_folder("subsvc-bench-payments-", lambda folder: benchmark(args, folder))
+    return load_main(
+        __doc__,
+        argv,
+        own_options,
+        benchmark,
+        "subsvc-bench-payments-",
+        "runs, each with fresh payments (default 3)",
+    )
 
 
 if __name__ == "__main__":

@@ -717,6 +717,20 @@ def in_scratch_folder(prefix: str, work: Callable[[Path], int]) -> int:
         return 130
 
 
+def load_main(
+    doc: str,
+    argv: Sequence[str] | None,
+    add_own: Callable[[argparse.ArgumentParser], None],
+    benchmark: Callable[[argparse.Namespace, Path], int],
+    prefix: str,
+    runs_help: str = "runs (default 3)",
+) -> int:
+    """The ``main`` of a benchmark of one service: its options (:func:`parse_load_args`), then
+    ``benchmark(args, folder)`` in a scratch folder named from ``prefix``."""
+    args = parse_load_args(doc, argv, add_own, runs_help)
+    return in_scratch_folder(prefix, lambda folder: benchmark(args, folder))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
     args = parse_args(argv)

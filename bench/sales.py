@@ -31,12 +31,11 @@ from run import (
     BenchError,
     Service,
     bearer_script,
-    in_scratch_folder,
+    load_main,
     log,
     measure_ceiling,
     measures_table,
     medians,
-    parse_load_args,
     report,
     run_wrk,
     service,
@@ -198,8 +197,7 @@ def own_options(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_load_args(__doc__, argv, own_options)
-    return in_scratch_folder("subsvc-bench-sales-", lambda folder: benchmark(args, folder))
+    return load_main(__doc__, argv, own_options, benchmark, "subsvc-bench-sales-")
 
 
 if __name__ == "__main__":
