@@ -248,7 +248,9 @@ class MiniAppTrafficTopupPackage(BaseModel):
     discount_percent: int = 0
 
 
-class MiniAppCurrentTariff(BaseModel):
+class MiniAppTariffFacts(BaseModel):
+    """What the dashboard's current tariff and the tariff list both say of a tariff."""
+
     id: int
     name: str
     description: str | None = None
@@ -258,6 +260,9 @@ class MiniAppCurrentTariff(BaseModel):
     is_unlimited_traffic: bool = False
     device_limit: int
     servers_count: int
+
+
+class MiniAppCurrentTariff(MiniAppTariffFacts):
     monthly_price_kopeks: int = 0
     traffic_topup_enabled: bool = False
     traffic_topup_packages: list[MiniAppTrafficTopupPackage] = Field(default_factory=list)

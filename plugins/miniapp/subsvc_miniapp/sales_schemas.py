@@ -12,6 +12,7 @@ from subsvc_miniapp.dashboard_schemas import (
     MiniAppConnectedServer,
     MiniAppCurrentTariff,
     MiniAppPromoGroup,
+    MiniAppTariffFacts,
 )
 from subsvc_miniapp.schemas import MiniAppRequest
 
@@ -100,16 +101,7 @@ class MiniAppTariffPeriod(BaseModel):
     discount_percent: int = 0
 
 
-class MiniAppTariff(BaseModel):
-    id: int
-    name: str
-    description: str | None = None
-    tier_level: int = 1
-    traffic_limit_gb: int
-    traffic_limit_label: str
-    is_unlimited_traffic: bool = False
-    device_limit: int
-    servers_count: int
+class MiniAppTariff(MiniAppTariffFacts):
     servers: list[MiniAppConnectedServer] = Field(default_factory=list)
     periods: list[MiniAppTariffPeriod] = Field(default_factory=list)
     is_current: bool = False
