@@ -130,6 +130,14 @@ class Settings(BaseSettings):
     ADMIN_EMAILS: CommaList = Field(
         default_factory=list, description="Comma list of verified e-mails that are administrators."
     )
+    ADMIN_NOTIFICATIONS_CHAT_ID: str | None = Field(
+        None,
+        description="Messenger chat (id or @channel) for administrators' alerts, e.g. support "
+        "tickets, and for staging uploaded media; unset: the first of `ADMIN_IDS`.",
+    )
+    ADMIN_NOTIFICATIONS_TOPIC_ID: int | None = Field(
+        None, ge=1, description="Forum topic (thread) of that chat for support alerts; unset: none."
+    )
     REDIS_URL: str | None = Field(
         None,
         description="Redis for cross-instance cache invalidation, fan-out and the job broker; "
@@ -229,6 +237,15 @@ class Settings(BaseSettings):
                 raise ValueError(f"{item!r} is not `action=limit`")
             parse_many(limit.strip())  # ValueError names the bad limit
         return value
+
+    @property
+    def admin_chat_id(self) -> int | str | None:
+        """Where administrators' alerts go: `ADMIN_NOTIFICATIONS_CHAT_ID`, else the first
+        administrator's private chat, else nowhere (None)."""
+        chat = (self.ADMIN_NOTIFICATIONS_CHAT_ID or "").strip()
+        if chat:
+            return int(chat) if chat.lstrip("-").isdigit() else chat
+        return self.ADMIN_IDS[0] if self.ADMIN_IDS else None
 
     @property
     def is_sqlite(self) -> bool:
