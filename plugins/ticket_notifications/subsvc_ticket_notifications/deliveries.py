@@ -18,7 +18,12 @@ from starlette.applications import Starlette
 from subsvc_users.api import User
 
 from subsvc.db import utcnow
-from subsvc.messenger import MessengerError, MessengerNotConfigured, MessengerUnavailable, MessengerRateLimited
+from subsvc.messenger import (
+    MessengerError,
+    MessengerNotConfigured,
+    MessengerRateLimited,
+    MessengerUnavailable,
+)
 from subsvc.services import services
 from subsvc_ticket_notifications import texts
 from subsvc_ticket_notifications.models import FAILED, PENDING, SENT, SKIPPED, USER_NOTICE
@@ -44,11 +49,15 @@ async def send_due(app: Starlette, *, now: datetime | None = None) -> int:
     db = services(app).db
     async with db.session(read_only=True) as session:
         due = (
-            await run(
-                session,
-                sa.select(D.id).where(D.status == PENDING, D.due_at <= now).order_by(D.id).limit(BATCH),
+            (
+                await run(
+                    session,
+                    sa.select(D.id).where(D.status == PENDING, D.due_at <= now).order_by(D.id).limit(BATCH),
+                )
             )
-        ).scalars().all()
+            .scalars()
+            .all()
+        )
     sent = 0
     for delivery_id in due:
         sent += await _send_one(app, delivery_id, now)

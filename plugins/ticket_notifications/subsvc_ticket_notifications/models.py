@@ -43,7 +43,9 @@ class TicketNotification(SQLModel, table=True):
         # the user's list and unread count
         Index("ix_ticket_notifications_user", "user_id", "is_for_admin", "is_read", "id"),
         # the administrators' rows by id: list, and unread count above a mark (a range)
-        Index("ix_ticket_notifications_admin_id", "id", postgresql_where=_ADMIN_ROWS, sqlite_where=_ADMIN_ROWS),
+        Index(
+            "ix_ticket_notifications_admin_id", "id", postgresql_where=_ADMIN_ROWS, sqlite_where=_ADMIN_ROWS
+        ),
         Index("ix_ticket_notifications_ticket", "ticket_id", "is_for_admin", "id"),
     )
 
@@ -76,7 +78,10 @@ class AdminRead(SQLModel, table=True):
     admin_user_id: int = _user_id(primary_key=True)
     notification_id: int = Field(
         sa_column=Column(
-            Integer, ForeignKey("ticket_notifications.id", ondelete="CASCADE"), primary_key=True, nullable=False
+            Integer,
+            ForeignKey("ticket_notifications.id", ondelete="CASCADE"),
+            primary_key=True,
+            nullable=False,
         )
     )
     read_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
@@ -111,6 +116,8 @@ class SlaReminder(SQLModel, table=True):
     __tablename__ = "ticket_sla_reminders"
 
     ticket_id: int = Field(
-        sa_column=Column(Integer, ForeignKey("tickets.id", ondelete="CASCADE"), primary_key=True, nullable=False)
+        sa_column=Column(
+            Integer, ForeignKey("tickets.id", ondelete="CASCADE"), primary_key=True, nullable=False
+        )
     )
     reminded_at: datetime = Field(sa_type=UTCDateTime)

@@ -38,7 +38,15 @@ RECORDED = (TICKET_CREATED, MESSAGE_ADDED)
 DELIVER_JOB = "ticket_notifications.deliver"
 
 # what a delivery keeps of its event for the message
-DELIVERY_FIELDS = ("ticket_id", "user_id", "title", "message_text", "media_type", "media_caption", "author_user_id")
+DELIVERY_FIELDS = (
+    "ticket_id",
+    "user_id",
+    "title",
+    "message_text",
+    "media_type",
+    "media_caption",
+    "author_user_id",
+)
 
 
 @dataclass
@@ -84,16 +92,39 @@ def plan(config: SupportConfig, events: Sequence[Event], now: datetime) -> Plan:
     found = Plan()
     for event in events:
         if event.type == TICKET_CREATED:
-            to_admins, notice, kind, delivery = True, texts.new_ticket(event.payload), NEW_TICKET, ADMIN_NEW_TICKET
+            to_admins, notice, kind, delivery = (
+                True,
+                texts.new_ticket(event.payload),
+                NEW_TICKET,
+                ADMIN_NEW_TICKET,
+            )
         elif event.type == MESSAGE_ADDED and event.payload["is_from_admin"]:
-            to_admins, notice, kind, delivery = False, texts.admin_reply(event.payload), ADMIN_REPLY, USER_NOTICE
+            to_admins, notice, kind, delivery = (
+                False,
+                texts.admin_reply(event.payload),
+                ADMIN_REPLY,
+                USER_NOTICE,
+            )
         elif event.type == MESSAGE_ADDED:
-            to_admins, notice, kind, delivery = True, texts.user_reply(event.payload), USER_REPLY, ADMIN_USER_REPLY
+            to_admins, notice, kind, delivery = (
+                True,
+                texts.user_reply(event.payload),
+                USER_REPLY,
+                ADMIN_USER_REPLY,
+            )
             found.sla_over.append(event.payload["ticket_id"])
         else:
             continue
-        in_app = config.cabinet_admin_notifications_enabled if to_admins else config.cabinet_user_notifications_enabled
-        messenger = config.admin_ticket_notifications_enabled if to_admins else config.user_ticket_notifications_enabled
+        in_app = (
+            config.cabinet_admin_notifications_enabled
+            if to_admins
+            else config.cabinet_user_notifications_enabled
+        )
+        messenger = (
+            config.admin_ticket_notifications_enabled
+            if to_admins
+            else config.user_ticket_notifications_enabled
+        )
         if in_app:
             found.notifications.append(_notification(event, kind, notice, for_admin=to_admins, now=now))
         if messenger:

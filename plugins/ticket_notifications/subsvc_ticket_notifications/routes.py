@@ -43,7 +43,11 @@ def _views(items: list[service.NotificationView]) -> list[TicketNotificationResp
 
 @user_router.get("")
 async def get_user_notifications(
-    session: AsyncSession, principal: Principal, unread_only: UnreadOnly = False, limit: Limit = 50, offset: Offset = 0
+    session: AsyncSession,
+    principal: Principal,
+    unread_only: UnreadOnly = False,
+    limit: Limit = 50,
+    offset: Offset = 0,
 ) -> TicketNotificationListResponse:
     """The caller's ticket notifications, newest first, and how many are unread."""
     items = await service.user_notifications(
@@ -87,7 +91,11 @@ async def mark_ticket_notifications_as_read(
 
 @admin_router.get("")
 async def get_admin_notifications(
-    session: AsyncSession, principal: Principal, unread_only: UnreadOnly = False, limit: Limit = 50, offset: Offset = 0
+    session: AsyncSession,
+    principal: Principal,
+    unread_only: UnreadOnly = False,
+    limit: Limit = 50,
+    offset: Offset = 0,
 ) -> TicketNotificationListResponse:
     """The administrators' ticket notifications, newest first, read or not for the caller."""
     items = await service.admin_notifications(

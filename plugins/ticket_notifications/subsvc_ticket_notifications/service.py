@@ -78,9 +78,7 @@ async def _mark_users(session: AsyncSession, where: sa.ColumnElement[bool]) -> i
 
 async def mark_user_notification(session: AsyncSession, user_id: int, notification_id: int) -> None:
     """Mark one of the user's notifications read (a read one keeps its first ``read_at``)."""
-    row = (
-        await run(session, sa.select(N.user_id, N.is_for_admin).where(N.id == notification_id))
-    ).first()
+    row = (await run(session, sa.select(N.user_id, N.is_for_admin).where(N.id == notification_id))).first()
     if row is None:
         raise HTTPError(404, NOT_FOUND)
     if row.user_id != user_id or row.is_for_admin:
@@ -110,7 +108,8 @@ class Mark:
 async def admin_mark(session: AsyncSession, admin_id: int) -> Mark:
     row = (
         await run(
-            session, sa.select(MARKS.c.read_up_to_id, MARKS.c.marked_at).where(MARKS.c.admin_user_id == admin_id)
+            session,
+            sa.select(MARKS.c.read_up_to_id, MARKS.c.marked_at).where(MARKS.c.admin_user_id == admin_id),
         )
     ).first()
     return Mark(row.read_up_to_id, row.marked_at) if row is not None else Mark()
@@ -145,7 +144,13 @@ async def admin_notifications(
         read_at = row.read_at if row.read_at is not None else mark.at if row.id <= mark.up_to else None
         views.append(
             NotificationView(
-                row.id, row.ticket_id, row.notification_type, row.message, read_at is not None, row.created_at, read_at
+                row.id,
+                row.ticket_id,
+                row.notification_type,
+                row.message,
+                read_at is not None,
+                row.created_at,
+                read_at,
             )
         )
     return views
@@ -168,12 +173,13 @@ async def _read_admin_rows(
     session: AsyncSession, admin_id: int, mark: Mark, where: sa.ColumnElement[bool]
 ) -> int:
     """Record this administrator's reads of the unread admin rows matching ``where``; how many."""
-    unread = (
-        sa.select(sa.literal(admin_id), N.id, sa.literal(utcnow(), READS.c.read_at.type))
-        .where(_admin_rows_above(mark), where, ~sa.exists().where(_reads_of(admin_id)))
+    unread = sa.select(sa.literal(admin_id), N.id, sa.literal(utcnow(), READS.c.read_at.type)).where(
+        _admin_rows_above(mark), where, ~sa.exists().where(_reads_of(admin_id))
     )
     insert = upsert(session, READS).from_select(["admin_user_id", "notification_id", "read_at"], unread)
-    result = await run(session, insert.on_conflict_do_nothing(index_elements=["admin_user_id", "notification_id"]))
+    result = await run(
+        session, insert.on_conflict_do_nothing(index_elements=["admin_user_id", "notification_id"])
+    )
     return int(result.rowcount)
 
 
@@ -205,7 +211,9 @@ async def mark_all_admin_notifications(session: AsyncSession, admin_id: int) -> 
     moved = insert.on_conflict_do_update(
         index_elements=["admin_user_id"],
         set_={
-            "read_up_to_id": sa.case((insert.excluded.read_up_to_id > kept, insert.excluded.read_up_to_id), else_=kept),
+            "read_up_to_id": sa.case(
+                (insert.excluded.read_up_to_id > kept, insert.excluded.read_up_to_id), else_=kept
+            ),
             "marked_at": insert.excluded.marked_at,
         },
     )

@@ -75,7 +75,10 @@ async def send_reminders(app: Starlette, *, now: datetime | None = None) -> int:
     config = await support_config(app)
     setattr(app.state, _INTERVAL_KEY, float(config.sla_check_interval_seconds))
     kernel = services(app)
-    if not (config.sla_enabled and config.admin_ticket_notifications_enabled) or kernel.settings.admin_chat_id is None:
+    if (
+        not (config.sla_enabled and config.admin_ticket_notifications_enabled)
+        or kernel.settings.admin_chat_id is None
+    ):
         return 0
     now = now or utcnow()
     waiting_before = now - timedelta(minutes=config.sla_minutes)

@@ -41,7 +41,9 @@ def configure(app: Starlette, db: Database) -> Callable[..., Awaitable[None]]:
 def open_ticket(member: httpx2.AsyncClient) -> Callable[..., Awaitable[dict[str, Any]]]:
     """``await open_ticket(title=..., message=...)``: a ticket of user 2 made through the cabinet."""
 
-    async def make(title: str = "VPN does not connect", message: str = "It stopped today", **body: Any) -> dict[str, Any]:
+    async def make(
+        title: str = "VPN does not connect", message: str = "It stopped today", **body: Any
+    ) -> dict[str, Any]:
         return await created(member, "/cabinet/tickets", {"title": title, "message": message, **body}, 200)
 
     return make

@@ -41,9 +41,19 @@ async def test_admin_reply_notifies_the_owner_only(admin, member, open_ticket):
     assert item["notification_type"] == "admin_reply"
     assert item["message"] == f"Reply to ticket #{ticket['id']}: Fixed <b>now</b>"
     assert item["is_read"] is False and item["read_at"] is None
-    assert set(item) == {"id", "ticket_id", "notification_type", "message", "is_read", "created_at", "read_at"}
+    assert set(item) == {
+        "id",
+        "ticket_id",
+        "notification_type",
+        "message",
+        "is_read",
+        "created_at",
+        "read_at",
+    }
     # the administrators' list holds only the new ticket
-    assert [i["notification_type"] for i in (await listed(admin, ADMIN_NOTIFICATIONS))["items"]] == ["new_ticket"]
+    assert [i["notification_type"] for i in (await listed(admin, ADMIN_NOTIFICATIONS))["items"]] == [
+        "new_ticket"
+    ]
 
 
 async def test_switched_off_notifications_write_no_rows(admin, member, open_ticket, configure, rows):
@@ -73,12 +83,19 @@ async def test_user_marks_one_all_and_per_ticket(admin, member, open_ticket, utc
     assert again.status_code == 200
     unread = await listed(member, USER_NOTIFICATIONS, unread_only="true")
     assert len(unread["items"]) == 2 and unread["unread_count"] == 2
-    assert all(utc_time(i["read_at"]) == read_at for i in (await listed(member, USER_NOTIFICATIONS))["items"] if i["id"] == first)
+    assert all(
+        utc_time(i["read_at"]) == read_at
+        for i in (await listed(member, USER_NOTIFICATIONS))["items"]
+        if i["id"] == first
+    )
     other = await member.post(f"{USER_NOTIFICATIONS}/ticket/{ticket['id'] + 1000}/read")
     assert other.json() == {"success": True, "marked_count": 0}
     per_ticket = await member.post(f"{USER_NOTIFICATIONS}/ticket/{ticket['id']}/read")
     assert per_ticket.json() == {"success": True, "marked_count": 2}
-    assert (await member.post(f"{USER_NOTIFICATIONS}/read-all")).json() == {"success": True, "marked_count": 0}
+    assert (await member.post(f"{USER_NOTIFICATIONS}/read-all")).json() == {
+        "success": True,
+        "marked_count": 0,
+    }
 
 
 async def test_user_list_pages_newest_first(admin, member, open_ticket):
@@ -88,7 +105,10 @@ async def test_user_list_pages_newest_first(admin, member, open_ticket):
     page = await listed(member, USER_NOTIFICATIONS, limit=2, offset=1)
     assert [i["message"][-1] for i in page["items"]] == ["b", "a"]
     assert page["unread_count"] == 3
-    assert (await member.post(f"{USER_NOTIFICATIONS}/read-all")).json() == {"success": True, "marked_count": 3}
+    assert (await member.post(f"{USER_NOTIFICATIONS}/read-all")).json() == {
+        "success": True,
+        "marked_count": 3,
+    }
     assert (await listed(member, USER_NOTIFICATIONS, unread_only="true"))["items"] == []
     bad = await member.get(USER_NOTIFICATIONS, params={"limit": 101})
     assert bad.status_code == 422
@@ -109,7 +129,9 @@ async def test_user_cannot_mark_an_admin_row_or_anothers(admin, member, open_tic
     assert missing.status_code == 404 and missing.json() == {"detail": "Notification not found"}
 
 
-async def test_each_administrator_reads_for_themselves(admin, open_ticket, permission_holder, cabinet, make_user):
+async def test_each_administrator_reads_for_themselves(
+    admin, open_ticket, permission_holder, cabinet, make_user
+):
     first = await open_ticket(title="First ticket")
     async with await permission_holder(["tickets:read"]) as agent:
         one = (await listed(agent, ADMIN_NOTIFICATIONS))["items"][0]["id"]
@@ -119,7 +141,9 @@ async def test_each_administrator_reads_for_themselves(admin, open_ticket, permi
         await admin_reply(admin, first["id"], "Done")
         other = await make_user(first_name="Bob")
         async with cabinet(other.id) as bob:
-            second = await created(bob, "/cabinet/tickets", {"title": "Second ticket", "message": "Help"}, 200)
+            second = await created(
+                bob, "/cabinet/tickets", {"title": "Second ticket", "message": "Help"}, 200
+            )
             await user_message(bob, second["id"], "More")
         assert (await listed(agent, ADMIN_NOTIFICATIONS))["unread_count"] == 2
         per_ticket = await agent.post(f"{ADMIN_NOTIFICATIONS}/ticket/{second['id']}/read")

@@ -25,7 +25,12 @@ async def test_pushes_reach_administrators_and_the_owner(
         assert (await receive(admin_ws))["type"] == "connected"
         assert (await receive(user_ws))["type"] == "connected"
         ticket = await open_ticket(title="Live", message="First")
-        assert await receive(admin_ws) == {"type": "ticket.new", "ticket_id": ticket["id"], "title": "Live", "message": "First"}
+        assert await receive(admin_ws) == {
+            "type": "ticket.new",
+            "ticket_id": ticket["id"],
+            "title": "Live",
+            "message": "First",
+        }
         await admin_reply(admin, ticket["id"], "Answer")
         assert await receive(user_ws) == {
             "type": "ticket.admin_reply",
@@ -37,7 +42,9 @@ async def test_pushes_reach_administrators_and_the_owner(
         assert (await receive(admin_ws))["type"] == "ticket.user_reply"
 
 
-async def test_no_push_when_switched_off(app, base, admin, admin_user, member_user, user_token, configure, open_ticket):
+async def test_no_push_when_switched_off(
+    app, base, admin, admin_user, member_user, user_token, configure, open_ticket
+):
     await configure(cabinet_user_notifications_enabled=False)
     async with connect(f"{base}/cabinet/ws?token={user_token}") as user_ws:
         assert (await receive(user_ws))["type"] == "connected"

@@ -7,6 +7,7 @@ import asyncio
 from datetime import timedelta
 
 import pytest
+from sqlmodel import select
 from subsvc_ticket_notifications.models import SlaReminder
 from subsvc_ticket_notifications.plugin import SLA_JOB
 from subsvc_ticket_notifications.sla import interval, send_reminders
@@ -34,11 +35,21 @@ async def _configured(admin_user, member_user, configure):
     )
 
 
+async def reminded(db):
+    """The reminder rows as ``(ticket_id, reminded_at)``."""
+    async with db.session() as session:
+        return [row.ticket_id for row in (await session.exec(select(SlaReminder))).all()]
+
+
 def reminders(fake):
-    return [call.params["text"] for call in fake.calls_of("sendMessage") if "Answer wait exceeded" in call.params["text"]]
+    return [
+        call.params["text"]
+        for call in fake.calls_of("sendMessage")
+        if "Answer wait exceeded" in call.params["text"]
+    ]
 
 
-async def test_a_waiting_ticket_is_reminded_once_per_cooldown(app, open_ticket, configure, fake_bot_api, rows):
+async def test_a_waiting_ticket_is_reminded_once_per_cooldown(app, open_ticket, configure, fake_bot_api, db):
     await configure(admin_ticket_notifications_enabled=True)
     ticket = await open_ticket(title="Slow <one>")
     fake_bot_api.reset()
@@ -50,11 +61,13 @@ async def test_a_waiting_ticket_is_reminded_once_per_cooldown(app, open_ticket, 
     assert await send_reminders(app, now=start + timedelta(minutes=20)) == 0  # within the cooldown
     assert await send_reminders(app, now=start + timedelta(minutes=37)) == 1
     assert len(reminders(fake_bot_api)) == 2
-    assert [row.ticket_id for row in await rows(SlaReminder)] == [ticket["id"]]
+    assert await reminded(db) == [ticket["id"]]
     assert interval(app) == 45
 
 
-async def test_answered_tickets_wait_for_nobody_and_pending_ones_do(app, admin, member, open_ticket, configure, fake_bot_api):
+async def test_answered_tickets_wait_for_nobody_and_pending_ones_do(
+    app, admin, member, open_ticket, configure, fake_bot_api
+):
     await configure(admin_ticket_notifications_enabled=True)
     ticket = await open_ticket()
     await admin_reply(admin, ticket["id"], "Done")
@@ -65,12 +78,12 @@ async def test_answered_tickets_wait_for_nobody_and_pending_ones_do(app, admin, 
     assert await send_reminders(app, now=utcnow() + timedelta(minutes=6)) == 1
 
 
-async def test_a_new_user_message_starts_a_new_wait(app, member, open_ticket, configure, fake_bot_api, rows):
+async def test_a_new_user_message_starts_a_new_wait(app, member, open_ticket, configure, fake_bot_api, db):
     await configure(admin_ticket_notifications_enabled=True)
     ticket = await open_ticket()
     assert await send_reminders(app, now=utcnow() + timedelta(minutes=6)) == 1
     await user_message(member, ticket["id"], "Hello?")
-    assert await rows(SlaReminder) == []
+    assert await reminded(db) == []
     assert await send_reminders(app, now=utcnow() + timedelta(minutes=6)) == 1
 
 
@@ -83,7 +96,7 @@ async def test_concurrent_checks_remind_once(app, open_ticket, configure, fake_b
     assert sum(results) == 1 and len(reminders(fake_bot_api)) == 1
 
 
-async def test_switched_off_or_failed_reminders(app, open_ticket, configure, fake_bot_api, rows):
+async def test_switched_off_or_failed_reminders(app, open_ticket, configure, fake_bot_api, db):
     await open_ticket()
     later = utcnow() + timedelta(minutes=6)
     assert await send_reminders(app, now=later) == 0  # admin alerts are off
@@ -92,7 +105,7 @@ async def test_switched_off_or_failed_reminders(app, open_ticket, configure, fak
     await configure(sla_enabled=True)
     fake_bot_api.fail("sendMessage", 400, "Bad Request: chat not found")
     assert await send_reminders(app, now=later) == 0
-    assert await rows(SlaReminder) == []  # the claim was given back: tried at the next check
+    assert await reminded(db) == []  # the claim was given back: tried at the next check
     assert await send_reminders(app, now=later + timedelta(minutes=1)) == 1
 
 

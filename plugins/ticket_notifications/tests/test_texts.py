@@ -58,13 +58,20 @@ def test_texts_cut_and_escape():
 
 
 def test_plan_follows_the_author_and_the_switches():
-    events = [message(True, event_id=1), message(False, event_id=2), Event(3, "ticket.status_changed", {}, NOW)]
+    events = [
+        message(True, event_id=1),
+        message(False, event_id=2),
+        Event(3, "ticket.status_changed", {}, NOW),
+    ]
     found = plan(ON, events, NOW)
     assert [(row["notification_type"], row["is_for_admin"]) for row in found.notifications] == [
         ("admin_reply", False),
         ("user_reply", True),
     ]
-    assert [(row["kind"], row["event_id"]) for row in found.deliveries] == [("user_notice", 1), ("admin_user_reply", 2)]
+    assert [(row["kind"], row["event_id"]) for row in found.deliveries] == [
+        ("user_notice", 1),
+        ("admin_user_reply", 2),
+    ]
     assert found.sla_over == [9]
     quiet = replace(ON, cabinet_user_notifications_enabled=False, admin_ticket_notifications_enabled=False)
     found = plan(quiet, events, NOW)

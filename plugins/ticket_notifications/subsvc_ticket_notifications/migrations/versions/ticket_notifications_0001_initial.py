@@ -23,7 +23,9 @@ def _ticket_fk(**options: object) -> sa.Column[int]:
 
 
 def _user_fk(name: str, **options: object) -> sa.Column[int]:
-    return sa.Column(name, sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, **options)
+    return sa.Column(
+        name, sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, **options
+    )
 
 
 def upgrade() -> None:
@@ -49,7 +51,9 @@ def upgrade() -> None:
         postgresql_where=ADMIN_ROWS,
         sqlite_where=ADMIN_ROWS,
     )
-    op.create_index("ix_ticket_notifications_ticket", "ticket_notifications", ["ticket_id", "is_for_admin", "id"])
+    op.create_index(
+        "ix_ticket_notifications_ticket", "ticket_notifications", ["ticket_id", "is_for_admin", "id"]
+    )
     op.create_table(
         "ticket_notification_admin_marks",
         _user_fk("admin_user_id", primary_key=True),
