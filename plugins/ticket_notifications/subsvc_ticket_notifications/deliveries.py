@@ -157,5 +157,5 @@ async def send_to_admin_chat(app: Starlette, text: str) -> None:
 
 
 async def deliver_job(app: Starlette) -> None:
-    """The job: send what is due."""
+    """Send the messenger notifications that are due: new ones, and failed ones again."""
     await send_due(app)

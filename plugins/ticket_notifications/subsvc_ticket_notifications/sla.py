@@ -96,5 +96,5 @@ async def send_reminders(app: Starlette, *, now: datetime | None = None) -> int:
 
 
 async def sla_job(app: Starlette) -> None:
-    """The job: one check."""
+    """Alert the admin chat of tickets waiting for support longer than the SLA (once per cooldown)."""
     await send_reminders(app)
