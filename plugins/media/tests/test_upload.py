@@ -194,3 +194,10 @@ async def test_uploads_need_their_credentials(anon_client):
     for path in ("/upload", "/cabinet/media/upload"):
         r = await anon_client.post(path, files={"file": ("a.png", PNG, "image/png")})
         assert r.status_code == 401
+
+
+async def test_a_cabinet_user_that_no_longer_exists_cannot_upload(cabinet, fake_bot_api, rows):
+    async with cabinet(999) as gone:
+        r = await gone.post("/cabinet/media/upload", files={"file": ("a.png", PNG, "image/png")})
+    assert (r.status_code, r.json()) == (401, {"detail": "User not found"})
+    assert fake_bot_api.calls == [] and await rows(MediaUpload) == []
