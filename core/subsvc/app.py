@@ -107,8 +107,19 @@ def create_app(
             await app.state.db.dispose()
 
     errors = DomainErrors((info.name, declared) for info, declared in manager.each("register_errors"))
+    larger_bodies = [
+        (endpoint.route(), endpoint.max_body_bytes)
+        for endpoint in endpoints
+        if endpoint.max_body_bytes is not None and endpoint.max_body_bytes > settings.MAX_BODY_BYTES
+    ]
     middleware = [
-        Middleware(CoreMiddleware, max_body_bytes=settings.MAX_BODY_BYTES, plugins=manager, errors=errors)
+        Middleware(
+            CoreMiddleware,
+            max_body_bytes=settings.MAX_BODY_BYTES,
+            plugins=manager,
+            errors=errors,
+            larger_bodies=larger_bodies,
+        )
     ]
     if settings.CORS_ORIGINS:
         middleware.insert(0, _cors(settings.CORS_ORIGINS))

@@ -27,7 +27,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict, Unpack
 
@@ -47,9 +47,11 @@ CHAT_METHODS = SEND_METHODS | {"pinChatMessage", "unpinChatMessage", "unpinAllCh
 # reads are not messages: the messaging limits do not count them; nor do a payment's calls,
 # which a payer waits for (a pre-checkout query must be answered within 10 seconds), so they
 # never queue behind a broadcast
-UNLIMITED_METHODS = frozenset({"getMe", "getChatMember", "createInvoiceLink", "answerPreCheckoutQuery"})
+UNLIMITED_METHODS = frozenset(
+    {"getMe", "getChatMember", "getFile", "createInvoiceLink", "answerPreCheckoutQuery"}
+)
 # calls that may be repeated after a timeout without a second effect
-IDEMPOTENT_METHODS = frozenset(CHAT_METHODS - SEND_METHODS) | UNLIMITED_METHODS
+IDEMPOTENT_METHODS = frozenset(CHAT_METHODS - SEND_METHODS) | UNLIMITED_METHODS | {"deleteMessage"}
 _MEDIA_METHODS: dict[str, str] = {"photo": "sendPhoto", "video": "sendVideo", "document": "sendDocument"}
 
 
@@ -166,6 +168,39 @@ class SendOptions(TypedDict, total=False):
     keyboard: Keyboard | None
     parse_mode: str | None
     disable_notification: bool
+
+
+class FileDownload:
+    """A file being downloaded from the Bot API (:meth:`Messenger.open_file`)."""
+
+    def __init__(self, response: httpx2.Response) -> None:
+        self._response = response
+
+    @property
+    def size(self) -> int | None:
+        """The length the server announced, if it did."""
+        length = self._response.headers.get("content-length", "")
+        return int(length) if length.isdigit() else None
+
+    async def chunks(self, chunk_size: int = 64 * 1024) -> AsyncIterator[bytes]:
+        """The body, chunk by chunk; closed at the end (or when the consumer stops). A
+        transport failure midway raises :class:`MessengerUnavailable`."""
+        try:
+            async for chunk in self._response.aiter_bytes(chunk_size):
+                yield chunk
+        except httpx2.TransportError as exc:
+            raise MessengerUnavailable(f"{type(exc).__name__}: {exc}", method="file") from None
+        finally:
+            await self._response.aclose()
+
+    async def aclose(self) -> None:
+        await self._response.aclose()
+
+    async def __aenter__(self) -> FileDownload:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
 
 # --- rate limits ---------------------------------------------------------------------------------
@@ -372,15 +407,65 @@ class Messenger:
     ) -> dict[str, Any]:
         """``sendDocument`` uploading ``content`` as a file named ``filename`` (a report, an
         export); the sent Message."""
+        return await self.send_media_file(
+            chat_id, "document", filename, content, caption=caption, parse_mode=parse_mode
+        )
+
+    async def send_media_file(
+        self,
+        chat_id: int | str,
+        kind: MediaKind,
+        filename: str,
+        content: bytes,
+        *,
+        caption: str | None = None,
+        parse_mode: str | None = None,
+        disable_notification: bool = False,
+    ) -> dict[str, Any]:
+        """``sendPhoto`` / ``sendVideo`` / ``sendDocument`` uploading ``content`` as a file named
+        ``filename``; the sent Message (its ``photo`` sizes, ``video`` or ``document`` carry
+        the platform's file id)."""
+        if kind not in _MEDIA_METHODS:
+            raise ValueError(f"media kind must be one of {', '.join(_MEDIA_METHODS)}")
         params: dict[str, Any] = {"chat_id": chat_id}
         if caption:
             params["caption"] = caption[:CAPTION_LIMIT]
-            if parse_mode:
-                params["parse_mode"] = parse_mode
+        params = _message_params(params, None, parse_mode if caption else None, disable_notification)
         result: dict[str, Any] = await self.call(
-            "sendDocument", params, files={"document": (filename, content)}
+            _MEDIA_METHODS[kind], params, files={kind: (filename, content)}
         )
         return result
+
+    async def delete_message(self, chat_id: int | str, message_id: int) -> bool:
+        """``deleteMessage``."""
+        return bool(await self.call("deleteMessage", {"chat_id": chat_id, "message_id": message_id}))
+
+    async def get_file(self, file_id: str) -> dict[str, Any]:
+        """``getFile``: the File (``file_id``, ``file_unique_id``, ``file_size``, and
+        ``file_path`` while the file can be downloaded, see :meth:`open_file`)."""
+        result: dict[str, Any] = await self.call("getFile", {"file_id": file_id})
+        return result
+
+    async def open_file(self, file_path: str) -> FileDownload:
+        """Start downloading ``<base>/file/bot<token>/<file_path>`` (a :meth:`get_file` path):
+        the answer's headers are read, its body is streamed by :meth:`FileDownload.chunks`
+        (never held whole); close it (``aclose``, or ``async with``). Raises a
+        :class:`MessengerError` (``error_code`` 404: no such file)."""
+        if not self.token:
+            raise MessengerNotConfigured("BOT_TOKEN is not set", method="file")
+        http = self._client()
+        url = f"{self.base_url}/file/bot{self.token}/{file_path.lstrip('/')}"
+        try:
+            response = await http.send(http.build_request("GET", url), stream=True)
+        except httpx2.TimeoutException:
+            raise MessengerTimeout(f"no answer within {self.timeout}s", method="file") from None
+        except httpx2.TransportError as exc:
+            raise MessengerUnavailable(f"{type(exc).__name__}: {exc}", method="file") from None
+        if response.status_code != 200:
+            await response.aclose()
+            error = MessengerUnavailable if response.status_code >= 500 else MessengerError
+            raise error(f"HTTP {response.status_code}", method="file", error_code=response.status_code)
+        return FileDownload(response)
 
     async def send(
         self,

@@ -8,10 +8,12 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from subsvc.api.errors import DB_UNAVAILABLE, DomainErrors, error_response
@@ -31,9 +33,19 @@ class BodyTooLarge(Exception):
 class CoreMiddleware:
     """Wraps every HTTP request of the app."""
 
-    def __init__(self, app: ASGIApp, *, max_body_bytes: int, plugins: Any, errors: DomainErrors) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_body_bytes: int,
+        plugins: Any,
+        errors: DomainErrors,
+        larger_bodies: Sequence[tuple[BaseRoute, int]] = (),
+    ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        # the routes of endpoints that accept larger bodies, with their limits
+        self.larger_bodies = list(larger_bodies)
         self.plugins = plugins
         self.errors = errors
 
@@ -56,8 +68,9 @@ class CoreMiddleware:
                 message["headers"] = [*message.get("headers", []), header]
             await send(message)
 
-        if declared is not None and declared > self.max_body_bytes:
-            await self._too_large(scope, receive, send_with_id)
+        limit = self._limit(scope)
+        if declared is not None and declared > limit:
+            await self._too_large(scope, receive, send_with_id, limit)
             return
         received = 0
 
@@ -66,7 +79,7 @@ class CoreMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_body_bytes:
+                if received > limit:
                     raise BodyTooLarge
             return message
 
@@ -74,7 +87,7 @@ class CoreMiddleware:
             await self.app(scope, limited_receive, send_with_id)
         except BodyTooLarge:
             if not response_started:
-                await self._too_large(scope, receive, send_with_id)
+                await self._too_large(scope, receive, send_with_id, limit)
         except Exception as exc:
             if response_started:
                 log.exception("request %s failed after its response started", request_id)
@@ -88,8 +101,15 @@ class CoreMiddleware:
                     "%s %s %s %.1fms id=%s", scope["method"], scope["path"], status, elapsed, request_id
                 )
 
-    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
-        detail = f"Request body is larger than {self.max_body_bytes} bytes"
+    def _limit(self, scope: Scope) -> int:
+        """The body limit of this request: its endpoint's larger one, else ``max_body_bytes``."""
+        for route, limit in self.larger_bodies:
+            if route.matches(scope)[0] == Match.FULL:
+                return limit
+        return self.max_body_bytes
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+        detail = f"Request body is larger than {limit} bytes"
         await error_response(413, detail)(scope, receive, send)
 
     async def _error_response(

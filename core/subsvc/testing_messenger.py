@@ -17,6 +17,12 @@ Tests choose its behaviour:
 - ``fake.delay`` / ``fake.delays[method]``: seconds before answering (slow answers);
 - ``fake.set_member(chat_id, user_id, status)``: what ``getChatMember`` answers.
 
+Files: a file uploaded with ``sendPhoto`` / ``sendVideo`` / ``sendDocument`` (multipart) gets a
+new file id; ``getFile`` answers ``{file_id, file_unique_id, file_size, file_path}`` and the
+bytes are served at ``GET /file/bot<token>/<file_path>`` (``fake.files``; ``fake.add_file``
+stores one directly; ``fake.fail("file", status, description)``: the next downloads fail so).
+``deleteMessage`` removes a message the fake sent.
+
 Payments (Stars, currency ``XTR``): ``createInvoiceLink`` answers a link ``https://t.me/$...``
 and keeps the invoice (``fake.invoices``); the payer's side is ``fake.pre_checkout(link,
 payer_id)`` and ``fake.pay(link, payer_id)``, each answering the Update the messenger then
@@ -49,7 +55,7 @@ from typing import Any
 import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from subsvc.testing_server import LoopbackServer
@@ -83,6 +89,20 @@ class BotCall:
     token: str
 
 
+@dataclass(frozen=True)
+class StoredFile:
+    """A file the fake holds: what ``getFile`` tells and what its download serves."""
+
+    file_id: str
+    file_unique_id: str
+    file_path: str
+    content: bytes
+
+
+_FILE_PREFIXES = {"photo": "AgAC", "video": "BAAC", "document": "BQAC"}
+_FILE_FOLDERS = {"photo": "photos", "video": "videos", "document": "documents"}
+
+
 @dataclass
 class FakeBotAPI:
     """The fake's state and behaviour; :meth:`app` is its ASGI application."""
@@ -99,6 +119,7 @@ class FakeBotAPI:
     pinned: dict[int | str, list[int]] = field(default_factory=dict)
     invoices: dict[str, dict[str, Any]] = field(default_factory=dict)
     pre_checkout_answers: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    files: dict[str, StoredFile] = field(default_factory=dict)
     _rate_limits: deque[float] = field(default_factory=deque)
     _failures: dict[str, deque[tuple[int, str]]] = field(default_factory=dict)
     _next_message_id: int = 1
@@ -135,6 +156,14 @@ class FakeBotAPI:
         """``getChatMember(chat_id, user_id)`` answers this status (default ``left``)."""
         assert status in MEMBER_STATUSES
         self.members[(chat_id, user_id)] = status
+
+    def add_file(self, content: bytes, filename: str = "file.bin", kind: str = "document") -> str:
+        """Store a file as if it had been uploaded; its new file id."""
+        file_id = f"{_FILE_PREFIXES.get(kind, 'BQAC')}{secrets.token_urlsafe(24)}"
+        suffix = filename.rpartition(".")[2] if "." in filename else "bin"
+        path = f"{_FILE_FOLDERS.get(kind, 'documents')}/file_{len(self.files)}.{suffix}"
+        self.files[file_id] = StoredFile(file_id, f"AQAD{secrets.token_urlsafe(9)}", path, content)
+        return file_id
 
     def settings(self, **extra: Any) -> dict[str, Any]:
         """Settings overrides pointing an app's messenger client at this fake."""
@@ -176,6 +205,7 @@ class FakeBotAPI:
         self.pinned.clear()
         self.invoices.clear()
         self.pre_checkout_answers.clear()
+        self.files.clear()
         self._rate_limits.clear()
         self._failures.clear()
         self.delay = 0.0
@@ -183,7 +213,24 @@ class FakeBotAPI:
     # --- the protocol ------------------------------------------------------------------------
 
     def app(self) -> Starlette:
-        return Starlette(routes=[Route("/bot{token}/{method}", self._endpoint, methods=["GET", "POST"])])
+        return Starlette(
+            routes=[
+                Route("/bot{token}/{method}", self._endpoint, methods=["GET", "POST"]),
+                Route("/file/bot{token}/{path:path}", self._download, methods=["GET"]),
+            ]
+        )
+
+    async def _download(self, request: Request) -> Response:
+        if request.path_params["token"] != self.token:
+            return _error(BotApiError(401, "Unauthorized"))
+        failures = self._failures.get("file")
+        if failures:
+            return _error(BotApiError(*failures.popleft()))
+        path = request.path_params["path"]
+        found = next((f for f in self.files.values() if f.file_path == path), None)
+        if found is None:
+            return _error(BotApiError(404, "Not Found"))
+        return Response(found.content, media_type="application/octet-stream")
 
     async def _endpoint(self, request: Request) -> JSONResponse:
         token, method = request.path_params["token"], request.path_params["method"]
@@ -229,20 +276,47 @@ class FakeBotAPI:
 
     def _sendPhoto(self, params: dict[str, Any]) -> dict[str, Any]:
         file_id = self._media(params, "photo")
+        if file_id.startswith("attach://"):  # an upload: smaller copies, the original last
+            stored = self.files[self._stored(params, "photo")]
+            thumbs = [self.files[self.add_file(stored.content[:64], "thumb.jpg", "photo")] for _ in (90, 320)]
+            return self._message(
+                params,
+                {"photo": [{**_file(f.file_id, f), "width": 320, "height": 320} for f in [*thumbs, stored]]},
+            )
         sizes = [{"width": w, "height": w, "file_size": w * 100} for w in (90, 320, 800)]
         return self._message(params, {"photo": [{**_file(file_id), **size} for size in sizes]})
 
     def _sendVideo(self, params: dict[str, Any]) -> dict[str, Any]:
         file_id = self._media(params, "video")
+        stored = self.files[self._stored(params, "video")] if file_id.startswith("attach://") else None
         return self._message(
-            params, {"video": {**_file(file_id), "width": 640, "height": 360, "duration": 5}}
+            params, {"video": {**_file(file_id, stored), "width": 640, "height": 360, "duration": 5}}
         )
 
     def _sendDocument(self, params: dict[str, Any]) -> dict[str, Any]:
         file_id = self._media(params, "document")
         upload = params.get("_uploads", {}).get("document")
         name = upload["filename"] if upload else "document"
-        return self._message(params, {"document": {**_file(file_id), "file_name": name}})
+        stored = self.files[self._stored(params, "document")] if upload else None
+        return self._message(params, {"document": {**_file(file_id, stored), "file_name": name}})
+
+    def _getFile(self, params: dict[str, Any]) -> dict[str, Any]:
+        stored = self.files.get(str(params.get("file_id") or ""))
+        if stored is None:
+            raise BotApiError(400, "Bad Request: invalid file_id")
+        return {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.file_unique_id,
+            "file_size": len(stored.content),
+            "file_path": stored.file_path,
+        }
+
+    def _deleteMessage(self, params: dict[str, Any]) -> bool:
+        chat_id = _chat_id(params)
+        message_id = _int(params, "message_id")
+        if self.messages.get(chat_id, {}).pop(message_id, None) is None:
+            raise BotApiError(400, "Bad Request: message to delete not found")
+        return True
 
     def _pinChatMessage(self, params: dict[str, Any]) -> bool:
         chat_id = _chat_id(params)
@@ -387,6 +461,13 @@ class FakeBotAPI:
             raise BotApiError(400, "Bad Request: message caption is too long")
         return value
 
+    def _stored(self, params: dict[str, Any], kind: str) -> str:
+        """Keep the file uploaded as ``kind``; its new file id."""
+        upload = params.get("_uploads", {}).get(kind)
+        if upload is None:
+            raise BotApiError(400, f"Bad Request: there is no {kind} in the request")
+        return self.add_file(upload["content"], upload["filename"], kind)
+
     def _message(self, params: dict[str, Any], content: dict[str, Any]) -> dict[str, Any]:
         chat_id = _chat_id(params)
         parse_mode = params.get("parse_mode")
@@ -503,7 +584,13 @@ def _chat(chat_id: int | str) -> dict[str, Any]:
     return {"id": chat_id if isinstance(chat_id, int) else -1001, "type": "supergroup", "title": str(chat_id)}
 
 
-def _file(file: str) -> dict[str, Any]:
+def _file(file: str, stored: StoredFile | None = None) -> dict[str, Any]:
+    if stored is not None:
+        return {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.file_unique_id,
+            "file_size": len(stored.content),
+        }
     short = str(abs(hash(file)))[:12]
     return {
         "file_id": file if not file.startswith("http") else f"AgAC{short}",

@@ -100,6 +100,9 @@ class Endpoint:
     # The name of a setting of the endpoint's plugin that, when set, is the path instead (e.g.
     # a payment provider's notification URL): ``create_app`` serves a copy at that path.
     path_setting: str | None = None
+    # A larger body than ``MAX_BODY_BYTES`` this endpoint accepts (an upload); the limit is
+    # still enforced while the body streams in (413 beyond it).
+    max_body_bytes: int | None = None
     answers: dict[int, str] = field(init=False)
     inputs: list[Input] = field(init=False)
     injected: dict[str, str] = field(init=False)

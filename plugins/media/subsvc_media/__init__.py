@@ -1,0 +1,1 @@
+"""subsvc plugin `media`: uploads staged through the messenger, signed cabinet downloads."""
