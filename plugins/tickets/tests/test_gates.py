@@ -37,22 +37,28 @@ async def test_contact_mode_closes_cabinet_tickets(member: httpx2.AsyncClient, a
     assert detail(await member.get("/cabinet/tickets"))["total"] == 1
 
 
-async def test_own_uploads_attach_with_tokens(member: httpx2.AsyncClient, admin: httpx2.AsyncClient, outbox: Any):
+async def test_own_uploads_attach_with_tokens(
+    member: httpx2.AsyncClient, admin: httpx2.AsyncClient, outbox: Any
+):
     first, second = await upload(member), await upload(member, "two.png")
     created = await open_ticket(
         member,
         message="",
-        media_items=[{"type": "photo", "file_id": first, "caption": "error"}, {"type": "photo", "file_id": second}],
+        media_items=[
+            {"type": "photo", "file_id": first, "caption": "error"},
+            {"type": "photo", "file_id": second},
+        ],
     )
     message = created["messages"][0]
     assert message["has_media"] is True and message["message_text"] == ""
-    assert (message["media_type"], message["media_file_id"], message["media_caption"]) == ("photo", first, "error")
+    legacy = (message["media_type"], message["media_file_id"], message["media_caption"])
+    assert legacy == ("photo", first, "error")
     assert message["media_token"] and all(item["token"] for item in message["media_items"])
     assert [item["file_id"] for item in message["media_items"]] == [first, second]
     # the token downloads the file from the cabinet
     download = await member.get(f"/cabinet/media/{first}", params={"token": message["media_token"]})
     assert download.status_code == 200 and download.content == PNG
-    ticket_created = [p for kind, p in await outbox() if kind == "ticket.created"][0]
+    ticket_created = next(p for kind, p in await outbox() if kind == "ticket.created")
     assert (ticket_created["media_type"], ticket_created["media_file_id"]) == ("photo", first)
 
     admins = await upload(admin, "answer.png")
@@ -80,9 +86,13 @@ async def test_others_uploads_refused(member: httpx2.AsyncClient, admin: httpx2.
     assert "AgAD_never_uploaded_1" in detail(await member.post("/cabinet/tickets", json=unknown), 400)
 
 
-async def test_web_api_reply_with_media(member: httpx2.AsyncClient, client: httpx2.AsyncClient, fake_bot_api: Any):
+async def test_web_api_reply_with_media(
+    member: httpx2.AsyncClient, client: httpx2.AsyncClient, fake_bot_api: Any
+):
     tid = (await open_ticket(member))["id"]
-    uploaded = detail(await client.post("/upload", files={"file": ("guide.pdf", PDF, "application/pdf")}), 201)
+    uploaded = detail(
+        await client.post("/upload", files={"file": ("guide.pdf", PDF, "application/pdf")}), 201
+    )
     file_id = uploaded["file_id"]
     body = {"media_type": "document", "media_file_id": file_id, "media_caption": "The guide"}
     answer = detail(await client.post(f"/tickets/{tid}/reply", json=body), 201)
@@ -93,7 +103,9 @@ async def test_web_api_reply_with_media(member: httpx2.AsyncClient, client: http
     assert media["media_url"] == f"http://testserver/media/{file_id}"
     # a cabinet user's upload is not the token's to attach
     members = await upload(member)
-    refused = await client.post(f"/tickets/{tid}/reply", json={"media_type": "photo", "media_file_id": members})
+    refused = await client.post(
+        f"/tickets/{tid}/reply", json={"media_type": "photo", "media_file_id": members}
+    )
     assert detail(refused, 400).startswith("Unknown media file: ")
     # a file the messenger no longer finds: no URL
     fake_bot_api.fail("getFile", 400, "Bad Request: invalid file_id", times=1)
