@@ -1,0 +1,1 @@
+"""Plugin `tickets`: support tickets and their messages (see README.md)."""
