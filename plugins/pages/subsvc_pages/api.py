@@ -4,12 +4,12 @@
   ``GET /cabinet/info/legal-consent`` answers, :class:`LegalConsentConfigResponse`).
 - :func:`record_legal_consent`: record the documents a user accepted (the keys of
   ``accepted_legal_documents``), idempotent per user, document and version.
-- :data:`CONSENT_DOCUMENTS`: the document keys (``public_offer``, ``privacy_policy``).
+  The document keys are ``public_offer`` and ``privacy_policy``.
 """
 
 from __future__ import annotations
 
 from subsvc_pages.cabinet_schemas import LegalConsentConfigResponse
-from subsvc_pages.consent import CONSENT_DOCUMENTS, legal_consent_config, record_legal_consent
+from subsvc_pages.consent import legal_consent_config, record_legal_consent
 
-__all__ = ["CONSENT_DOCUMENTS", "LegalConsentConfigResponse", "legal_consent_config", "record_legal_consent"]
+__all__ = ["LegalConsentConfigResponse", "legal_consent_config", "record_legal_consent"]

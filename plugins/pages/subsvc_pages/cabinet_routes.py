@@ -10,7 +10,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_users.api import UserUpdateRequest, get_user, update_user
 
-from subsvc.api import HTTPError, Query, Router
+from subsvc.api import Body, HTTPError, Query, Router
 from subsvc.auth.principal import Principal
 from subsvc_pages import documents, service
 from subsvc_pages.cabinet_schemas import (
@@ -164,7 +164,10 @@ async def get_user_language(session: AsyncSession, principal: Principal) -> User
     responses={400: "Invalid language. Supported: {languages}", 404: "User not found"},
 )
 async def update_user_language(
-    request: Request, session: AsyncSession, principal: Principal, payload: dict[str, str]
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    payload: Annotated[dict[str, str], Body(title="Request")],
 ) -> UserLanguageResponse:
     """Update user's language preference (one of the available languages, normalised)."""
     codes = available(PagesSettings.of(request.app).AVAILABLE_LANGUAGES)

@@ -72,33 +72,35 @@ async def get_page(session: AsyncSession, page_id: int) -> InfoPage:
     return page
 
 
-async def _flush(session: AsyncSession, page: InfoPage) -> InfoPage:
-    """Write the page; :class:`SlugTaken` when another page has its slug (even a concurrent one)."""
+async def _write(session: AsyncSession, page: InfoPage, changes: dict[str, Any]) -> InfoPage:
+    """Apply ``changes`` to the page and write it in a savepoint; :class:`SlugTaken` when
+    another page has its slug (even one written concurrently)."""
+    slug = changes.get("slug", page.slug)
     try:
         async with session.begin_nested():
+            for name, value in changes.items():
+                setattr(page, name, value)
             session.add(page)
             await session.flush()
     except IntegrityError as exc:
-        raise SlugTaken(page.slug) from exc
+        raise SlugTaken(slug) from exc
     await session.refresh(page)
     return page
 
 
 async def create_page(session: AsyncSession, fields: dict[str, Any]) -> InfoPage:
-    fields["title"], fields["content"] = by_language(fields["title"]), by_language(fields["content"])
-    return await _flush(session, InfoPage(**fields))
+    texts = {"title": by_language(fields.pop("title")), "content": by_language(fields.pop("content"))}
+    return await _write(session, InfoPage(**fields), texts)
 
 
 async def update_page(session: AsyncSession, page: InfoPage, changes: dict[str, Any]) -> InfoPage:
     """Apply the changes: a null clears :data:`CLEARABLE` fields and leaves the others."""
+    applied: dict[str, Any] = {"updated_at": utcnow()}
     for name, value in changes.items():
         if value is None and name not in CLEARABLE:
             continue
-        if name in ("title", "content"):
-            value = by_language(value)
-        setattr(page, name, value)
-    page.updated_at = utcnow()
-    return await _flush(session, page)
+        applied[name] = by_language(value) if name in ("title", "content") else value
+    return await _write(session, page, applied)
 
 
 async def delete_page(session: AsyncSession, page: InfoPage) -> None:

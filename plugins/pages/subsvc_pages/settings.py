@@ -10,7 +10,7 @@ from subsvc.settings import PluginSettings
 
 DisplayMode = Literal["bot", "web", "both"]
 _MODE = (
-    "Where the {what} is shown: `bot`, `web` (the cabinet) or `both`; set, it is fixed (the "
+    "Where to show the {what}: `bot`, `web` (the cabinet) or `both`; set, it is fixed (the "
     "cabinet's administrators cannot change it); unset, the stored choice (default `both`)."
 )
 
@@ -32,7 +32,8 @@ class PagesSettings(PluginSettings):
     )
     RECURRENT_PAYMENTS_TEXT: str | None = Field(
         None,
-        description="The recurring-payments terms shown when no language has a stored document "
+        description="The recurring-payments terms shown when neither the language nor the default "
+        "language has a stored document "
         "(HTML as the bot shows it, one text for every language).",
     )
     CABINET_REQUIRE_LEGAL_CONSENT: bool = Field(
