@@ -92,6 +92,26 @@ async def test_a_form_above_the_body_limit_is_413(client, subsvc_settings_overri
     assert r.status_code == 413
 
 
+@pytest.mark.parametrize("subsvc_settings_overrides", [{"MAX_BODY_BYTES": 1000}])
+async def test_an_endpoint_may_accept_a_larger_body_still_limited(client, subsvc_settings_overrides):
+    r = await client.post("/probe/upload-large", files={"file": ("big", b"x" * 5000)})
+    assert (r.status_code, r.json()) == (200, {"size": 5000})
+    r = await client.post("/probe/upload-large", files={"file": ("big", b"x" * 25_000)})
+    assert (r.status_code, r.json()) == (413, {"detail": "Request body is larger than 20000 bytes"})
+
+    async def chunks():  # no Content-Length: counted as it streams in
+        yield b'--b\r\nContent-Disposition: form-data; name="file"; filename="f"\r\n\r\n'
+        for _ in range(30):
+            yield b"x" * 1000
+        yield b"\r\n--b--\r\n"
+
+    headers = {"Content-Type": "multipart/form-data; boundary=b"}
+    r = await client.post("/probe/upload-large", content=chunks(), headers=headers)
+    assert r.status_code == 413
+    r = await client.post("/probe/upload", files={"file": ("big", b"x" * 5000)})
+    assert (r.status_code, r.json()) == (413, {"detail": "Request body is larger than 1000 bytes"})
+
+
 async def test_openapi_shows_the_form_as_the_contract_does(anon_client, app):
     from subsvc.api.openapi import build_document
 

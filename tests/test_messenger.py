@@ -125,6 +125,44 @@ async def test_send_document_file_uploads_the_bytes(messenger: Messenger, fake_b
     assert fake_bot_api.sent_to(CHAT)[0]["caption"] == "Report"
 
 
+async def test_uploaded_files_are_found_streamed_and_their_messages_deleted(
+    messenger: Messenger, fake_bot_api: FakeBotAPI
+):
+    content = bytes(range(256)) * 1024  # 256 KiB: several chunks
+    message = await messenger.send_media_file(
+        CHAT, "video", "clip.mp4", content, caption="Clip", disable_notification=True
+    )
+    (call,) = fake_bot_api.calls
+    assert call.method == "sendVideo" and call.params["disable_notification"] == "true"
+    assert "parse_mode" not in call.params  # a plain caption unless asked
+    found = await messenger.get_file(message["video"]["file_id"])
+    assert (
+        found["file_size"] == len(content) and found["file_unique_id"] == message["video"]["file_unique_id"]
+    )
+    async with await messenger.open_file(found["file_path"]) as download:
+        assert download.size == len(content)
+        chunks = [chunk async for chunk in download.chunks(64 * 1024)]
+    assert len(chunks) >= 4 and b"".join(chunks) == content
+    assert await messenger.delete_message(CHAT, message["message_id"]) is True
+    assert fake_bot_api.sent_to(CHAT) == []
+
+
+async def test_unknown_files_and_failed_downloads_are_messenger_errors(
+    messenger: Messenger, fake_bot_api: FakeBotAPI
+):
+    with pytest.raises(MessengerError) as refused:
+        await messenger.get_file("AgACunknown")
+    assert refused.value.error_code == 400 and "invalid file_id" in refused.value.description
+    with pytest.raises(MessengerError) as missing:
+        await messenger.open_file("documents/none.pdf")
+    assert missing.value.error_code == 404 and not isinstance(missing.value, MessengerUnavailable)
+    fake_bot_api.fail("file", 502, "Bad Gateway")
+    with pytest.raises(MessengerUnavailable):
+        await messenger.open_file("documents/none.pdf")
+    with pytest.raises(MessengerError):
+        await messenger.delete_message(CHAT, 12345)
+
+
 async def test_send_puts_a_long_text_after_the_media(messenger: Messenger, fake_bot_api: FakeBotAPI):
     text = "x" * 1500
     last = await messenger.send(CHAT, text, media=Media("photo", "file-1"), keyboard=KEYBOARD)

@@ -20,7 +20,8 @@ Tests choose its behaviour:
 Files: a file uploaded with ``sendPhoto`` / ``sendVideo`` / ``sendDocument`` (multipart) gets a
 new file id; ``getFile`` answers ``{file_id, file_unique_id, file_size, file_path}`` and the
 bytes are served at ``GET /file/bot<token>/<file_path>`` (``fake.files``; ``fake.add_file``
-stores one directly). ``deleteMessage`` removes a message the fake sent.
+stores one directly; ``fake.fail("file", status, description)``: the next downloads fail so).
+``deleteMessage`` removes a message the fake sent.
 
 Payments (Stars, currency ``XTR``): ``createInvoiceLink`` answers a link ``https://t.me/$...``
 and keeps the invoice (``fake.invoices``); the payer's side is ``fake.pre_checkout(link,
@@ -222,6 +223,9 @@ class FakeBotAPI:
     async def _download(self, request: Request) -> Response:
         if request.path_params["token"] != self.token:
             return _error(BotApiError(401, "Unauthorized"))
+        failures = self._failures.get("file")
+        if failures:
+            return _error(BotApiError(*failures.popleft()))
         path = request.path_params["path"]
         found = next((f for f in self.files.values() if f.file_path == path), None)
         if found is None:

@@ -172,6 +172,12 @@ async def upload(
     }
 
 
+@web.post("/probe/upload-large", max_body_bytes=20_000)
+async def upload_large(file: Annotated[UploadedFile, File()]) -> dict[str, Any]:
+    """A multipart form allowed a larger body than ``MAX_BODY_BYTES``."""
+    return {"size": len(file.data)}
+
+
 @web.post("/probe/form")
 async def form_fields(
     name: Annotated[str, Form(min_length=1)], count: Annotated[int, Form()] = 1

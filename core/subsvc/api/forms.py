@@ -7,8 +7,9 @@ validated like query values) and :class:`~subsvc.api.params.File` (an :class:`Up
 a parameter typed :class:`UploadedFile` is a file without a marker. They are validated
 together, with the rules every input obeys, errors located in ``body`` like a JSON body's
 (a missing field: ``{"type": "missing", "loc": ["body", "file"], "input": null}``), and a body
-that is not a well-formed form is a 422 too. The body-size limit (``MAX_BODY_BYTES``, 413)
-covers the whole form: a file is read into memory, never larger than that limit.
+that is not a well-formed form is a 422 too. The body-size limit (``MAX_BODY_BYTES``, or the
+endpoint's larger ``max_body_bytes`` for an upload; 413) covers the whole form: a file is read
+into memory, never larger than that limit.
 
 OpenAPI shows the fields as one schema ``Body_<operation id>``, under ``multipart/form-data``
 when a field is a file (``{"type": "string", "format": "binary"}``), else

@@ -17,6 +17,8 @@ INVALID_IMAGE = "Invalid image type. Allowed: JPEG, PNG, GIF, WebP"
 NOT_ALLOWED = "This file type is not allowed"
 
 IMAGE_TYPES = {"image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp"}
+# what a photo may declare itself (the content is then checked): an image type, or nothing
+DECLARED_IMAGE_TYPES = frozenset({*IMAGE_TYPES, "image/jpg", "image/pjpeg", "", "application/octet-stream"})
 ACTIVE_TYPES = frozenset(
     {
         "text/html",
@@ -57,7 +59,7 @@ def check(kind: MediaType, data: bytes, filename: str | None, content_type: str 
         raise UploadRefused(TOO_LARGE)
     declared = (content_type or "").split(";")[0].strip().lower()
     if kind == "photo":
-        if declared not in ("", "application/octet-stream") and declared not in IMAGE_TYPES:
+        if declared not in DECLARED_IMAGE_TYPES:
             raise UploadRefused(INVALID_IMAGE)
         if image_type(data) is None:
             raise UploadRefused(INVALID_IMAGE)

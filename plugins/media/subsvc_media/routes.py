@@ -10,6 +10,7 @@ from urllib.parse import quote
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
+from subsvc_users.api import get_user
 
 from subsvc.api import File, Form, HTTPError, Query, Router, UploadedFile
 from subsvc.auth.principal import Principal
@@ -114,6 +115,10 @@ async def cabinet_upload_media(
     """Upload media file for use in ticket messages.
     Returns file_id that can be used when creating ticket or adding message."""
     kind = _media_type(media_type, f"{UNSUPPORTED}. Allowed: {', '.join(MEDIA_TYPES)}")
+    try:
+        await get_user(session, principal.id)  # the upload is recorded as theirs
+    except HTTPError:
+        raise HTTPError(401, "User not found") from None
     staged = await service.stage(
         request.app,
         session,

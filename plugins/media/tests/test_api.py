@@ -86,3 +86,16 @@ async def test_unattachable_names_the_files_this_uploader_did_not_upload(client,
         assert await unattachable(session, ids, token_id=token_id) == ids[:3]
         assert await unattachable(session, ids) == ids[:4]
         assert await unattachable(session, [], user_id=2) == []
+
+
+async def test_an_account_merge_gives_the_removed_users_uploads_to_the_kept_one(member, db, rows):
+    from subsvc_media.merging import cabinet_account_merging
+    from subsvc_media.models import MediaUpload
+
+    mine = (await member.post("/cabinet/media/upload", files={"file": ("a.png", PNG, "image/png")})).json()
+    async with db.session() as session:
+        await cabinet_account_merging(session, 1, 2)
+        await session.commit()
+        assert await unattachable(session, [mine["file_id"]], user_id=1) == []
+    [row] = await rows(MediaUpload)
+    assert row.uploader_user_id == 1

@@ -20,7 +20,14 @@ from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.db import add_new, utcnow
-from subsvc_pages.models import FaqPage, FaqSetting, PrivacyPolicy, PublicOffer, ServiceRule
+from subsvc_pages.models import (
+    FaqPage,
+    FaqSetting,
+    PrivacyPolicy,
+    PublicOffer,
+    RecurrentPaymentsDocument,
+    ServiceRule,
+)
 
 DEFAULT_LANGUAGE = "ru"
 MAX_PAGE_LENGTH = 3500
@@ -28,7 +35,13 @@ FAQ_ENABLED_BY_DEFAULT = True
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 Row = TypeVar("Row", bound=SQLModel)
-RichText = TypeVar("RichText", PublicOffer, PrivacyPolicy)
+# The one-row-per-language documents, by their display-mode key.
+RICH_TEXT_MODELS: dict[str, type[PublicOffer] | type[PrivacyPolicy] | type[RecurrentPaymentsDocument]] = {
+    "offer": PublicOffer,
+    "privacy": PrivacyPolicy,
+    "recurrent": RecurrentPaymentsDocument,
+}
+RichText = TypeVar("RichText", PublicOffer, PrivacyPolicy, RecurrentPaymentsDocument)
 
 
 class FaqPageNotInLanguage(LookupError):
@@ -172,29 +185,47 @@ async def _by_language(session: AsyncSession, model: type[Row], language: str, f
     return None
 
 
-async def _upsert(
-    session: AsyncSession, model: type[Row], language: str, values: dict[str, Any], new_only: dict[str, Any]
-) -> Row:
-    """Insert the language's row, or update it, in one statement (safe under concurrency).
-
-    ``values`` are written either way; ``new_only`` only when the row is created.
-    """
+def dialect_insert(session: AsyncSession, model: type[SQLModel]) -> Any:
+    """An INSERT of ``model`` able to say ``ON CONFLICT`` on the session's database."""
     dialect = session.get_bind().dialect.name
     dialects = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
     if dialect not in dialects:
         raise NotImplementedError(
             f"no upsert for the {dialect} database (PostgreSQL and SQLite are supported)"
         )
-    insert: Any = dialects[dialect](model)
+    return dialects[dialect](model)
+
+
+async def upsert(
+    session: AsyncSession,
+    model: type[Row],
+    key: dict[str, Any],
+    values: dict[str, Any],
+    new_only: dict[str, Any] | None = None,
+) -> Row:
+    """Insert the row of ``key`` (one unique column), or update it, in one statement (safe
+    under concurrency). ``values`` are written either way; ``new_only`` only when the row is
+    created. The model has an ``updated_at`` (and a ``created_at`` when it has one)."""
     now = utcnow()
+    stamps = {"updated_at": now}
+    if "created_at" in model.model_fields:
+        stamps["created_at"] = now
     statement = (
-        insert.values(language=language, created_at=now, updated_at=now, **new_only, **values)
-        .on_conflict_do_update(index_elements=["language"], set_={**values, "updated_at": now})
+        dialect_insert(session, model)
+        .values(**key, **stamps, **(new_only or {}), **values)
+        .on_conflict_do_update(index_elements=list(key), set_={**values, "updated_at": now})
         .returning(model)
     )
     result = await session.exec(statement, execution_options={"populate_existing": True})
     upserted: Row = result.scalars().one()
     return upserted
+
+
+async def _upsert(
+    session: AsyncSession, model: type[Row], language: str, values: dict[str, Any], new_only: dict[str, Any]
+) -> Row:
+    """:func:`upsert` of a one-row-per-language table."""
+    return await upsert(session, model, {"language": language}, values, new_only)
 
 
 async def find_rich_text(

@@ -7,4 +7,4 @@ import pytest
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
-    return ["subsvc_pages.plugin"]
+    return ["pages"]

@@ -1,7 +1,6 @@
 """Cabinet (access JWT, tag Cabinet Subscription, release 4.1.0):
 `/cabinet/subscription/platega-recurrent[/enable,/purchase,/cancel]` and the same four of
-`/cabinet/subscription/lava-recurrent`; public (tag Cabinet Info):
-`GET /cabinet/info/recurrent-payments`."""
+`/cabinet/subscription/lava-recurrent`. (The recurring-payments terms are the pages plugin's.)"""
 
 from __future__ import annotations
 
@@ -13,10 +12,9 @@ from starlette.requests import Request
 from subsvc.api import Query, Router
 from subsvc.auth.principal import Principal
 from subsvc_recurrent import service
-from subsvc_recurrent.schemas import RecurrentCancelled, RecurrentPaymentsResponse, RecurrentState
+from subsvc_recurrent.schemas import RecurrentCancelled, RecurrentState
 
 router = Router(area="cabinet", tag="Cabinet Subscription")
-info = Router(area="cabinet", tag="Cabinet Info")
 
 SubscriptionId = Annotated[int | None, Query(description="Subscription ID for multi-tariff")]
 TariffId = Annotated[int, Query(description="Tariff to subscribe to")]
@@ -99,19 +97,3 @@ async def cancel_lava_recurrent(
 ) -> dict[str, Any]:
     """Stop Lava's auto-renewal: not available (503)."""
     return await service.lava_refused(request.app)
-
-
-# --- the terms -----------------------------------------------------------------------------------
-
-
-@info.get(
-    "/cabinet/info/recurrent-payments",
-    public=True,
-    responses={404: f"{service.DOCUMENT_NOT_AVAILABLE} (not shown in the cabinet, or no text)"},
-)
-async def get_recurrent_payments(
-    request: Request,
-    language: Annotated[str, Query(min_length=2, max_length=10, description="Language")] = "ru",
-) -> RecurrentPaymentsResponse:
-    """Get recurring-payments terms document (one text for every language)."""
-    return service.recurrent_payments_document(request.app)

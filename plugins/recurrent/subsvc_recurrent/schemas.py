@@ -23,10 +23,3 @@ class RecurrentCancelled(BaseModel):
     success: bool = True
     cancelled: bool
     message: str
-
-
-class RecurrentPaymentsResponse(BaseModel):
-    """Recurring-payments terms document."""
-
-    content: str
-    updated_at: str | None = None

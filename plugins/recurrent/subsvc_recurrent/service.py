@@ -1,4 +1,4 @@
-"""The provider auto-renewals (release 4.1.0) and the recurring-payments terms; no HTTP here.
+"""The provider auto-renewals (release 4.1.0); no HTTP here.
 
 Platega: the payments plugin's provider protocol (``create``, ``fetch``, notifications) has
 no recurring charge, and Platega's recurring API is not confirmed by its public
@@ -21,8 +21,7 @@ from subsvc_subscriptions import api as subscriptions
 from subsvc_subscriptions.api import Subscription, SubscriptionSettings
 
 from subsvc.api import HTTPError
-from subsvc_recurrent.schemas import RecurrentCancelled, RecurrentPaymentsResponse, RecurrentState
-from subsvc_recurrent.settings import RecurrentSettings
+from subsvc_recurrent.schemas import RecurrentCancelled, RecurrentState
 
 PLATEGA = "platega"
 LAVA = "lava"
@@ -32,7 +31,6 @@ LAVA_NOT_AVAILABLE = "Lava recurrent payments are not available"
 SUBSCRIPTION_NOT_FOUND = "Subscription not found"
 NO_SUBSCRIPTION = "No subscription found"
 NOTHING_TO_CANCEL = "No active auto-renewal for this subscription"
-DOCUMENT_NOT_AVAILABLE = "Recurring-payments document is not available"
 
 
 async def _configured(app: Starlette, provider: str) -> bool:
@@ -109,13 +107,3 @@ async def cancel_platega(
     await require_platega(app)
     await subscription_of(app, session, user_id, subscription_id)
     return RecurrentCancelled(cancelled=False, message=NOTHING_TO_CANCEL)
-
-
-def recurrent_payments_document(app: Starlette) -> RecurrentPaymentsResponse:
-    """The recurring-payments terms (one text for every language), or 404 ``Recurring-payments
-    document is not available`` when they are not shown in the cabinet or there are none."""
-    settings = RecurrentSettings.of(app)
-    text = settings.RECURRENT_PAYMENTS_TEXT
-    if settings.RECURRENT_PAYMENTS_DISPLAY_MODE == "bot" or not text or not text.strip():
-        raise HTTPError(404, DOCUMENT_NOT_AVAILABLE)
-    return RecurrentPaymentsResponse(content=text, updated_at=None)

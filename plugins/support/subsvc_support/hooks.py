@@ -5,12 +5,12 @@ from __future__ import annotations
 from starlette.applications import Starlette
 
 from subsvc.hookspecs import hookimpl
-from subsvc_support.store import ConfigCache
+from subsvc_support.store import ConfigCache, cache_of
 
 
 @hookimpl
 def startup(app: Starlette) -> None:
-    app.state.support_config_cache = ConfigCache(app)
+    cache_of(app)
 
 
 @hookimpl

@@ -49,7 +49,6 @@ async def update_ticket_settings(
         if mode not in MODES:
             raise HTTPError(400, INVALID_MODE)
         changes["system_mode"] = mode
-    changes = {name.removeprefix("support_"): value for name, value in changes.items()}
     return _settings(await update_support_config(session, request.app, **changes))
 
 

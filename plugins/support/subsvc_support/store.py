@@ -102,7 +102,8 @@ class ConfigCache:
 
 
 def cache_of(app: Starlette) -> ConfigCache:
+    """The app's cache, made at its start (or at the first use in an app not started)."""
     cache: ConfigCache | None = getattr(app.state, "support_config_cache", None)
     if cache is None:
-        raise LookupError("the support plugin is not started in this app")
+        cache = app.state.support_config_cache = ConfigCache(app)
     return cache

@@ -6,6 +6,7 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 
 from subsvc_support.api import support_config
+from subsvc_support.settings import SupportSettings
 
 from subsvc.app import create_app
 from subsvc.testing import bearer_client, recorded_statements
@@ -43,3 +44,16 @@ async def test_without_a_change_the_cache_answers(app, admin, db):
     with recorded_statements(db) as statements:
         assert (await admin.get(SETTINGS)).status_code == 200
     assert not [s for s in statements if "support_settings" in s]
+
+
+async def test_with_no_cache_time_an_instance_without_the_bus_reads_each_time(subsvc_settings, app, admin):
+    """Two instances without Redis do not hear each other; ``SUPPORT_CONFIG_CACHE_SECONDS=0``
+    makes the other read the stored configuration at every use."""
+    other = create_app(subsvc_settings, plugins=["support"])
+    async with other.router.lifespan_context(other):
+        other.state.settings_of["support"] = SupportSettings.of(other).model_copy(
+            update={"SUPPORT_CONFIG_CACHE_SECONDS": 0}
+        )
+        assert (await support_config(other)).sla_minutes == 5
+        assert (await admin.patch(SETTINGS, json={"sla_minutes": 8})).status_code == 200
+        assert (await support_config(other)).sla_minutes == 8

@@ -13,6 +13,7 @@ NAME = {
     "support_username": "@help_desk",
     "contact_is_messenger": True,
 }
+INVITE = {"support_url": "https://t.me/+invite", "support_username": None, "contact_is_messenger": False}
 URL = {"support_url": "https://example.com/help", "support_username": None, "contact_is_messenger": False}
 
 
@@ -24,6 +25,8 @@ URL = {"support_url": "https://example.com/help", "support_username": None, "con
         ("contact", "@help_desk", {"tickets_enabled": False, "support_type": "profile", **NAME}),
         ("contact", "help_desk", {"tickets_enabled": False, "support_type": "profile", **NAME}),
         ("contact", "https://t.me/help_desk", {"tickets_enabled": False, "support_type": "profile", **NAME}),
+        ("contact", "t.me/help_desk/", {"tickets_enabled": False, "support_type": "profile", **NAME}),
+        ("contact", "https://t.me/+invite", {"tickets_enabled": False, "support_type": "url", **INVITE}),
         ("contact", "https://example.com/help", {"tickets_enabled": False, "support_type": "url", **URL}),
         ("both", "https://example.com/help", {"tickets_enabled": True, "support_type": "both", **URL}),
     ],

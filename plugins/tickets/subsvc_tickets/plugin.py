@@ -1,6 +1,7 @@
 """Plugin `tickets`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
+from subsvc_tickets import merging
 from subsvc_tickets.events import EVENTS
 from subsvc_tickets.models import Ticket, TicketMessage
 from subsvc_tickets.routes import routers
@@ -18,4 +19,5 @@ plugin = Plugin(
     },
     events=EVENTS,
     errors={TicketError: TicketError.answer},
+    hooks=[merging],
 )

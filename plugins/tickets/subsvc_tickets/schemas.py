@@ -79,6 +79,14 @@ class TicketCreateRequest(MessageInput):
 
     title: str = Field(min_length=3, max_length=255, description="Ticket title")
 
+    @field_validator("title")
+    @classmethod
+    def _trimmed_title(cls, value: str) -> str:
+        value = value.strip()
+        if len(value) < 3:
+            raise ValueError("title must have at least 3 characters besides spaces")
+        return value
+
 
 class TicketMessageCreateRequest(MessageInput):
     """Request to add a message to a ticket."""

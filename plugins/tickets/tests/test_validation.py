@@ -21,6 +21,7 @@ def messages(answer: httpx2.Response) -> list[str]:
     ("body", "text"),
     [
         ({"title": "Help", "message": "   "}, "message or media is required"),
+        ({"title": "  a  ", "message": "Some text"}, "title must have at least 3 characters besides spaces"),
         ({"title": "Help", "media_items": []}, "media_items must not be empty (send null instead)"),
         ({"title": "Help", "media_type": "photo"}, "media_type and media_file_id must be given together"),
         (

@@ -55,9 +55,7 @@ async def create_ticket(
     await require_tickets_enabled(request.app)
     content = payload.content()
     await check_attachable(session, content, user_id=principal.id)
-    ticket, _ = await service.create_ticket(
-        request.app, session, principal.id, payload.title.strip(), content
-    )
+    ticket, _ = await service.create_ticket(request.app, session, principal.id, payload.title, content)
     return await views.cabinet_detail(request.app, session, ticket)
 
 
