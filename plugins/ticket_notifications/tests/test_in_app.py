@@ -200,3 +200,12 @@ async def test_rows_go_with_their_ticket(app, db, admin, open_ticket, rows):
         await session.commit()
     assert await rows(TicketNotification) == []
     assert (await listed(admin, ADMIN_NOTIFICATIONS))["unread_count"] == 0
+
+
+async def test_a_web_api_reply_notifies_the_owner_too(client, member, open_ticket):
+    """Every area's reply counts (the reference only wrote rows for the cabinet's)."""
+    ticket = await open_ticket()
+    replied = await client.post(f"/tickets/{ticket['id']}/reply", json={"message_text": "From the API"})
+    assert replied.status_code == 201, replied.text
+    (item,) = (await listed(member, USER_NOTIFICATIONS))["items"]
+    assert item["message"] == f"Reply to ticket #{ticket['id']}: From the API"
