@@ -26,7 +26,16 @@ from subsvc.messenger import (
 )
 from subsvc.services import services
 from subsvc_ticket_notifications import texts
-from subsvc_ticket_notifications.models import FAILED, PENDING, SENT, SKIPPED, USER_NOTICE
+from subsvc_ticket_notifications.models import (
+    ADMIN_NEW_TICKET,
+    FAILED,
+    NEW_TICKET,
+    PENDING,
+    SENT,
+    SKIPPED,
+    USER_NOTICE,
+    USER_REPLY,
+)
 from subsvc_ticket_notifications.tables import DELIVERIES, run
 
 log = logging.getLogger("subsvc.ticket_notifications")
@@ -43,24 +52,23 @@ def backoff(attempts: int) -> timedelta:
     return timedelta(minutes=2 ** (attempts - 1))
 
 
+async def _due(app: Starlette, now: datetime, after: int) -> list[int]:
+    """The ids of pending deliveries due at ``now``, above ``after``, a batch."""
+    query = (
+        sa.select(D.id).where(D.status == PENDING, D.due_at <= now, D.id > after).order_by(D.id).limit(BATCH)
+    )
+    async with services(app).db.session(read_only=True) as session:
+        return list((await run(session, query)).scalars().all())
+
+
 async def send_due(app: Starlette, *, now: datetime | None = None) -> int:
     """Send the deliveries due at ``now``; how many were sent."""
     now = now or utcnow()
-    db = services(app).db
-    async with db.session(read_only=True) as session:
-        due = (
-            (
-                await run(
-                    session,
-                    sa.select(D.id).where(D.status == PENDING, D.due_at <= now).order_by(D.id).limit(BATCH),
-                )
-            )
-            .scalars()
-            .all()
-        )
-    sent = 0
-    for delivery_id in due:
-        sent += await _send_one(app, delivery_id, now)
+    sent, after = 0, 0
+    while due := await _due(app, now, after):
+        for delivery_id in due:
+            sent += await _send_one(app, delivery_id, now)
+        after = due[-1]
     return sent
 
 
@@ -108,7 +116,7 @@ async def _send_one(app: Starlette, delivery_id: int, now: datetime) -> int:
     except MessengerError as exc:  # refused for good (blocked, bad request)
         await _finish(app, delivery_id, status=FAILED, error=exc.description)
         return 0
-    if sent is None:
+    if not sent:
         await _finish(app, delivery_id, status=SKIPPED)
         return 0
     await _finish(app, delivery_id, status=SENT, sent_at=utcnow(), error=None)
@@ -121,20 +129,20 @@ async def _user(app: Starlette, user_id: int) -> User | None:
         return user
 
 
-async def _send(app: Starlette, kind: str, user_id: int, payload: dict[str, Any]) -> bool | None:
-    """Send one delivery; ``None`` when there is nobody to send it to."""
+async def _send(app: Starlette, kind: str, user_id: int, payload: dict[str, Any]) -> bool:
+    """Send one delivery; false when there is nobody to send it to."""
     kernel = services(app)
     user = await _user(app, user_id)
     if kind == USER_NOTICE:
         if user is None or user.messenger_id is None:
-            return None
+            return False
         await kernel.messenger.send_message(user.messenger_id, texts.user_notice(payload))
         return True
     chat = kernel.settings.admin_chat_id
     if chat is None:
-        return None
+        return False
     author = _person(user, user_id)
-    alert = texts.admin_alert("new_ticket" if kind == "admin_new_ticket" else "user_reply", payload, author)
+    alert = texts.admin_alert(NEW_TICKET if kind == ADMIN_NEW_TICKET else USER_REPLY, payload, author)
     await send_to_admin_chat(app, alert)
     return True
 

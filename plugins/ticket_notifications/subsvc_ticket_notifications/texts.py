@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from subsvc_ticket_notifications.models import NEW_TICKET
+
 IN_APP_TITLE = 50
 IN_APP_TEXT = 100
 ALERT_TITLE = 60
@@ -74,7 +76,7 @@ def user_notice(payload: Mapping[str, Any]) -> str:
 
 def admin_alert(kind: str, payload: Mapping[str, Any], author: Person) -> str:
     """The administrators' chat alert of a new ticket or of a user's message."""
-    heading = "🎫 <b>New ticket" if kind == "new_ticket" else "💬 <b>New message in ticket"
+    heading = "🎫 <b>New ticket" if kind == NEW_TICKET else "💬 <b>New message in ticket"
     title = escape(cut(payload["title"], ALERT_TITLE))
     preview = escape(cut(message_text(payload), PREVIEW))
     return (
