@@ -209,3 +209,14 @@ async def test_a_web_api_reply_notifies_the_owner_too(client, member, open_ticke
     assert replied.status_code == 201, replied.text
     (item,) = (await listed(member, USER_NOTIFICATIONS))["items"]
     assert item["message"] == f"Reply to ticket #{ticket['id']}: From the API"
+
+
+async def test_a_refused_change_leaves_no_notification(admin, member, open_ticket, rows):
+    """The rows are written in the change's transaction: a change rolled back writes none."""
+    ticket = await open_ticket()
+    second = await member.post("/cabinet/tickets", json={"title": "Another one", "message": "Hi"})
+    assert second.status_code == 409
+    await admin.post(f"/cabinet/admin/tickets/{ticket['id']}/status", json={"status": "closed"})
+    closed = await member.post(f"/cabinet/tickets/{ticket['id']}/messages", json={"message": "Hello?"})
+    assert closed.status_code == 400
+    assert [row.notification_type for row in await rows(TicketNotification)] == ["new_ticket"]
