@@ -1,0 +1,233 @@
+"""Support's read paths per second: the cabinet admin's ticket list (``GET
+/cabinet/admin/tickets``, first page and a status filter) and the administrator's unread
+notification count (``GET /cabinet/admin/tickets/notifications/unread-count``), beside ``GET
+/health`` in the same run.
+
+Starts `subsvc serve` (pinned to CPU 0), then writes ``--tickets`` users with one ticket each
+(default 10,000; statuses spread over open/answered/pending/closed), ``--messages`` messages
+(default 100,000, spread over the tickets) and one admin notification per ticket and per user
+message, straight into the database. One administrator (``ADMIN_IDS``) has read every
+notification up to the middle one, and some above it one by one. wrk (pinned to CPU 1) sends
+each request with the administrator's access JWT over ``--connections`` keep-alive
+connections for ``--duration`` seconds; medians over ``--runs``. After the runs it checks the
+answers: the list's ``total`` and the unread count equal what the database holds.
+
+Usage: python bench/support.py [--runs 3] [--duration 10] [--connections 16]
+Quick check of the harness: python bench/support.py --runs 1 --duration 2 --tickets 500 --messages 5000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import secrets
+import sys
+import urllib.request
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from run import (
+    Service,
+    bearer_script,
+    load_main,
+    log,
+    measure_ceiling,
+    measures_table,
+    medians,
+    report,
+    run_wrk,
+    service,
+)
+from sqlalchemy import insert
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
+from subsvc_ticket_notifications.models import AdminRead, AdminReadMark, TicketNotification
+from subsvc_tickets.models import Ticket, TicketMessage
+from subsvc_users.api import User
+
+from subsvc.auth.jwt import JWTCodec
+
+LIST = "/cabinet/admin/tickets?page=1&per_page=20"
+LIST_PENDING = "/cabinet/admin/tickets?status=pending&page=1&per_page=20"
+UNREAD = "/cabinet/admin/tickets/notifications/unread-count"
+JWT_SECRET = secrets.token_hex(32)
+STAMP = secrets.randbelow(10**6)
+MESSENGER_IDS = 7_000_000_000 + STAMP * 1_000_000
+ADMIN_MESSENGER_ID = MESSENGER_IDS - 1
+STATUSES = ("open", "answered", "pending", "closed")
+BATCH = 5_000
+
+
+async def seed(url: str, tickets: int, messages: int) -> tuple[int, int]:
+    """The users, tickets, messages and admin notifications; the administrator's read state.
+    Returns the administrator's user id and their unread count."""
+    now = datetime.now(UTC)
+    engine = create_async_engine(url, poolclass=NullPool)
+    try:
+        async with engine.begin() as connection:
+            admin = User(
+                messenger_id=ADMIN_MESSENGER_ID,
+                first_name="Bench admin",
+                referral_code=f"a{STAMP}",
+                created_at=now,
+                updated_at=now,
+            ).model_dump(exclude={"id"})
+            admin_id = (
+                await connection.execute(insert(User.__table__).returning(User.__table__.c.id), admin)
+            ).scalar_one()
+            ticket_ids: list[int] = []
+            for start in range(0, tickets, BATCH):
+                numbers = range(start, min(tickets, start + BATCH))
+                users = [
+                    User(
+                        messenger_id=MESSENGER_IDS + n,
+                        first_name=f"Asker {n}",
+                        username=f"s{STAMP}x{n}",
+                        referral_code=f"s{STAMP}x{n}",
+                        created_at=now,
+                        updated_at=now,
+                    ).model_dump(exclude={"id"})
+                    for n in numbers
+                ]
+                user_ids = [
+                    row[0]
+                    for row in (
+                        await connection.execute(insert(User.__table__).returning(User.__table__.c.id), users)
+                    ).all()
+                ]
+                rows = [
+                    Ticket(
+                        user_id=user_id,
+                        title=f"Question {n}",
+                        status=STATUSES[n % len(STATUSES)],
+                        created_at=now - timedelta(minutes=tickets - n),
+                        updated_at=now - timedelta(minutes=tickets - n),
+                    ).model_dump(exclude={"id"})
+                    for n, user_id in zip(numbers, user_ids, strict=True)
+                ]
+                made = await connection.execute(insert(Ticket.__table__).returning(Ticket.__table__.c.id), rows)
+                ticket_ids.extend(row[0] for row in made.all())
+            notification_ids: list[int] = []
+            for start in range(0, messages, BATCH):
+                numbers = range(start, min(messages, start + BATCH))
+                rows = [
+                    TicketMessage(
+                        ticket_id=ticket_ids[n % len(ticket_ids)],
+                        message_text=f"Message {n}",
+                        is_from_admin=n % 3 == 2,
+                        created_at=now,
+                    ).model_dump(exclude={"id"})
+                    for n in numbers
+                ]
+                await connection.execute(insert(TicketMessage.__table__), rows)
+                notes = [
+                    TicketNotification(
+                        ticket_id=ticket_ids[n % len(ticket_ids)],
+                        user_id=admin_id,
+                        notification_type="user_reply",
+                        message=f"Reply {n}",
+                        is_for_admin=True,
+                        created_at=now,
+                    ).model_dump(exclude={"id"})
+                    for n in numbers
+                    if n % 3 != 2
+                ]
+                made = await connection.execute(
+                    insert(TicketNotification.__table__).returning(TicketNotification.__table__.c.id), notes
+                )
+                notification_ids.extend(row[0] for row in made.all())
+            middle = notification_ids[len(notification_ids) // 2]
+            mark = AdminReadMark(admin_user_id=admin_id, read_up_to_id=middle, marked_at=now)
+            await connection.execute(insert(AdminReadMark.__table__), mark.model_dump())
+            above = [n for n in notification_ids if n > middle][::10]
+            reads = [AdminRead(admin_user_id=admin_id, notification_id=n).model_dump() for n in above]
+            if reads:
+                await connection.execute(insert(AdminRead.__table__), reads)
+            unread = sum(1 for n in notification_ids if n > middle) - len(reads)
+        return admin_id, unread
+    finally:
+        await engine.dispose()
+
+
+def answer(svc: Service, path: str, token: str) -> dict[str, Any]:
+    """One request's JSON answer."""
+    request = urllib.request.Request(svc.base + path, headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 (loopback)
+        body: dict[str, Any] = json.loads(response.read())
+        return body
+
+
+def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
+    log(f"seeding {args.tickets:,} tickets, {args.messages:,} messages and their admin notifications")
+    admin_id, unread = asyncio.run(seed(svc.database_url, args.tickets, args.messages))
+    token = JWTCodec(JWT_SECRET, access_minutes=120).access_token(admin_id)
+    scripts = {
+        name: bearer_script(workdir, f"{name}.lua", "GET", path, [token])
+        for name, path in (("list", LIST), ("pending", LIST_PENDING), ("unread", UNREAD))
+    }
+    paths = {"list": LIST, "pending": LIST_PENDING, "unread": UNREAD}
+    runs: list[dict[str, Any]] = []
+    for number in range(args.runs):
+        run: dict[str, Any] = {}
+        for name, script in scripts.items():
+            result = run_wrk(args, svc.pin, svc.base + paths[name], script, args.duration)
+            run[f"{name}_per_second"] = result.rps
+            run[f"{name}_p50_ms"] = result.p50_ms
+            run[f"{name}_p99_ms"] = result.p99_ms
+            run[f"{name}_non_2xx"] = result.non_2xx
+        run.update(measure_ceiling(args, svc, workdir))
+        log(
+            f"run {number + 1}: list {run['list_per_second']:,.0f}/s, pending {run['pending_per_second']:,.0f}/s, "
+            f"unread {run['unread_per_second']:,.0f}/s, /health {run['health_per_second']:,.0f}/s"
+        )
+        runs.append(run)
+    listed = answer(svc, LIST, token)
+    counted = answer(svc, UNREAD, token)
+    checks = {
+        "total": listed["total"] == args.tickets,
+        "page": len(listed["items"]) == min(20, args.tickets),
+        "unread": counted["unread_count"] == unread,
+        "all_2xx": all(run[f"{name}_non_2xx"] == 0 for run in runs for name in scripts),
+    }
+    log(f"checks: {checks} (unread expected {unread:,}, answered {counted['unread_count']:,})")
+    return {"runs": runs, "median": medians(runs), "checks": checks, "ok": all(checks.values())}
+
+
+def render(result: dict[str, Any], args: argparse.Namespace) -> str:
+    m = result["median"]
+    rows = [
+        ("GET /cabinet/admin/tickets (page 1 of 20)/s", f"{m['list_per_second']:,.0f}"),
+        ("  p50 / p99", f"{m['list_p50_ms']:.1f} / {m['list_p99_ms']:.1f} ms"),
+        ("GET /cabinet/admin/tickets?status=pending/s", f"{m['pending_per_second']:,.0f}"),
+        ("  p50 / p99", f"{m['pending_p50_ms']:.1f} / {m['pending_p99_ms']:.1f} ms"),
+        ("GET .../notifications/unread-count/s", f"{m['unread_per_second']:,.0f}"),
+        ("  p50 / p99", f"{m['unread_p50_ms']:.1f} / {m['unread_p99_ms']:.1f} ms"),
+    ]
+    settings = f", {args.tickets:,} tickets, {args.messages:,} messages"
+    return measures_table(args, settings, m, rows, ("totals and unread count exact", result["ok"]))
+
+
+def benchmark(args: argparse.Namespace, workdir: Path) -> int:
+    env = {
+        "CABINET_JWT_SECRET": JWT_SECRET,
+        "ADMIN_IDS": str(ADMIN_MESSENGER_ID),
+        "SUPPORT_TICKET_SLA_ENABLED": "false",
+    }
+    with service(args, workdir, env) as svc:
+        result = measure(args, svc, workdir)
+    return report(args, result, render(result, args), "an answer disagreed with the database (see --json)")
+
+
+def own_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tickets", type=int, default=10_000, help="tickets, one user each (default 10000)")
+    p.add_argument("--messages", type=int, default=100_000, help="messages over the tickets (default 100000)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    return load_main(__doc__, argv, own_options, benchmark, "subsvc-bench-support-")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
