@@ -2,7 +2,7 @@
 
 - :class:`User`, the ORM model: for reading and joining (``USERS`` is its table). Only this
   plugin writes it: through :func:`create_user`, :func:`update_user`,
-  :func:`record_paid_subscription`, :func:`delete_user` and the narrow rules below. Columns
+  :func:`set_referrer` (the referrer link, refusing cycles), :func:`record_paid_subscription`, :func:`delete_user` and the narrow rules below. Columns
   other plugins own conceptually (still in this table, written only as said):
 
   - ``auth_type``, ``email``, ``email_verified``, ``email_verified_at``,
@@ -65,6 +65,7 @@ from subsvc_users.service import (
     delete_user,
     filters,
     record_paid_subscription,
+    set_referrer,
     update_user,
 )
 
@@ -100,6 +101,7 @@ __all__ = [
     "record_select",
     "records_from_rows",
     "set_password_hash",
+    "set_referrer",
     "touch",
     "update_user",
     "user_record",
