@@ -490,3 +490,12 @@ async def test_a_panel_failure_does_not_keep_a_full_delete_from_our_database(adm
         "VPN panel error: timeout",
     )
     assert await reload(User, user.id) is None
+
+
+async def test_request_history_is_not_read_from_the_panel(admin, make_user, panel):
+    user = await make_user()
+    response = await admin.get(f"{BASE}/{user.id}/subscription-request-history")
+    assert (response.status_code, response.json()) == (
+        501,
+        {"detail": "The VPN panel integration does not read subscription request history"},
+    )
