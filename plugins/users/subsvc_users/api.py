@@ -2,7 +2,8 @@
 
 - :class:`User`, the ORM model: for reading and joining (``USERS`` is its table). Only this
   plugin writes it: through :func:`create_user`, :func:`update_user`,
-  :func:`set_referrer` (the referrer link, refusing cycles), :func:`record_paid_subscription`, :func:`delete_user` and the narrow rules below. Columns
+  :func:`set_referrer` (the referrer link, refusing cycles), :func:`record_paid_subscription`,
+  :func:`delete_user` and the narrow rules below. Columns
   other plugins own conceptually (still in this table, written only as said):
 
   - ``auth_type``, ``email``, ``email_verified``, ``email_verified_at``,
@@ -59,6 +60,8 @@ from subsvc_users.schemas import (
     UserUpdateRequest,
 )
 from subsvc_users.service import (
+    REFERRER_CYCLE,
+    REFERRER_IS_SELF,
     UserRuleError,
     count_query,
     create_user,
@@ -71,6 +74,8 @@ from subsvc_users.service import (
 
 __all__ = [
     "RECORD_COLUMNS",
+    "REFERRER_CYCLE",
+    "REFERRER_IS_SELF",
     "USERS",
     "Columns",
     "PathId",

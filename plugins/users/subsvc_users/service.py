@@ -265,7 +265,9 @@ REFERRER_IS_SELF = "A user cannot be their own referrer"
 REFERRER_CYCLE = "The referrer was referred by this user (directly or through others)"
 
 
-async def set_referrer(app: Starlette, session: AsyncSession, user: User, referrer: User | None) -> int | None:
+async def set_referrer(
+    app: Starlette, session: AsyncSession, user: User, referrer: User | None
+) -> int | None:
     """Make ``referrer`` the user's referrer (``None``: the user has none); returns the
     previous referrer's id. The caller holds the user's row lock. A referrer that is the user,
     or that the user referred (directly or up a chain), is refused (:class:`UserRuleError`)."""
@@ -280,7 +282,9 @@ async def set_referrer(app: Starlette, session: AsyncSession, user: User, referr
             if above == user.id:
                 raise UserRuleError(REFERRER_CYCLE)
             seen.add(above)
-            above = (await session.exec(select(col(User.referred_by_id)).where(col(User.id) == above))).first()
+            above = (
+                await session.exec(select(col(User.referred_by_id)).where(col(User.id) == above))
+            ).first()
     new = referrer.id if referrer is not None else None
     if new != old:
         user.referred_by_id = new
