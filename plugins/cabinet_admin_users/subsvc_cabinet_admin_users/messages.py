@@ -129,6 +129,7 @@ async def send_due(app: Starlette) -> None:
 
 
 async def _run(app: Starlette, **_: object) -> None:
+    """Send the administrators' messages that are due (queued, or waiting for a retry)."""
     await send_due(app)
 
 
