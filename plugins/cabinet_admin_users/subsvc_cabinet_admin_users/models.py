@@ -50,7 +50,9 @@ class UserMessage(SQLModel, table=True):
     __tablename__ = "admin_user_messages"
 
     id: int | None = Field(default=None, primary_key=True)
-    user_id: int = Field(sa_column=Column(Integer, ForeignKey("users.id", ondelete="CASCADE"), index=True))
+    user_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
     chat_id: int = Field(sa_column=Column(BigInteger, nullable=False))
     text: str = Field(sa_column=Column(Text, nullable=False))
     status: str = Field(default="pending", sa_column=Column(String(16), nullable=False, index=True))
