@@ -63,6 +63,11 @@ class ListFilter:
     partner_id: int | None = None
     attributed: tuple[Select[tuple[int]], ...] = field(default=(), compare=False, hash=False)
 
+    @property
+    def reads_subscriptions(self) -> bool:
+        """Whether the filter depends on subscriptions (and on the time: a status ends)."""
+        return bool(self.subscription_status or self.tariff_ids)
+
     def conditions(self) -> list[ColumnElement[bool]]:
         found = users.filters(status=self.status, search=self.search)
         if self.email:
@@ -130,14 +135,18 @@ async def list_users(
     app: Starlette, session: AsyncSession, filters: ListFilter, sort_by: SortBy, limit: int, offset: int
 ) -> tuple[int, list[User]]:
     """The exact total of the filter (kept briefly in the users plugin's count cache, which
-    forgets every total when users change) and one page of it."""
-    key = (_CACHE_PREFIX, filters)
-    cache = count_cache(app)
-    total = cache.get(key)
-    if total is None:
-        generation = cache.generation
+    forgets every total when users change; a filter on subscriptions is counted each time)
+    and one page of it."""
+    if filters.reads_subscriptions:  # the cache forgets on user changes only: count afresh
         total = (await session.exec(users.count_query(filters.conditions()))).one()
-        cache.put(key, total, generation)
+    else:
+        key = (_CACHE_PREFIX, filters)
+        cache = count_cache(app)
+        total = cache.get(key)
+        if total is None:
+            generation = cache.generation
+            total = (await session.exec(users.count_query(filters.conditions()))).one()
+            cache.put(key, total, generation)
     if offset > INT64_MAX - limit:  # no row is that far; the database would refuse the number
         return total, []
     rows = await session.exec(_page_query(filters, sort_by).offset(offset).limit(limit))

@@ -118,3 +118,15 @@ async def test_an_action_on_a_chosen_subscription(admin, make_user, make_subscri
     refused = await admin.post(f"{BASE}/{user.id}/subscription", json={**body, "subscription_id": theirs.id})
     assert (refused.status_code, refused.json()) == (404, {"detail": "Subscription not found"})
     assert (await reload(Subscription, theirs.id)).device_limit != 7
+
+
+async def test_a_subscription_filter_counts_afresh_after_a_subscription_change(
+    admin, make_user, make_subscription
+):
+    user = await make_user()
+    await make_subscription(user, days=5)
+    params = {"subscription_status": "active"}
+    assert (await admin.get(BASE, params=params)).json()["total"] == 1
+    await admin.post(f"{BASE}/{user.id}/subscription", json={"action": "cancel"})
+    assert (await admin.get(BASE, params=params)).json()["total"] == 0
+    assert (await admin.get(BASE, params={"subscription_status": "expired"})).json()["total"] == 1
