@@ -137,16 +137,17 @@ async def list_users(
     """The exact total of the filter (kept briefly in the users plugin's count cache, which
     forgets every total when users change; a filter on subscriptions is counted each time)
     and one page of it."""
-    if filters.reads_subscriptions:  # the cache forgets on user changes only: count afresh
+    key = (_CACHE_PREFIX, filters)
+    cache = count_cache(app)
+    # the cache forgets on user changes only: a filter on subscriptions is counted afresh
+    cached = None if filters.reads_subscriptions else cache.get(key)
+    if cached is None:
+        generation = cache.generation
         total = (await session.exec(users.count_query(filters.conditions()))).one()
-    else:
-        key = (_CACHE_PREFIX, filters)
-        cache = count_cache(app)
-        total = cache.get(key)
-        if total is None:
-            generation = cache.generation
-            total = (await session.exec(users.count_query(filters.conditions()))).one()
+        if not filters.reads_subscriptions:
             cache.put(key, total, generation)
+    else:
+        total = cached
     if offset > INT64_MAX - limit:  # no row is that far; the database would refuse the number
         return total, []
     rows = await session.exec(_page_query(filters, sort_by).offset(offset).limit(limit))
