@@ -499,3 +499,29 @@ async def test_request_history_is_not_read_from_the_panel(admin, make_user, pane
         501,
         {"detail": "The VPN panel integration does not read subscription request history"},
     )
+
+
+@pytest.mark.parametrize("path", ["/devices", "/node-usage", "/panel-info"])
+async def test_the_users_own_subscription_id_reads_the_account(
+    admin, make_user, make_subscription, panel, path
+):
+    user = await make_user()
+    mine = await make_subscription(user)
+    panel.add(user)
+    without = await admin.get(f"{BASE}/{user.id}{path}")
+    chosen = await admin.get(f"{BASE}/{user.id}{path}", params={"subscription_id": mine.id})
+    assert chosen.status_code == 200 and chosen.json() == without.json()
+
+
+async def test_sync_from_panel_into_a_chosen_subscription(admin, make_user, make_subscription, panel, reload):
+    user = await make_user()
+    first = await make_subscription(user, device_limit=1)
+    second = await make_subscription(user, device_limit=1)
+    panel.add(user, device_limit=6)
+    response = await admin.post(
+        f"{BASE}/{user.id}/sync/from-panel", params={"subscription_id": first.id}, json={}
+    )
+    body = response.json()
+    assert body["success"] is True and body["panel_user"]["id"] is None
+    assert (await reload(Subscription, first.id)).device_limit == 6
+    assert (await reload(Subscription, second.id)).device_limit == 1
