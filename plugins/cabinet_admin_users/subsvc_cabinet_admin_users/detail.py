@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
 from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.applications import Starlette
 from subsvc_billing import api as billing
 from subsvc_billing.api import WITHDRAWAL, Transaction
 from subsvc_promo_groups.api import find_group
@@ -23,7 +25,9 @@ from subsvc_cabinet_admin_users.lookup import (
     find_user,
     full_name,
     user_answer,
+    user_subscriptions,
 )
+from subsvc_cabinet_admin_users.names import tariff_names
 from subsvc_cabinet_admin_users.schemas import (
     TrafficPurchaseItem,
     UserDetailResponse,
@@ -42,11 +46,18 @@ def _days_left(end: datetime, now: datetime) -> int:
 
 
 async def subscription_info(
-    session: AsyncSession, subscription: Subscription, now: datetime | None = None
+    app: Starlette,
+    session: AsyncSession,
+    subscription: Subscription,
+    now: datetime | None = None,
+    names: Mapping[int, str] | None = None,
 ) -> UserSubscriptionInfo:
-    """A subscription with its traffic purchases (newest first). Tariff names come with the
-    tariffs plugin; until then ``tariff_name`` is null."""
+    """A subscription with its traffic purchases (newest first) and its tariff's name (from
+    ``names``, else asked of the plugin keeping tariffs). No recurring payment provider runs
+    here, so ``sbp_recurring_*`` are null."""
     now = now or utcnow()
+    if names is None:
+        names = await tariff_names(app, session, [subscription.tariff_id])
     query = (
         select(TrafficPurchase)
         .where(col(TrafficPurchase.subscription_id) == subscription.id)
@@ -68,6 +79,7 @@ async def subscription_info(
         is_active=live and subscription.end_date > now,
         days_remaining=_days_left(subscription.end_date, now),
         traffic_purchases=purchases,
+        tariff_name=names.get(subscription.tariff_id) if subscription.tariff_id is not None else None,
     )
 
 
@@ -119,15 +131,20 @@ async def _referral(session: AsyncSession, user: User, commission: int | None) -
     )
 
 
-async def user_detail(session: AsyncSession, user: User, recent: int) -> UserDetailResponse:
-    """Everything administrators see of a user, with the ``recent`` newest transactions.
+async def user_detail(app: Starlette, session: AsyncSession, user: User, recent: int) -> UserDetailResponse:
+    """Everything administrators see of a user, with the ``recent`` newest transactions and
+    every subscription (newest first; ``subscription`` is the current one).
 
     Promo codes, promo offers, campaigns and lifetime panel traffic are not kept by any
-    installed plugin yet: those fields answer zero or null.
+    installed plugin yet: those fields answer zero or null; the panel's numeric id is null
+    (the panel spoken here names accounts by uuid).
     """
     assert user.id is not None
     now = utcnow()
     subscription = await current_subscription(session, user.id)
+    every = await user_subscriptions(session, user.id)
+    names = await tariff_names(app, session, [s.tariff_id for s in every])
+    infos = {s.id: await subscription_info(app, session, s, now, names) for s in every}
     group = await find_group(session, user.promo_group_id) if user.promo_group_id is not None else None
     settings = await admin_settings(session, user.id)
     spent, purchases = (await listing.spending_of(session, [user.id])).get(user.id, (0, 0))
@@ -135,7 +152,8 @@ async def user_detail(session: AsyncSession, user: User, recent: int) -> UserDet
     return user_answer(
         UserDetailResponse,
         user,
-        subscription=await subscription_info(session, subscription, now) if subscription else None,
+        subscription=infos.get(subscription.id) if subscription else None,
+        subscriptions=list(infos.values()),
         promo_group=group,  # read as UserPromoGroupInfo
         referral=await _referral(session, user, settings.referral_commission_percent if settings else None),
         total_spent_kopeks=spent,

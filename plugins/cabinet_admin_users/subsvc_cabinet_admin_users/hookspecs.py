@@ -1,18 +1,20 @@
 """Extension points of the cabinet_admin_users plugin.
 
-Nobody implements them yet: the VPN panel arrives with the panel plugin, tariffs and gifts
-with theirs. Until then the hooks answer ``None`` and the endpoints say what is true (the
-panel is not configured; there are no tariffs, no gifts).
+The panel plugin implements the panel's, the tariffs plugin the tariffs' and their names;
+gifts and the campaign / partner attribution have no implementation yet. Without one the
+hooks answer ``None`` and the endpoints say what is true (the panel is not configured; there
+are no tariffs, no gifts; no user was brought by a campaign or partner).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from subsvc.hookspecs import hookspec
 
 if TYPE_CHECKING:
+    from sqlalchemy import Select
     from sqlmodel.ext.asyncio.session import AsyncSession
     from starlette.applications import Starlette
 
@@ -43,3 +45,21 @@ def cabinet_admin_user_gifts(
     """Return (an awaitable of) ``{"sent": [...], "received": [...], "sent_total": n,
     "received_total": n}`` for the user's gift subscriptions, or ``None`` when the plugin keeps
     no gifts."""
+
+
+@hookspec(firstresult=True)
+def cabinet_admin_tariff_names(
+    session: AsyncSession, tariff_ids: Sequence[int]
+) -> Awaitable[Mapping[int, str] | None] | Mapping[int, str] | None:
+    """Return (an awaitable of) ``{tariff_id: name}`` for the tariffs named on a page (one
+    query), or ``None`` when the plugin keeps no tariffs (the names are then null)."""
+
+
+@hookspec
+def cabinet_admin_user_attribution(
+    session: AsyncSession, campaign_id: int | None, partner_id: int | None
+) -> Awaitable[Select[tuple[int]] | None] | Select[tuple[int]] | None:
+    """Return (an awaitable of) a statement selecting the ids of the users a campaign
+    (``campaign_id``) or partner (``partner_id``) brought, or ``None`` when your plugin does
+    not know that one. Filters of the users list; without an answer such a filter matches
+    nobody (no installed plugin records who brought a user yet)."""

@@ -58,18 +58,27 @@ def user_answer(model: type[U], user: User, **values: Any) -> U:
     return from_attributes(model, user, full_name=full_name(user), balance_rubles=balance_rubles, **values)
 
 
+async def all_summaries(
+    session: AsyncSession, user_ids: Sequence[int]
+) -> dict[int, tuple[SubscriptionSummary | None, list[SubscriptionSummary]]]:
+    """Per user, the subscription the user record shows as the user's (the subscriptions
+    plugin's rule: the newest active or trial one, else the newest that is not an unpaid
+    trial) and every subscription of the user, newest first, for a whole page in one query."""
+    extras = await subscriptions.record_extras(session, user_ids)
+    found: dict[int, tuple[SubscriptionSummary | None, list[SubscriptionSummary]]] = {}
+    for user_id in user_ids:
+        values = extras.get(user_id, {})
+        primary = values.get("subscription")
+        every = [SubscriptionSummary.model_validate(value) for value in values.get("subscriptions", ())]
+        found[user_id] = (None if primary is None else SubscriptionSummary.model_validate(primary), every)
+    return found
+
+
 async def current_summaries(
     session: AsyncSession, user_ids: Sequence[int]
 ) -> dict[int, SubscriptionSummary | None]:
-    """Per user, the subscription the user record shows as the user's (the subscriptions
-    plugin's rule: the newest active or trial one, else the newest that is not an unpaid
-    trial), for a whole page in one query."""
-    extras = await subscriptions.record_extras(session, user_ids)
-    found: dict[int, SubscriptionSummary | None] = {}
-    for user_id in user_ids:
-        value = extras.get(user_id, {}).get("subscription")
-        found[user_id] = None if value is None else SubscriptionSummary.model_validate(value)
-    return found
+    """Per user, the subscription the user record shows as the user's (see :func:`all_summaries`)."""
+    return {user_id: found[0] for user_id, found in (await all_summaries(session, user_ids)).items()}
 
 
 async def current_subscription(
@@ -80,6 +89,25 @@ async def current_subscription(
     if summary is None:
         return None
     return await subscriptions.get(session, summary.id, for_update=for_update)
+
+
+async def owned_subscription(
+    session: AsyncSession, user_id: int, subscription_id: int, *, for_update: bool = False
+) -> Subscription | None:
+    """The user's subscription with this id; ``None`` when there is none or it is another
+    user's (a request cannot reach other users' subscriptions through this user)."""
+    found = await subscriptions.get(session, subscription_id, for_update=for_update)
+    return found if found is not None and found.user_id == user_id else None
+
+
+async def chosen_subscription(
+    session: AsyncSession, user_id: int, subscription_id: int | None, *, for_update: bool = False
+) -> Subscription | None:
+    """The subscription a request names with ``subscription_id`` (one of the user's), else the
+    user's current one."""
+    if subscription_id is None:
+        return await current_subscription(session, user_id, for_update=for_update)
+    return await owned_subscription(session, user_id, subscription_id, for_update=for_update)
 
 
 async def user_subscriptions(

@@ -3,14 +3,15 @@
 from subsvc.manifest import Plugin
 from subsvc_cabinet_admin_users import hookspecs, merging, restrictions
 from subsvc_cabinet_admin_users.changes import STATUS_CHANGED, USER_DELETED
-from subsvc_cabinet_admin_users.models import UserAdminSettings
+from subsvc_cabinet_admin_users.messages import SEND
+from subsvc_cabinet_admin_users.models import DeviceName, UserAdminSettings, UserMessage
 from subsvc_cabinet_admin_users.routes import endpoints
 from subsvc_cabinet_admin_users.routes.common import TAG
 from subsvc_cabinet_admin_users.schemas import UserDeleted, UserStatusChanged
 from subsvc_cabinet_admin_users.settings import CabinetAdminUsersSettings
 
 plugin = Plugin(
-    models=[UserAdminSettings],
+    models=[UserAdminSettings, DeviceName, UserMessage],
     endpoints=endpoints,
     permissions={
         "users": [
@@ -27,10 +28,12 @@ plugin = Plugin(
     },
     tags={
         TAG: "Cabinet administrators' user management: the list, statistics, detail, balance, "
-        "subscription, status, restrictions, promo group, referrals, deletion and the VPN panel account."
+        "subscriptions, status, restrictions, promo group, referrer and referrals, activity, messages "
+        "through the bot, deletion and the VPN panel account."
     },
     settings=CabinetAdminUsersSettings,
     events={STATUS_CHANGED: UserStatusChanged, USER_DELETED: UserDeleted},
+    jobs=[SEND],
     hookspecs=hookspecs,
     hooks=[merging, restrictions],
 )

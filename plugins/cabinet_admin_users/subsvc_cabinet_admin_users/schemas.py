@@ -62,6 +62,21 @@ class ActionResponse(BaseModel):
 # --- reads ---------------------------------------------------------------------------------------
 
 
+class SubscriptionListItem(BaseModel):
+    """One of a user's subscriptions in the users list."""
+
+    id: int
+    tariff_id: int | None = None
+    tariff_name: str | None = None
+    status: str
+    is_trial: bool = False
+    end_date: datetime | None = None
+    days_remaining: int = 0
+    traffic_used_gb: float = 0
+    traffic_limit_gb: int = 0
+    device_limit: int = 0
+
+
 class UserListItem(UserIdentity):
     balance_kopeks: int
     balance_rubles: float
@@ -71,6 +86,13 @@ class UserListItem(UserIdentity):
     subscription_status: str | None = None
     subscription_is_trial: bool = False
     subscription_end_date: datetime | None = None
+    tariff_id: int | None = None
+    tariff_name: str | None = None
+    traffic_used_gb: float = 0
+    traffic_limit_gb: int = 0
+    device_limit: int = 0
+    days_remaining: int = 0
+    subscriptions: list[SubscriptionListItem] = Field(default_factory=list)
     promo_group_id: int | None = None
     promo_group_name: str | None = None
     total_spent_kopeks: int = 0
@@ -132,6 +154,10 @@ class UserSubscriptionInfo(BaseModel):
     days_remaining: int = 0
     purchased_traffic_gb: int = 0
     traffic_purchases: list[TrafficPurchaseItem] = Field(default_factory=list)
+    sbp_recurring_status: str | None = Field(
+        None, description="The provider's recurring SBP payment of the subscription (none here: null)."
+    )
+    sbp_recurring_id: int | None = None
 
 
 class UserPromoGroupInfo(BaseModel):
@@ -174,6 +200,7 @@ class UserDetailResponse(UserIdentity):
     last_activity: datetime | None = None
     cabinet_last_login: datetime | None = None
     subscription: UserSubscriptionInfo | None = None
+    subscriptions: list[UserSubscriptionInfo] = Field(default_factory=list)
     promo_group: UserPromoGroupInfo | None = None
     referral: UserReferralInfo
     total_spent_kopeks: int = 0
@@ -191,6 +218,9 @@ class UserDetailResponse(UserIdentity):
     campaign_id: int | None = None
     recent_transactions: list[UserTransactionItem] = Field(default_factory=list)
     panel_uuid: str | None = None
+    panel_id: int | None = Field(
+        None, description="The panel's numeric user id; the panel spoken here names accounts by uuid: null."
+    )
 
 
 class PeriodPriceInfo(BaseModel):
@@ -286,7 +316,8 @@ class UpdateBalanceResponse(BaseModel):
 
 
 class UpdateSubscriptionRequest(BaseModel):
-    """One action on the user's current subscription (or ``create`` one)."""
+    """One action on the user's current subscription, or the one ``subscription_id`` names
+    (or ``create`` one)."""
 
     action: str = Field(
         description="Action: create, extend, shorten, set_end_date, change_tariff, set_traffic, "
@@ -304,6 +335,7 @@ class UpdateSubscriptionRequest(BaseModel):
     traffic_purchase_id: int | None = Field(None, description="Traffic purchase ID to remove")
     is_trial: bool | None = Field(None, description="Is trial subscription")
     device_limit: int | None = Field(None, ge=1, le=MAX_DEVICES, description="Device limit")
+    subscription_id: int | None = Field(None, description="Subscription ID to target (multi-tariff)")
 
 
 class UpdateSubscriptionResponse(ActionResponse):
@@ -422,6 +454,7 @@ class DeviceInfo(BaseModel):
     platform: str = ""
     device_model: str = ""
     created_at: str | None = None
+    local_name: str | None = None
 
 
 class UserDevicesResponse(BaseModel):
@@ -472,6 +505,9 @@ class PanelSyncStatusResponse(BaseModel):
     user_id: int
     messenger_id: int | None = None
     panel_uuid: str | None = None
+    panel_id: int | None = None
+    subscription_id: int | None = None
+    subscription_tariff_name: str | None = None
     last_sync: datetime | None = None
     bot_subscription_status: str | None = None
     bot_subscription_end_date: datetime | None = None
@@ -499,6 +535,9 @@ class SyncFromPanelRequest(BaseModel):
 
 
 class PanelUserInfo(BaseModel):
+    id: int | None = Field(
+        None, description="The panel's numeric user id (null: the panel names accounts by uuid)."
+    )
     uuid: str | None = None
     short_uuid: str | None = None
     username: str | None = None
@@ -528,8 +567,86 @@ class SyncToPanelRequest(BaseModel):
 class SyncToPanelResponse(ActionResponse):
     action: str = ""
     panel_uuid: str | None = None
+    panel_user_id: int | None = None
     changes: dict[str, Any] = Field(default_factory=dict)
     errors: list[str] = Field(default_factory=list)
+
+
+# --- activity, referrer, messages, devices, lookups ----------------------------------------------
+
+
+class UserActivityItem(BaseModel):
+    """One entry of the user's timeline: ``type`` its source, ``subtype`` its kind there."""
+
+    type: str
+    subtype: str | None = None
+    source: str | None = None
+    title: str | None = None
+    amount_kopeks: int | None = None
+    timestamp: datetime
+    meta: dict[str, Any] | None = None
+
+
+class UserActivityResponse(BaseModel):
+    items: list[UserActivityItem]
+    total: int
+    offset: int = 0
+    limit: int = 50
+
+
+class AssignReferrerRequest(BaseModel):
+    referrer_id: int = Field(gt=0, description="ID of the referrer user")
+
+
+class AssignReferrerResponse(ActionResponse):
+    old_referrer_id: int | None = None
+    new_referrer_id: int | None = None
+
+
+class RemoveReferrerResponse(ActionResponse):
+    old_referrer_id: int | None = None
+
+
+class RemoveReferralResponse(ActionResponse):
+    removed_user_id: int
+
+
+class RenameDeviceRequest(BaseModel):
+    name: str | None = Field(None, max_length=64, description="The alias; empty or null clears it")
+
+
+class RenameDeviceResponse(BaseModel):
+    hwid: str
+    local_name: str | None = None
+
+
+class SendUserMessageRequest(BaseModel):
+    text: str = Field(min_length=1, max_length=4096, description="Message text (HTML)")
+
+
+class SendUserMessageResponse(ActionResponse):
+    pass
+
+
+class UserByPanelResponse(BaseModel):
+    user_id: int
+    subscription_id: int
+    matched_panel_id: int | None = None
+
+
+class DeleteUserSubscriptionResponse(ActionResponse):
+    subscription_id: int
+
+
+class CancelRecurringResponse(ActionResponse):
+    cancelled: bool = False
+
+
+class SubscriptionRequestHistoryResponse(BaseModel):
+    items: list[dict[str, Any]] = Field(default_factory=list)
+    total: int = 0
+    offset: int = 0
+    limit: int = 20
 
 
 # --- events --------------------------------------------------------------------------------------

@@ -21,12 +21,13 @@ from subsvc_users.api import User
 
 from subsvc.events import EventBus
 from subsvc_cabinet_admin_users import changes
-from subsvc_cabinet_admin_users.lookup import current_subscription
+from subsvc_cabinet_admin_users.lookup import chosen_subscription, current_subscription
 from subsvc_cabinet_admin_users.schemas import UpdateSubscriptionRequest
 
 DEFAULT_CREATE_DAYS = 30
 ACTIVATE_DAYS = 30
 NO_SUBSCRIPTION = "User has no subscription"
+SUBSCRIPTION_NOT_FOUND = "Subscription not found"
 ALREADY_HAS = "User already has a subscription"
 TARIFF_NOT_FOUND = "Tariff not found"
 PURCHASE_NOT_FOUND = "Traffic purchase not found"
@@ -191,7 +192,8 @@ ACTIONS: dict[str, Action] = {
 async def run(
     app: Starlette, session: AsyncSession, user: User, request: UpdateSubscriptionRequest
 ) -> Outcome:
-    """Run the request's action on the user's current subscription (locked), or create one.
+    """Run the request's action on the user's current subscription, or the one of theirs
+    ``subscription_id`` names (locked), or create one.
 
     Raises :class:`ActionRefused` (400) and :class:`ActionNotFound` (404).
     """
@@ -204,9 +206,11 @@ async def run(
         handler = ACTIONS.get(action)
         if handler is None:
             raise ActionRefused(f"Unknown action: {request.action}")
-        subscription = await current_subscription(session, user.id, for_update=True)
+        subscription = await chosen_subscription(session, user.id, request.subscription_id, for_update=True)
         if subscription is None:
-            raise ActionNotFound(NO_SUBSCRIPTION)
+            raise ActionNotFound(
+                NO_SUBSCRIPTION if request.subscription_id is None else SUBSCRIPTION_NOT_FOUND
+            )
         outcome = await handler(context, subscription)
     await session.flush()
     return outcome

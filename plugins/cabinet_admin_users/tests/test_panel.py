@@ -176,8 +176,14 @@ async def test_devices_list_delete_one_and_reset(admin, make_user, make_subscrip
     listed = (await admin.get(f"{BASE}/{user.id}/devices")).json()
     assert listed == {
         "devices": [
-            {"hwid": "hw-1", "platform": "ios", "device_model": "iPhone", "created_at": "2026-01-01"},
-            {"hwid": "hw-2", "platform": "", "device_model": "", "created_at": None},
+            {
+                "hwid": "hw-1",
+                "platform": "ios",
+                "device_model": "iPhone",
+                "created_at": "2026-01-01",
+                "local_name": None,
+            },
+            {"hwid": "hw-2", "platform": "", "device_model": "", "created_at": None, "local_name": None},
         ],
         "total": 2,
         "device_limit": 3,
@@ -189,6 +195,90 @@ async def test_devices_list_delete_one_and_reset(admin, make_user, make_subscrip
     reset = (await admin.delete(f"{BASE}/{user.id}/devices")).json()
     assert reset == {"success": True, "message": "Deleted 1/1 devices", "deleted_count": 1}
     assert (await admin.delete(f"{BASE}/{user.id}/devices")).json()["message"] == "No devices to reset"
+
+
+async def test_device_names_are_kept_per_subscription(admin, make_user, make_subscription, panel, db):
+    user = await make_user()
+    first = await make_subscription(user, device_limit=2)
+    second = await make_subscription(user, device_limit=5)
+    account = panel.add(user)
+    panel.devices_of[account.uuid] = [PanelDevice("hw-1", "ios"), PanelDevice("hw-2")]
+
+    named = await admin.patch(
+        f"{BASE}/{user.id}/devices/hw-1/name", params={"subscription_id": first.id}, json={"name": " Phone "}
+    )
+    assert named.json() == {"hwid": "hw-1", "local_name": "Phone"}
+    listed = (await admin.get(f"{BASE}/{user.id}/devices", params={"subscription_id": first.id})).json()
+    assert [(d["hwid"], d["local_name"]) for d in listed["devices"]] == [("hw-1", "Phone"), ("hw-2", None)]
+    assert listed["device_limit"] == 2
+    other = (await admin.get(f"{BASE}/{user.id}/devices", params={"subscription_id": second.id})).json()
+    assert [d["local_name"] for d in other["devices"]] == [None, None] and other["device_limit"] == 5
+
+    renamed = await admin.patch(
+        f"{BASE}/{user.id}/devices/hw-1/name", params={"subscription_id": first.id}, json={"name": "Tablet"}
+    )
+    assert renamed.json()["local_name"] == "Tablet"
+    cleared = await admin.patch(
+        f"{BASE}/{user.id}/devices/hw-1/name", params={"subscription_id": first.id}, json={"name": ""}
+    )
+    assert cleared.json() == {"hwid": "hw-1", "local_name": None}
+    from sqlmodel import select
+    from subsvc_cabinet_admin_users.models import DeviceName
+
+    async with db.session() as session:
+        assert (await session.exec(select(DeviceName))).all() == []
+
+
+async def test_a_device_name_needs_a_subscription_of_the_user(admin, make_user, make_subscription):
+    user, stranger = await make_user(), await make_user()
+    theirs = await make_subscription(stranger)
+    response = await admin.patch(f"{BASE}/{user.id}/devices/hw-1/name", json={"name": "Phone"})
+    assert (response.status_code, response.json()) == (404, {"detail": "User has no subscription"})
+    await make_subscription(user)
+    response = await admin.patch(
+        f"{BASE}/{user.id}/devices/hw-1/name", params={"subscription_id": theirs.id}, json={"name": "x"}
+    )
+    assert (response.status_code, response.json()) == (404, {"detail": "Subscription not found"})
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("GET", "/devices", None),
+        ("DELETE", "/devices", None),
+        ("DELETE", "/devices/hw-1", None),
+        ("GET", "/node-usage", None),
+        ("GET", "/panel-info", None),
+        ("GET", "/sync/status", None),
+        ("POST", "/sync/from-panel", {}),
+        ("POST", "/sync/to-panel", {}),
+    ],
+)
+async def test_another_users_subscription_id_is_404(
+    admin, make_user, make_subscription, panel, method, path, body
+):
+    user, stranger = await make_user(), await make_user()
+    await make_subscription(user)
+    theirs = await make_subscription(stranger)
+    panel.add(user)
+    response = await admin.request(
+        method, f"{BASE}/{user.id}{path}", params={"subscription_id": theirs.id}, json=body
+    )
+    assert (response.status_code, response.json()) == (404, {"detail": "Subscription not found"})
+
+
+async def test_sync_status_of_a_chosen_subscription(admin, make_user, make_subscription, panel):
+    user = await make_user()
+    first = await make_subscription(user, device_limit=2)
+    await make_subscription(user, device_limit=4)
+    panel.add(user)
+    status = (await admin.get(f"{BASE}/{user.id}/sync/status", params={"subscription_id": first.id})).json()
+    assert (status["subscription_id"], status["bot_device_limit"]) == (first.id, 2)
+    assert status["panel_id"] is None and status["subscription_tariff_name"] is None
+    pushed = (
+        await admin.post(f"{BASE}/{user.id}/sync/to-panel", params={"subscription_id": first.id}, json={})
+    ).json()
+    assert pushed["success"] is True and pushed["panel_user_id"] is None
 
 
 async def test_a_user_without_panel_account(admin, make_user, panel):
@@ -400,3 +490,38 @@ async def test_a_panel_failure_does_not_keep_a_full_delete_from_our_database(adm
         "VPN panel error: timeout",
     )
     assert await reload(User, user.id) is None
+
+
+async def test_request_history_is_not_read_from_the_panel(admin, make_user, panel):
+    user = await make_user()
+    response = await admin.get(f"{BASE}/{user.id}/subscription-request-history")
+    assert (response.status_code, response.json()) == (
+        501,
+        {"detail": "The VPN panel integration does not read subscription request history"},
+    )
+
+
+@pytest.mark.parametrize("path", ["/devices", "/node-usage", "/panel-info"])
+async def test_the_users_own_subscription_id_reads_the_account(
+    admin, make_user, make_subscription, panel, path
+):
+    user = await make_user()
+    mine = await make_subscription(user)
+    panel.add(user)
+    without = await admin.get(f"{BASE}/{user.id}{path}")
+    chosen = await admin.get(f"{BASE}/{user.id}{path}", params={"subscription_id": mine.id})
+    assert chosen.status_code == 200 and chosen.json() == without.json()
+
+
+async def test_sync_from_panel_into_a_chosen_subscription(admin, make_user, make_subscription, panel, reload):
+    user = await make_user()
+    first = await make_subscription(user, device_limit=1)
+    second = await make_subscription(user, device_limit=1)
+    panel.add(user, device_limit=6)
+    response = await admin.post(
+        f"{BASE}/{user.id}/sync/from-panel", params={"subscription_id": first.id}, json={}
+    )
+    body = response.json()
+    assert body["success"] is True and body["panel_user"]["id"] is None
+    assert (await reload(Subscription, first.id)).device_limit == 6
+    assert (await reload(Subscription, second.id)).device_limit == 1

@@ -18,6 +18,6 @@ plugin = Plugin(
     },
     settings=SubscriptionSettings,
     events={service.EVENT_CHANGED: SubscriptionChanged},
-    errors={service.RuleViolation: 400},
+    errors={service.RuleViolation: 400, service.SubscriptionNotFound: 404},
     hooks=[hooks, merging],
 )

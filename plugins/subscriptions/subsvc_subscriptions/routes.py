@@ -62,6 +62,7 @@ def _order(payload: UserSubscriptionCreateRequest) -> service.Order:
         squad_uuid=payload.squad_uuid,
         connected_squads=payload.connected_squads,
         replace_existing=payload.replace_existing,
+        subscription_id=payload.subscription_id,
     )
 
 
@@ -119,13 +120,13 @@ async def list_subscriptions(
 @router.post(
     "/subscriptions",
     status_code=201,
-    responses={400: "Refused by the subscription rules", 404: USER_NOT_FOUND},
+    responses={400: "Refused by the subscription rules", 404: f"{USER_NOT_FOUND}; {NOT_FOUND}"},
 )
 async def create_subscription(
     request: Request, session: AsyncSession, payload: SubscriptionCreateRequest
 ) -> SubscriptionResponse:
     """Create a trial or paid subscription for a user (internal id), or replace the user's
-    current one with ``replace_existing``."""
+    current one (or the one of theirs ``subscription_id`` names) with ``replace_existing``."""
     user = None
     if fits_int32(payload.user_id):
         query = select(User).where(col(User.id) == payload.user_id).with_for_update()
@@ -204,18 +205,37 @@ async def remove_subscription_squad_endpoint(
 # --- /users/{user_id}/subscription ---------------------------------------------------------------
 
 
-@users_router.post(
-    "/users/{user_id}/subscription",
-    status_code=201,
-    responses={400: "Refused by the subscription rules", 404: USER_NOT_FOUND},
-)
-async def create_user_subscription(
-    request: Request, session: AsyncSession, user_id: BigInt, payload: UserSubscriptionCreateRequest
+async def _user_order(
+    request: Request, session: AsyncSession, user_id: int, payload: UserSubscriptionCreateRequest
 ) -> UserResponse:
-    """Create or replace a user's (trial or paid) subscription; answers the user record."""
+    """Create or replace the subscription of the user (messenger id, else internal id)."""
     user = await get_user(session, user_id, for_update=True)
     await _create_or_replace(request, session, user, payload)
     return await user_record(request, session, user)
+
+
+_USER_SUBSCRIPTION_RESPONSES = {
+    400: "Refused by the subscription rules",
+    404: f"{USER_NOT_FOUND}; {NOT_FOUND}",
+}
+
+
+@users_router.post("/users/{user_id}/subscription", status_code=201, responses=_USER_SUBSCRIPTION_RESPONSES)
+async def create_user_subscription(
+    request: Request, session: AsyncSession, user_id: BigInt, payload: UserSubscriptionCreateRequest
+) -> UserResponse:
+    """Create or replace a user's (trial or paid) subscription; with ``replace_existing`` the
+    current one, or the one of theirs ``subscription_id`` names, is replaced. Answers the user
+    record."""
+    return await _user_order(request, session, user_id, payload)
+
+
+@users_router.patch("/users/{user_id}/subscription", status_code=201, responses=_USER_SUBSCRIPTION_RESPONSES)
+async def patch_user_subscription(
+    request: Request, session: AsyncSession, user_id: BigInt, payload: UserSubscriptionCreateRequest
+) -> UserResponse:
+    """The same as ``POST``: create or replace a user's subscription (201, the user record)."""
+    return await _user_order(request, session, user_id, payload)
 
 
 @users_router.delete(

@@ -48,6 +48,11 @@ class UserSubscriptionCreateRequest(BaseModel):
     squad_uuid: str | None = None
     connected_squads: list[str] | None = None
     replace_existing: bool = False
+    subscription_id: int | None = Field(
+        None,
+        description="The user's subscription to replace with `replace_existing` (default: the current one); "
+        "another user's is 404.",
+    )
 
     @model_validator(mode="after")
     def _one_length(self) -> Self:

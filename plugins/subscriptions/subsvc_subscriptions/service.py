@@ -52,6 +52,7 @@ _SHORT_ID_ALPHABET = string.ascii_lowercase + string.digits
 
 PAID_NEEDS_DAYS = "duration_days is required for paid subscriptions"
 ALREADY_HAS = "User already has a subscription. Use replace_existing=true to replace it"
+SUBSCRIPTION_NOT_FOUND = "Subscription not found"
 SQUAD_REQUIRED = "squad_uuid is required"
 END_OUT_OF_RANGE = "The subscription's end date would be out of range"
 TRAFFIC_OUT_OF_RANGE = "The traffic limit would be out of range"
@@ -60,6 +61,10 @@ DEVICES_OUT_OF_RANGE = "The device limit would be out of range"
 
 class RuleViolation(ValueError):
     """A change the rules refuse; the message is the answer (400)."""
+
+
+class SubscriptionNotFound(LookupError):
+    """The order names a subscription that is not the user's (404 ``Subscription not found``)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,8 @@ class Order:
     squad_uuid: str | None = None
     connected_squads: Sequence[str] | None = None
     replace_existing: bool = False
+    subscription_id: int | None = None
+    """The user's subscription to replace (default: the current one)."""
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -307,7 +314,8 @@ async def create_or_replace(
     user: User,
     order: Order,
 ) -> Subscription:
-    """Create the user's subscription, or overwrite the current one with ``replace_existing``.
+    """Create the user's subscription, or overwrite the current one (or the one of the user's
+    ``order.subscription_id`` names: else :class:`SubscriptionNotFound`) with ``replace_existing``.
 
     The caller holds the user's row lock (so two orders for one user do not both create).
     Trial: days, traffic (0 too) and devices fall back to the trial settings. Paid: days are
@@ -326,7 +334,12 @@ async def create_or_replace(
         traffic = (
             settings.DEFAULT_TRAFFIC_LIMIT_GB if order.traffic_limit_gb is None else order.traffic_limit_gb
         )
-    existing = await primary_of(session, user.id, for_update=True)
+    if order.subscription_id is None:
+        existing = await primary_of(session, user.id, for_update=True)
+    else:
+        existing = await get(session, order.subscription_id, for_update=True)
+        if existing is None or existing.user_id != user.id:
+            raise SubscriptionNotFound(SUBSCRIPTION_NOT_FOUND)
     if existing is not None and not order.replace_existing:
         raise RuleViolation(ALREADY_HAS)
 

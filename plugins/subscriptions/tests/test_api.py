@@ -47,6 +47,7 @@ OPERATIONS = [
         "subscriptions",
     ),
     ("POST", "/users/{user_id}/subscription", 201, "Create User Subscription", "users"),
+    ("PATCH", "/users/{user_id}/subscription", 201, "Patch User Subscription", "users"),
     ("DELETE", "/users/{user_id}/subscription", 200, "Delete User Subscription", "users"),
 ]
 

@@ -1,15 +1,18 @@
-"""The tariffs plugin's implementations of the promo_groups, servers and cabinet_admin_users ports."""
+"""The tariffs plugin's implementations of the promo_groups, servers and cabinet_admin_users ports
+(the available tariffs of a user, tariff names)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
 from subsvc.hookspecs import hookimpl
 from subsvc_tariffs import available, service
+from subsvc_tariffs.models import Tariff
 
 
 @hookimpl
@@ -28,6 +31,15 @@ def cabinet_admin_user_tariffs(
     """The tariffs of ``GET /cabinet/admin/users/{id}/available-tariffs`` (when the
     cabinet_admin_users plugin runs), each marked available or not for the user's group."""
     return available.user_tariffs(session, promo_group_id, include_inactive=include_inactive)
+
+
+@hookimpl(optionalhook=True)
+async def cabinet_admin_tariff_names(session: AsyncSession, tariff_ids: Sequence[int]) -> dict[int, str]:
+    """The names of the tariffs a page of the administrators' users list shows (one query)."""
+    if not tariff_ids:
+        return {}
+    rows = await session.exec(select(Tariff.id, Tariff.name).where(col(Tariff.id).in_(set(tariff_ids))))
+    return {tariff_id: name for tariff_id, name in rows.all() if tariff_id is not None}
 
 
 @hookimpl

@@ -2,7 +2,8 @@
 
 - :class:`User`, the ORM model: for reading and joining (``USERS`` is its table). Only this
   plugin writes it: through :func:`create_user`, :func:`update_user`,
-  :func:`record_paid_subscription`, :func:`delete_user` and the narrow rules below. Columns
+  :func:`set_referrer` (the referrer link, refusing cycles), :func:`record_paid_subscription`,
+  :func:`delete_user` and the narrow rules below. Columns
   other plugins own conceptually (still in this table, written only as said):
 
   - ``auth_type``, ``email``, ``email_verified``, ``email_verified_at``,
@@ -59,17 +60,22 @@ from subsvc_users.schemas import (
     UserUpdateRequest,
 )
 from subsvc_users.service import (
+    REFERRER_CYCLE,
+    REFERRER_IS_SELF,
     UserRuleError,
     count_query,
     create_user,
     delete_user,
     filters,
     record_paid_subscription,
+    set_referrer,
     update_user,
 )
 
 __all__ = [
     "RECORD_COLUMNS",
+    "REFERRER_CYCLE",
+    "REFERRER_IS_SELF",
     "USERS",
     "Columns",
     "PathId",
@@ -100,6 +106,7 @@ __all__ = [
     "record_select",
     "records_from_rows",
     "set_password_hash",
+    "set_referrer",
     "touch",
     "update_user",
     "user_record",

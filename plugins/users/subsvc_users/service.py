@@ -261,6 +261,39 @@ async def update_user(app: Starlette, session: AsyncSession, user: User, data: U
     return user
 
 
+REFERRER_IS_SELF = "A user cannot be their own referrer"
+REFERRER_CYCLE = "The referrer was referred by this user (directly or through others)"
+
+
+async def set_referrer(
+    app: Starlette, session: AsyncSession, user: User, referrer: User | None
+) -> int | None:
+    """Make ``referrer`` the user's referrer (``None``: the user has none); returns the
+    previous referrer's id. The caller holds the user's row lock. A referrer that is the user,
+    or that the user referred (directly or up a chain), is refused (:class:`UserRuleError`)."""
+    old = user.referred_by_id
+    if referrer is not None:
+        assert referrer.id is not None
+        if referrer.id == user.id:
+            raise UserRuleError(REFERRER_IS_SELF)
+        seen: set[int] = set()
+        above: int | None = referrer.referred_by_id
+        while above is not None and above not in seen:
+            if above == user.id:
+                raise UserRuleError(REFERRER_CYCLE)
+            seen.add(above)
+            above = (
+                await session.exec(select(col(User.referred_by_id)).where(col(User.id) == above))
+            ).first()
+    new = referrer.id if referrer is not None else None
+    if new != old:
+        user.referred_by_id = new
+        user.updated_at = utcnow()
+        await session.flush()
+        count_cache(app).invalidate_on_commit(session)
+    return old
+
+
 # --- promo group members (the promo_groups plugin's hooks) ---------------------------------------
 
 

@@ -8,18 +8,23 @@ is a 502 naming what the panel said.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Annotated
 
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_subscriptions import api as subscriptions
+from subsvc_subscriptions.api import Subscription
 from subsvc_users.api import User
 
-from subsvc.api import HTTPError, from_attributes
+from subsvc.api import HTTPError, Path, Query, from_attributes
 from subsvc.db import utcnow
 from subsvc.panel import RESPONSES as PANEL_RESPONSES
 from subsvc.panel import PanelUser, PushOptions, failures_as_502
 from subsvc_cabinet_admin_users import sync
-from subsvc_cabinet_admin_users.lookup import admin_settings, current_subscription
+from subsvc_cabinet_admin_users.lookup import admin_settings, chosen_subscription
+from subsvc_cabinet_admin_users.models import DeviceName
+from subsvc_cabinet_admin_users.names import tariff_names
 from subsvc_cabinet_admin_users.panel import GATEWAY, PanelGateway
 from subsvc_cabinet_admin_users.routes.common import (
     EDIT,
@@ -34,6 +39,8 @@ from subsvc_cabinet_admin_users.schemas import (
     DeleteDeviceResponse,
     DeviceInfo,
     PanelSyncStatusResponse,
+    RenameDeviceRequest,
+    RenameDeviceResponse,
     ResetDevicesResponse,
     SyncFromPanelRequest,
     SyncFromPanelResponse,
@@ -48,7 +55,32 @@ from subsvc_cabinet_admin_users.schemas import (
 router = new_router()
 
 NO_ACCOUNT = "User has no panel account"
-PANEL = {404: USER_NOT_FOUND, **PANEL_RESPONSES}
+NO_SUBSCRIPTION = "User has no subscription"
+SUBSCRIPTION_NOT_FOUND = "Subscription not found"
+PANEL = {404: f"{USER_NOT_FOUND}; {SUBSCRIPTION_NOT_FOUND} (not one of the user's)", **PANEL_RESPONSES}
+SubscriptionId = Annotated[
+    int | None,
+    Query(description="Subscription ID for multi-tariff (one of the user's; default: the current one)"),
+]
+
+
+async def named_subscription(
+    session: AsyncSession, user: User, subscription_id: int | None, *, for_update: bool = False
+) -> Subscription | None:
+    """The subscription the request names (404 when it is not the user's), else the current one."""
+    assert user.id is not None
+    found = await chosen_subscription(session, user.id, subscription_id, for_update=for_update)
+    if found is None and subscription_id is not None:
+        raise HTTPError(404, SUBSCRIPTION_NOT_FOUND)
+    return found
+
+
+async def local_names(session: AsyncSession, subscription: Subscription | None) -> dict[str, str]:
+    """The administrators' names of the subscription's devices, by hardware id."""
+    if subscription is None:
+        return {}
+    rows = await session.exec(select(DeviceName).where(col(DeviceName.subscription_id) == subscription.id))
+    return {row.hwid: row.name for row in rows.all()}
 
 
 async def _account(
@@ -63,32 +95,41 @@ async def _account(
 
 
 async def _existing_account(
-    request: Request, session: AsyncSession, user_id: int
+    request: Request, session: AsyncSession, user_id: int, subscription_id: int | None
 ) -> tuple[PanelGateway, PanelUser]:
     """The panel gateway and the user's panel account; 400 when the user has none."""
-    _, gateway, account = await _account(request, session, user_id)
+    user, gateway, account = await _account(request, session, user_id)
+    await named_subscription(session, user, subscription_id)
     if account is None:
         raise HTTPError(400, NO_ACCOUNT)
     return gateway, account
 
 
 @router.get("/{user_id}/devices", permission=READ, responses=PANEL)
-async def get_user_devices(request: Request, session: AsyncSession, user_id: int) -> UserDevicesResponse:
-    """The devices the panel knows for the user, and the subscription's device limit."""
+async def get_user_devices(
+    request: Request, session: AsyncSession, user_id: int, subscription_id: SubscriptionId = None
+) -> UserDevicesResponse:
+    """The devices the panel knows for the user, with the names administrators gave them on
+    the subscription, and the subscription's device limit (the current subscription, or the
+    one of the user's `subscription_id` names). The panel keeps one account per user: its
+    devices are those of every subscription."""
     user, gateway, account = await _account(request, session, user_id)
-    assert user.id is not None
-    subscription = await current_subscription(session, user.id)
+    subscription = await named_subscription(session, user, subscription_id)
     limit = subscription.device_limit if subscription else 0
     with failures_as_502():
         found = await gateway.devices(account.uuid) if account else []
-    devices = [DeviceInfo(**vars(device)) for device in found]
+    names = await local_names(session, subscription)
+    devices = [DeviceInfo(**vars(device), local_name=names.get(device.hwid)) for device in found]
     return UserDevicesResponse(devices=devices, total=len(devices), device_limit=limit)
 
 
 @router.delete("/{user_id}/devices", permission=EDIT, responses={400: NO_ACCOUNT, **PANEL})
-async def reset_user_devices(request: Request, session: AsyncSession, user_id: int) -> ResetDevicesResponse:
-    """Remove every device of the user from the panel."""
-    gateway, account = await _existing_account(request, session, user_id)
+async def reset_user_devices(
+    request: Request, session: AsyncSession, user_id: int, subscription_id: SubscriptionId = None
+) -> ResetDevicesResponse:
+    """Remove every device of the user from the panel (`subscription_id`: one of the user's,
+    else 404; the panel's account is the user's)."""
+    gateway, account = await _existing_account(request, session, user_id, subscription_id)
     with failures_as_502():
         devices = await gateway.devices(account.uuid)
         deleted = 0
@@ -105,11 +146,11 @@ async def reset_user_devices(request: Request, session: AsyncSession, user_id: i
 
 @router.delete("/{user_id}/devices/{hwid}", permission=EDIT, responses={400: NO_ACCOUNT, **PANEL})
 async def delete_user_device(
-    request: Request, session: AsyncSession, user_id: int, hwid: str
+    request: Request, session: AsyncSession, user_id: int, hwid: str, subscription_id: SubscriptionId = None
 ) -> DeleteDeviceResponse:
     """Remove one device (by its hardware id) from the user's panel account; 404 when the
-    panel has no such device for the user."""
-    gateway, account = await _existing_account(request, session, user_id)
+    panel has no such device for the user (`subscription_id`: one of the user's, else 404)."""
+    gateway, account = await _existing_account(request, session, user_id, subscription_id)
     with failures_as_502():
         deleted = await gateway.delete_device(account.uuid, hwid)
     if not deleted:
@@ -117,11 +158,47 @@ async def delete_user_device(
     return DeleteDeviceResponse(success=True, message="Device deleted", deleted_hwid=hwid)
 
 
+@router.patch(
+    "/{user_id}/devices/{hwid}/name",
+    permission=EDIT,
+    responses={404: f"{USER_NOT_FOUND}; {NO_SUBSCRIPTION}; {SUBSCRIPTION_NOT_FOUND}"},
+)
+async def rename_user_device(
+    session: AsyncSession,
+    user_id: int,
+    hwid: Annotated[str, Path(max_length=255)],
+    payload: RenameDeviceRequest,
+    subscription_id: SubscriptionId = None,
+) -> RenameDeviceResponse:
+    """Set or clear (empty or null `name`) the local name of a device of the user's
+    subscription (the current one, or the one of theirs `subscription_id` names). Names are
+    kept here, per subscription and hardware id; the panel is not asked."""
+    user = await get_user(session, user_id, for_update=True)
+    subscription = await named_subscription(session, user, subscription_id)
+    if subscription is None:
+        raise HTTPError(404, NO_SUBSCRIPTION)
+    assert subscription.id is not None
+    name = (payload.name or "").strip() or None
+    row = await session.get(DeviceName, (subscription.id, hwid), with_for_update=True)
+    if name is None:
+        if row is not None:
+            await session.delete(row)
+    elif row is None:
+        session.add(DeviceName(subscription_id=subscription.id, hwid=hwid, name=name))
+    else:
+        row.name, row.updated_at = name, utcnow()
+    await session.flush()
+    return RenameDeviceResponse(hwid=hwid, local_name=name)
+
+
 @router.get("/{user_id}/node-usage", permission=READ, responses=PANEL)
-async def get_user_node_usage(request: Request, session: AsyncSession, user_id: int) -> UserNodeUsageResponse:
+async def get_user_node_usage(
+    request: Request, session: AsyncSession, user_id: int, subscription_id: SubscriptionId = None
+) -> UserNodeUsageResponse:
     """Traffic per panel node over the last `ADMIN_USER_NODE_USAGE_DAYS` days (30), one figure
-    per day, the busiest node first."""
-    _, gateway, account = await _account(request, session, user_id)
+    per day, the busiest node first (`subscription_id`: one of the user's, else 404)."""
+    user, gateway, account = await _account(request, session, user_id)
+    await named_subscription(session, user, subscription_id)
     days = settings(request).ADMIN_USER_NODE_USAGE_DAYS
     if account is None:
         return UserNodeUsageResponse(items=[], period_days=days)
@@ -134,9 +211,13 @@ async def get_user_node_usage(request: Request, session: AsyncSession, user_id: 
 
 
 @router.get("/{user_id}/panel-info", permission=READ, responses=PANEL)
-async def get_user_panel_info(request: Request, session: AsyncSession, user_id: int) -> UserPanelInfoResponse:
-    """The user's panel account: connection secrets and links, traffic, last connection."""
-    _, _, account = await _account(request, session, user_id)
+async def get_user_panel_info(
+    request: Request, session: AsyncSession, user_id: int, subscription_id: SubscriptionId = None
+) -> UserPanelInfoResponse:
+    """The user's panel account: connection secrets and links, traffic, last connection
+    (`subscription_id`: one of the user's, else 404)."""
+    user, _, account = await _account(request, session, user_id)
+    await named_subscription(session, user, subscription_id)
     if account is None:
         return UserPanelInfoResponse(found=False)
     info = UserPanelInfoResponse.model_validate(account, from_attributes=True)  # its fields of the account
@@ -145,18 +226,24 @@ async def get_user_panel_info(request: Request, session: AsyncSession, user_id: 
 
 @router.get("/{user_id}/sync/status", permission=SYNC, responses=PANEL)
 async def get_user_sync_status(
-    request: Request, session: AsyncSession, user_id: int
+    request: Request, session: AsyncSession, user_id: int, subscription_id: SubscriptionId = None
 ) -> PanelSyncStatusResponse:
-    """The user's subscription beside the panel account, and what differs between them."""
+    """The user's subscription (the current one, or the one of theirs `subscription_id`
+    names) beside the panel account, and what differs between them."""
     user, _, account = await _account(request, session, user_id)
     assert user.id is not None
-    subscription = await current_subscription(session, user.id)
+    subscription = await named_subscription(session, user, subscription_id)
     link = await admin_settings(session, user.id)
+    names = await tariff_names(request.app, session, [subscription.tariff_id if subscription else None])
     status = PanelSyncStatusResponse(
         user_id=user.id,
         messenger_id=user.messenger_id,
         panel_uuid=account.uuid if account else (link.panel_uuid if link else None),
         last_sync=link.last_panel_sync if link else None,
+        subscription_id=subscription.id if subscription else None,
+        subscription_tariff_name=names.get(subscription.tariff_id)
+        if subscription and subscription.tariff_id
+        else None,
     )
     if subscription is not None:
         status.bot_subscription_status = subscription.status
@@ -186,11 +273,14 @@ async def sync_user_from_panel(
     session: AsyncSession,
     user_id: int,
     payload: SyncFromPanelRequest = SyncFromPanelRequest(),
+    subscription_id: SubscriptionId = None,
 ) -> SyncFromPanelResponse:
     """Write the panel account's state (end date, status, traffic, devices, squads, link)
-    into the user's subscription; `create_if_missing` creates one from the account."""
+    into the user's subscription (the current one, or the one of theirs `subscription_id`
+    names); `create_if_missing` creates one from the account."""
     user, _, account = await _account(request, session, user_id, for_update=True)
     assert user.id is not None
+    subscription = await named_subscription(session, user, subscription_id, for_update=True)
     if account is None:
         return SyncFromPanelResponse(
             success=False,
@@ -198,7 +288,6 @@ async def sync_user_from_panel(
             errors=["No panel account found by the recorded link, messenger id or e-mail"],
         )
     now = utcnow()
-    subscription = await current_subscription(session, user.id, for_update=True)
     changes: dict[str, object] = {}
     if subscription is not None:
         changes = sync.apply_account(subscription, account, payload, now)
@@ -223,13 +312,15 @@ async def sync_user_to_panel(
     session: AsyncSession,
     user_id: int,
     payload: SyncToPanelRequest = SyncToPanelRequest(),
+    subscription_id: SubscriptionId = None,
 ) -> SyncToPanelResponse:
-    """Write the user's subscription to the panel account, creating the account when missing
+    """Write the user's subscription (the current one, or the one of theirs
+    `subscription_id` names) to the panel account, creating the account when missing
     (`create_if_missing`); the flags choose what is written."""
     user = await get_user(session, user_id, for_update=True)
     gateway = await GATEWAY.require(request.app)
     assert user.id is not None
-    subscription = await current_subscription(session, user.id, for_update=True)
+    subscription = await named_subscription(session, user, subscription_id, for_update=True)
     if subscription is None:
         raise HTTPError(400, "User has no subscription to sync")
     link = await admin_settings(session, user.id)

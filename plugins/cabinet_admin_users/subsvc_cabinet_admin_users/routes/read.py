@@ -10,10 +10,10 @@ from starlette.requests import Request
 from subsvc_promo_groups.api import find_group
 from subsvc_users.api import User, UserStatus, find_user_by_messenger_id
 
-from subsvc.api import BigInt, HTTPError, Limit, Offset, Query
+from subsvc.api import INT32_MAX, BigInt, HTTPError, Limit, Offset, Query
 from subsvc.services import services
 from subsvc_cabinet_admin_users import detail, listing, stats
-from subsvc_cabinet_admin_users.lookup import current_subscription
+from subsvc_cabinet_admin_users.lookup import current_subscription, fits_row_id
 from subsvc_cabinet_admin_users.routes.common import READ, USER_NOT_FOUND, get_user, new_router, settings
 from subsvc_cabinet_admin_users.schemas import (
     AdminUserGiftsResponse,
@@ -29,6 +29,7 @@ from subsvc_cabinet_admin_users.schemas import (
 router = new_router()
 
 Text255 = Annotated[str | None, Query(max_length=255)]
+BAD_TARIFF_ID = "tariff_id must be tariff ids separated by commas"
 
 
 async def _hook(request: Request, name: str, **kwargs: Any) -> Any:
@@ -46,16 +47,39 @@ async def _users_page(
 ) -> UsersListResponse:
     """One page of the users list."""
     total, rows = await listing.list_users(request.app, session, filters, sort_by, limit, offset)
-    items = await listing.list_items(session, rows)
+    items = await listing.list_items(request.app, session, rows)
     return UsersListResponse(users=items, total=total, offset=offset, limit=limit)
 
 
 async def _detail(request: Request, session: AsyncSession, user: User) -> UserDetailResponse:
     """The user's detail with as many recent transactions as the settings say."""
-    return await detail.user_detail(session, user, settings(request).ADMIN_USER_RECENT_TRANSACTIONS)
+    return await detail.user_detail(
+        request.app, session, user, settings(request).ADMIN_USER_RECENT_TRANSACTIONS
+    )
 
 
-@router.get("", permission=READ)
+def _tariff_ids(value: str | None) -> tuple[int, ...]:
+    """The ids of ``tariff_id`` (one, or several separated by commas); 400 when one is not a
+    tariff id."""
+    parts = [part.strip() for part in (value or "").split(",") if part.strip()]
+    if not all(part.isdigit() and fits_row_id(int(part)) for part in parts):
+        raise HTTPError(400, BAD_TARIFF_ID)
+    return tuple(sorted({int(part) for part in parts}))
+
+
+async def _attributed(
+    request: Request, session: AsyncSession, campaign_id: int | None, partner_id: int | None
+) -> tuple[Any, ...]:
+    """The statements of the plugins that know who a campaign or partner brought (none yet)."""
+    if campaign_id is None and partner_id is None:
+        return ()
+    found = await services(request.app).plugins.call_all(
+        "cabinet_admin_user_attribution", session=session, campaign_id=campaign_id, partner_id=partner_id
+    )
+    return tuple(found)
+
+
+@router.get("", permission=READ, responses={400: BAD_TARIFF_ID})
 async def list_users(
     request: Request,
     session: AsyncSession,
@@ -65,6 +89,11 @@ async def list_users(
     email: Text255 = None,
     status: UserStatus | None = None,
     sort_by: SortBy = SortBy.CREATED_AT,
+    subscription_status: Annotated[str | None, Query(max_length=20)] = None,
+    tariff_id: Text255 = None,
+    promo_group_id: Annotated[int | None, Query(ge=1, le=INT32_MAX)] = None,
+    campaign_id: int | None = None,
+    partner_id: int | None = None,
 ) -> UsersListResponse:
     """Get paginated list of users with filtering and sorting.
 
@@ -72,6 +101,12 @@ async def list_users(
       digits also match a messenger id or an internal id exactly
     - **email**: part of the e-mail (any case)
     - **status**: active, blocked or deleted
+    - **subscription_status**: users with a subscription that is now active, trial, expired,
+      disabled, limited or pending
+    - **tariff_id**: users with a subscription of this tariff (several: separated by commas)
+    - **promo_group_id**: users of this promo group
+    - **campaign_id**, **partner_id**: users a campaign or partner brought, as the plugin that
+      records it says; no installed plugin records it yet, so these match nobody
     - **sort_by**: created_at (newest first), balance, traffic (most used), last_activity,
       total_spent, purchase_count (largest first; ties newest first)
     """
@@ -79,6 +114,12 @@ async def list_users(
         status=status.value if status else None,
         search=(search or "").strip() or None,
         email=(email or "").strip() or None,
+        subscription_status=(subscription_status or "").strip().lower() or None,
+        tariff_ids=_tariff_ids(tariff_id),
+        promo_group_id=promo_group_id,
+        campaign_id=campaign_id,
+        partner_id=partner_id,
+        attributed=await _attributed(request, session, campaign_id, partner_id),
     )
     return await _users_page(request, session, filters, sort_by, offset, limit)
 

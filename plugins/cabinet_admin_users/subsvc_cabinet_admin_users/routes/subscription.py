@@ -20,13 +20,15 @@ router = new_router()
     permission=SUBSCRIPTION,
     responses={
         400: "Unknown action, a missing parameter, or refused by the subscription rules",
-        404: "User not found, User has no subscription, Tariff not found, Traffic purchase not found",
+        404: "User not found, User has no subscription, Subscription not found (not one of the user's), "
+        "Tariff not found, Traffic purchase not found",
     },
 )
 async def update_user_subscription(
     request: Request, session: AsyncSession, user_id: int, payload: UpdateSubscriptionRequest
 ) -> UpdateSubscriptionResponse:
-    """Update the user's current subscription. Actions:
+    """Update the user's current subscription, or the one of theirs `subscription_id` names
+    (404 `Subscription not found` when it is not theirs). Actions:
 
     - **create** (`days`, default 30; `is_trial`, `traffic_limit_gb`, `device_limit`): a new
       subscription; 400 when the user has one
@@ -49,5 +51,5 @@ async def update_user_subscription(
     return UpdateSubscriptionResponse(
         success=True,
         message=outcome.message,
-        subscription=await subscription_info(session, outcome.subscription),
+        subscription=await subscription_info(request.app, session, outcome.subscription),
     )
