@@ -107,7 +107,8 @@ async def seed(url: str, tickets: int, messages: int) -> tuple[int, int]:
                     ).model_dump(exclude={"id"})
                     for n, user_id in zip(numbers, user_ids, strict=True)
                 ]
-                made = await connection.execute(insert(Ticket.__table__).returning(Ticket.__table__.c.id), rows)
+                table = Ticket.__table__
+                made = await connection.execute(insert(table).returning(table.c.id), rows)
                 ticket_ids.extend(row[0] for row in made.all())
             notification_ids: list[int] = []
             for start in range(0, messages, BATCH):
@@ -154,7 +155,7 @@ async def seed(url: str, tickets: int, messages: int) -> tuple[int, int]:
 def answer(svc: Service, path: str, token: str) -> dict[str, Any]:
     """One request's JSON answer."""
     request = urllib.request.Request(svc.base + path, headers={"Authorization": f"Bearer {token}"})
-    with urllib.request.urlopen(request, timeout=30) as response:  # noqa: S310 (loopback)
+    with urllib.request.urlopen(request, timeout=30) as response:
         body: dict[str, Any] = json.loads(response.read())
         return body
 
