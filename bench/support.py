@@ -180,7 +180,8 @@ def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, 
             run[f"{name}_non_2xx"] = result.non_2xx
         run.update(measure_ceiling(args, svc, workdir))
         log(
-            f"run {number + 1}: list {run['list_per_second']:,.0f}/s, pending {run['pending_per_second']:,.0f}/s, "
+            f"run {number + 1}: list {run['list_per_second']:,.0f}/s, "
+            f"pending {run['pending_per_second']:,.0f}/s, "
             f"unread {run['unread_per_second']:,.0f}/s, /health {run['health_per_second']:,.0f}/s"
         )
         runs.append(run)
