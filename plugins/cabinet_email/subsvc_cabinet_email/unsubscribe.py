@@ -63,6 +63,7 @@ def unsubscribe_url(app: Starlette, user_id: int) -> str | None:
 
 
 async def is_unsubscribed(session: AsyncSession, user_id: int) -> bool:
+    """Did the user unsubscribe from marketing e-mail?"""
     query = select(col(EmailUnsubscribe.user_id)).where(col(EmailUnsubscribe.user_id) == user_id)
     return (await session.exec(query)).first() is not None
 
