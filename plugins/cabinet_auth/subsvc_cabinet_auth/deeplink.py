@@ -84,8 +84,8 @@ async def confirm(session: AsyncSession, token: str, user: User) -> DeepLinkToke
     return row
 
 
-async def consume(session: AsyncSession, token: str) -> int:
-    """The confirmed user's id, consuming the token (a concurrent poll gets 410); 202 while
+async def consume(session: AsyncSession, token: str) -> DeepLinkToken:
+    """The confirmed token (its ``user_id`` set), consuming it (a concurrent poll gets 410); 202 while
     pending."""
     row = await _live(session, token)
     if row.status == DEEPLINK_PENDING:
@@ -100,4 +100,4 @@ async def consume(session: AsyncSession, token: str) -> int:
     )
     if not result.rowcount:
         raise HTTPError(410, CONSUMED)
-    return row.user_id
+    return row

@@ -1,7 +1,11 @@
-"""Logging a messenger identity in: find the user by messenger id or create it, refresh its
-profile, apply the status rules, then :func:`~subsvc_cabinet_auth.sessions.issue_session`."""
+"""Logging a messenger identity in: find the user by messenger id or create it (with the legal
+consent and first campaign a new account brings), refresh its profile, apply the status rules,
+then :func:`~subsvc_cabinet_auth.sessions.issue_session`."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -16,6 +20,8 @@ from subsvc_users.api import (
 )
 
 from subsvc.api.errors import HTTPError
+from subsvc_cabinet_auth.campaigns import record_first_campaign
+from subsvc_cabinet_auth.consent import record_consent, require_legal_consent
 from subsvc_cabinet_auth.guard import NOT_ACTIVE
 from subsvc_cabinet_auth.messenger import MessengerIdentity
 from subsvc_cabinet_auth.schemas import AuthResponse
@@ -47,38 +53,58 @@ def _language(value: str | None) -> str:
     return value if 2 <= len(value) <= 10 else "ru"
 
 
+@dataclass(frozen=True)
+class Arrival:
+    """What a login brings for an account it makes: the method (``messenger``, ``widget``,
+    ``oidc``), the inviter's code, the campaign and the accepted legal documents."""
+
+    source: str
+    referral_code: str | None = None
+    campaign_slug: str | None = None
+    accepted_legal_documents: Sequence[str] | None = None
+
+
 async def find_or_create(
-    request: Request, session: AsyncSession, identity: MessengerIdentity, referral_code: str | None
+    request: Request, session: AsyncSession, identity: MessengerIdentity, arrival: Arrival
 ) -> User:
-    """The user with this messenger id, created (with the referrer of ``referral_code``)
-    when there is none. A concurrent first login of the same person finds the winner's row."""
+    """The user with this messenger id, created (with the referrer of the referral code, the
+    legal consent required of a new account, and the first campaign) when there is none. A
+    concurrent first login of the same person finds the winner's row."""
     user = await user_by_messenger_id(session, identity.messenger_id)
     if user is not None:
         return user
+    language = _language(identity.language)
+    await require_legal_consent(request, session, language, arrival.accepted_legal_documents)
     data = UserCreateRequest(
         messenger_id=identity.messenger_id,
         username=_clip(identity.username),
         first_name=_clip(identity.first_name),
         last_name=_clip(identity.last_name),
-        language=_language(identity.language),
-        referred_by_id=await referrer_id(session, referral_code, identity.messenger_id),
+        language=language,
+        referred_by_id=await referrer_id(session, arrival.referral_code, identity.messenger_id),
     )
     try:
         async with session.begin_nested():
-            return await create_user(request.app, session, data)
+            user = await create_user(request.app, session, data)
     except UserRuleError:
-        user = await user_by_messenger_id(session, identity.messenger_id)
-        if user is None:
+        found = await user_by_messenger_id(session, identity.messenger_id)
+        if found is None:
             raise
-        return user
+        return found
+    assert user.id is not None
+    await record_consent(
+        request, session, user.id, arrival.accepted_legal_documents, language=language, source=arrival.source
+    )
+    await record_first_campaign(session, user.id, arrival.campaign_slug, arrival.source)
+    return user
 
 
 async def messenger_login(
     request: Request,
     session: AsyncSession,
     identity: MessengerIdentity,
+    arrival: Arrival,
     *,
-    referral_code: str | None = None,
     revive_deleted: bool = False,
     update_last_name: bool = True,
     device_info: str | None = None,
@@ -86,7 +112,7 @@ async def messenger_login(
     """Log the identity in. A deleted account is revived when ``revive_deleted`` (signed
     init data is as good as a fresh start in the bot); otherwise a user who is not active
     gets 403 'User account is not active'."""
-    user = await find_or_create(request, session, identity, referral_code)
+    user = await find_or_create(request, session, identity, arrival)
     changes = UserUpdateRequest()
     if user.status != "active":
         if not (revive_deleted and user.status == "deleted"):

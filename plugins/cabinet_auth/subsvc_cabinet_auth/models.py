@@ -60,3 +60,18 @@ class DeepLinkToken(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     expires_at: datetime = Field(sa_type=UTCDateTime)
     confirmed_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class FirstCampaign(SQLModel, table=True):
+    """The advertising campaign a user first came from (``campaign_slug`` of the login or
+    registration that made the account): one row per user, the first touch wins."""
+
+    __tablename__ = "cabinet_first_campaigns"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False, unique=True)
+    )
+    campaign_slug: str = Field(sa_type=String(64))
+    source: str = Field(sa_type=String(32))
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

@@ -2,13 +2,13 @@
 
 from subsvc.manifest import Plugin
 from subsvc_cabinet_auth import guard, hooks, merging
-from subsvc_cabinet_auth.models import CabinetRefreshToken, DeepLinkToken, UsedCredential
-from subsvc_cabinet_auth.routes import cabinet, web
+from subsvc_cabinet_auth.models import CabinetRefreshToken, DeepLinkToken, FirstCampaign, UsedCredential
+from subsvc_cabinet_auth.routes import cabinet, public, web
 from subsvc_cabinet_auth.settings import CabinetAuthSettings
 
 plugin = Plugin(
-    models=[CabinetRefreshToken, UsedCredential, DeepLinkToken],
-    endpoints=[cabinet.router, web.router],
+    models=[CabinetRefreshToken, UsedCredential, DeepLinkToken, FirstCampaign],
+    endpoints=[cabinet.router, web.router, public.router],
     tags={
         "Cabinet Auth": "Cabinet logins, sessions (JWT), the caller's standing.",
         "cabinet-auth": "The bot's side of the cabinet's deep-link login.",

@@ -11,6 +11,15 @@ from subsvc.api import BigInt
 
 CampaignSlug = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-zA-Z0-9_-]+$")]
 InviterCode = Annotated[str, Field(max_length=32, pattern=r"^[a-zA-Z0-9_-]+$")]
+LegalDocuments = Annotated[
+    list[str] | None,
+    Field(
+        max_length=8,
+        description="Keys of the legal documents the user accepted on the first-login screen "
+        "(see GET /cabinet/info/legal-consent). Needed only when the login makes a NEW account; "
+        "ignored for an existing one.",
+    ),
+]
 
 
 # --- responses -----------------------------------------------------------------------------
@@ -103,6 +112,7 @@ class DeepLinkConfirmResponse(BaseModel):
 class _Attribution(BaseModel):
     campaign_slug: CampaignSlug | None = Field(default=None, description="Campaign slug from web link")
     referral_code: InviterCode | None = Field(default=None, description="Referral code of inviter")
+    accepted_legal_documents: LegalDocuments = None
 
 
 class MessengerAuthRequest(_Attribution):
@@ -123,8 +133,9 @@ class MessengerWidgetAuthRequest(_Attribution):
     hash: str = Field(min_length=64, max_length=64, description="Authentication hash")
 
     def signed_fields(self) -> dict[str, Any]:
-        """The fields the widget signed: every non-null one but the hash and attribution."""
-        data = self.model_dump(exclude={"hash", "campaign_slug", "referral_code"})
+        """The fields the widget signed: every non-null one but the hash, the attribution and
+        the accepted documents (the cabinet adds those, the messenger never signs them)."""
+        data = self.model_dump(exclude={"hash", "campaign_slug", "referral_code", "accepted_legal_documents"})
         return {key: value for key, value in data.items() if value is not None}
 
 
@@ -144,6 +155,9 @@ class AutoLoginRequest(BaseModel):
 
 class DeepLinkPollRequest(BaseModel):
     token: str = Field(min_length=16, max_length=128, description="Deep link auth token")
+    campaign_slug: CampaignSlug | None = Field(
+        default=None, description="Campaign slug captured from cabinet URL"
+    )
 
 
 class DeepLinkConfirmRequest(BaseModel):

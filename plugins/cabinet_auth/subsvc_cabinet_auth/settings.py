@@ -41,6 +41,12 @@ class CabinetAuthSettings(PluginSettings):
     CABINET_DEEPLINK_TOKEN_SECONDS: int = Field(
         300, ge=30, description="How long a deep-link login token waits for the bot's confirmation."
     )
+    CABINET_SITE_VERIFICATION: dict[str, str] = Field(
+        default_factory=dict,
+        description="Site-verification tokens the cabinet puts in `<meta>` tags, JSON by name "
+        '(`{"yandex-verification": "…", "google-site-verification": "…"}`; '
+        "`GET /cabinet/public/site-verification`).",
+    )
     CABINET_AUTO_LOGIN_TOKEN_HOURS: int = Field(
         72,
         ge=1,

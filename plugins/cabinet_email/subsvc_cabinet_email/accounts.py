@@ -15,8 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_users.api import User, UserCreateRequest, create_cabinet_user, set_password_hash, verify_email
 
-from subsvc.auth.admins import is_admin, normalise_email
-from subsvc.services import services
+from subsvc.auth.admins import normalise_email
 from subsvc_cabinet_email.models import EmailToken
 from subsvc_cabinet_email.settings import CabinetEmailSettings
 
@@ -49,14 +48,15 @@ def is_disposable(settings: CabinetEmailSettings, email: str) -> bool:
     return not candidates.isdisjoint(settings.CABINET_EMAIL_DISPOSABLE_DOMAINS)
 
 
-def check_new_address(app: Starlette, email: str, *, admin_detail: str) -> None:
-    """Refuse an address nobody may claim through the cabinet: a disposable one (400), or one
-    of ``ADMIN_EMAILS`` (403: claiming it would make the claimer an administrator)."""
+def check_new_address(app: Starlette, email: str) -> None:
+    """Refuse an address nobody may claim through the cabinet: a disposable one (400).
+
+    An ``ADMIN_EMAILS`` address is claimed like any other: it makes an administrator only once
+    verified by a mailed link or code (``cabinet``), never while unverified or when
+    verification is off (``cabinet_auto``)."""
     settings: CabinetEmailSettings = CabinetEmailSettings.of(app)
     if is_disposable(settings, email):
         raise EmailRuleError(400, DISPOSABLE)
-    if is_admin(services(app).settings, email=email):
-        raise EmailRuleError(403, admin_detail)
 
 
 async def user_by_email(session: AsyncSession, email: str) -> User | None:

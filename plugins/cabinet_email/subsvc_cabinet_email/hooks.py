@@ -3,6 +3,8 @@ app; mails still being sent are waited for at shutdown."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.applications import Starlette
 
 from subsvc.hookspecs import hookimpl
@@ -23,3 +25,11 @@ def startup(app: Starlette) -> None:
 @hookimpl
 async def shutdown(app: Starlette) -> None:
     await delivery.drain(app)
+
+
+@hookimpl
+def register_commands(cli: Any) -> None:
+    """``subsvc admin create --email E``: the first administrator's e-mail login."""
+    from subsvc_cabinet_email.cli import register
+
+    register(cli)

@@ -3,6 +3,7 @@ from a template, sent with the configured server, TLS and login."""
 
 from __future__ import annotations
 
+import html
 import logging
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid
@@ -32,16 +33,36 @@ class Mailer:
     def compose(self, template: str, language: str | None, to: str, /, **values: str) -> EmailMessage:
         """The message of ``template`` for ``to``, in ``language`` when there are its texts."""
         rendered = render(template, language, email=to, **values)
+        return self._message(to, rendered.subject, rendered.text, rendered.html)
+
+    def compose_marketing(
+        self, to: str, subject: str, text: str, body_html: str, unsubscribe: str
+    ) -> EmailMessage:
+        """A marketing message: the unsubscribe link at its end and the RFC 8058 one-click
+        headers (``List-Unsubscribe``, ``List-Unsubscribe-Post``)."""
+        link = html.escape(unsubscribe, quote=True)
+        message = self._message(
+            to,
+            subject,
+            f"{text}\n\n--\nUnsubscribe: {unsubscribe}\n",
+            f'{body_html}<hr><p><a href="{link}">Unsubscribe</a></p>',
+        )
+        del message["Auto-Submitted"]
+        message["List-Unsubscribe"] = f"<{unsubscribe}>"
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        return message
+
+    def _message(self, to: str, subject: str, text: str, body_html: str) -> EmailMessage:
         sender = self.settings.SMTP_FROM_EMAIL or ""
         message = EmailMessage()
-        message["Subject"] = rendered.subject
+        message["Subject"] = " ".join(subject.split())
         message["From"] = formataddr((self.settings.SMTP_FROM_NAME, sender))
         message["To"] = to
         message["Date"] = formatdate(localtime=False, usegmt=True)
         message["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2] or None)
         message["Auto-Submitted"] = "auto-generated"
-        message.set_content(rendered.text)
-        message.add_alternative(rendered.html, subtype="html")
+        message.set_content(text)
+        message.add_alternative(body_html, subtype="html")
         return message
 
     async def send(self, message: EmailMessage) -> None:

@@ -4,13 +4,14 @@ from subsvc.manifest import Plugin
 from subsvc_cabinet_email import hooks, merging
 from subsvc_cabinet_email.accounts import EmailRuleError
 from subsvc_cabinet_email.delivery import DeliveryFailed
-from subsvc_cabinet_email.models import EmailToken
-from subsvc_cabinet_email.routes import change, password, registration
+from subsvc_cabinet_email.models import EmailToken, EmailUnsubscribe
+from subsvc_cabinet_email.routes import change, merge, password, public, registration
 from subsvc_cabinet_email.settings import CabinetEmailSettings
 
 plugin = Plugin(
-    models=[EmailToken],
-    endpoints=[registration.router, password.router, change.router],
+    models=[EmailToken, EmailUnsubscribe],
+    endpoints=[registration.router, password.router, change.router, merge.router, public.router],
+    tags={"Cabinet:Public": "Public cabinet pages: site verification, one-click e-mail unsubscribe."},
     settings=CabinetEmailSettings,
     errors={EmailRuleError: lambda exc: (exc.status, exc.detail), DeliveryFailed: 503},
     hooks=[hooks, merging],

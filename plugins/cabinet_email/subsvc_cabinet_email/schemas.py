@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Annotated
 
 from pydantic import BaseModel, EmailStr, Field
+from subsvc_cabinet_auth.api import LegalDocuments
 
 Password = Annotated[str, Field(min_length=8, max_length=128, description="Password (min 8 chars)")]
 CampaignSlug = Annotated[
@@ -36,6 +37,8 @@ class EmailRegisterStandaloneRequest(BaseModel):
     referral_code: str | None = Field(
         None, max_length=32, pattern=r"^[a-zA-Z0-9_-]+$", description="Referral code of inviter"
     )
+    campaign_slug: CampaignSlug = None
+    accepted_legal_documents: LegalDocuments = None
 
 
 class RegisterResponse(BaseModel):
@@ -45,8 +48,31 @@ class RegisterResponse(BaseModel):
 
 
 class EmailLinkResponse(BaseModel):
+    """The address was linked or a link mailed; or, when it is another account's, a code was
+    mailed to it (``merge_required``: confirm with ``POST /email/merge/verify``)."""
+
     message: str
     email: str
+    merge_required: bool = False
+    merge_verification: str | None = Field(None, description="`email_code` when a merge code was mailed")
+    merge_token: str | None = Field(None, description="Always null here: the merge token comes from the code")
+
+
+class EmailMergeVerifyRequest(BaseModel):
+    """Request to confirm an email account merge with the emailed code."""
+
+    code: str = Field(min_length=6, max_length=6, pattern=r"^\d{6}$", description="6-digit confirmation code")
+
+
+class EmailMergeVerifyResponse(BaseModel):
+    """The code proved control of the other account's address: merge with the token
+    (``GET|POST /cabinet/auth/merge/{merge_token}``)."""
+
+    success: bool = True
+    message: str
+    merge_required: bool = True
+    merge_token: str
+    expires_in_seconds: int
 
 
 class EmailVerifyRequest(BaseModel):

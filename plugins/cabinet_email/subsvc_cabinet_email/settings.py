@@ -58,6 +58,15 @@ class CabinetEmailSettings(PluginSettings):
         default_factory=lambda: list(DISPOSABLE_DOMAINS),
         description="Comma list of e-mail domains refused as disposable (subdomains too).",
     )
+    PUBLIC_API_URL: str | None = Field(
+        None,
+        description="Public address of this API, for the unsubscribe link of marketing mail "
+        "(`{PUBLIC_API_URL}/cabinet/public/unsubscribe?token=…`, also its `List-Unsubscribe` header); "
+        "unset = marketing mail is not sent.",
+    )
+    CABINET_UNSUBSCRIBE_LINK_DAYS: int = Field(
+        60, ge=1, description="How long the unsubscribe link of a marketing e-mail works."
+    )
     CABINET_PASSWORD_ARGON2_TIME_COST: int = Field(3, ge=1, description="Argon2id iterations.")
     CABINET_PASSWORD_ARGON2_MEMORY_KIB: int = Field(
         65536, ge=8, description="Argon2id memory per hash, in KiB."

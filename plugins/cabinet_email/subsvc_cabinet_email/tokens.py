@@ -3,6 +3,7 @@
 Link tokens are 32 random bytes (64 hex characters) stored as their SHA-256. Change codes
 are 6 digits stored as an HMAC-SHA256 keyed with the cabinet's JWT secret and bound to the
 user, so a leaked table does not give the codes away by a lookup of a million hashes.
+Merge codes are made the same way, bound to the purpose ``email-merge``.
 Several live proofs of one purpose may exist (a resent link); using one deletes its
 siblings, and the newest one is the pending change. Rows expired for a day are purged
 whenever a new one is made.
@@ -38,12 +39,14 @@ def new_code() -> str:
     return f"{secrets.randbelow(1_000_000):06d}"
 
 
-def hash_code(secret: str, user_id: int, code: str) -> str:
-    return hmac.new(secret.encode(), f"email-change:{user_id}:{code}".encode(), hashlib.sha256).hexdigest()
+def hash_code(secret: str, user_id: int, code: str, purpose: str = "email-change") -> str:
+    return hmac.new(secret.encode(), f"{purpose}:{user_id}:{code}".encode(), hashlib.sha256).hexdigest()
 
 
-def codes_match(expected_hash: str, secret: str, user_id: int, code: str) -> bool:
-    return hmac.compare_digest(expected_hash, hash_code(secret, user_id, code))
+def codes_match(
+    expected_hash: str, secret: str, user_id: int, code: str, purpose: str = "email-change"
+) -> bool:
+    return hmac.compare_digest(expected_hash, hash_code(secret, user_id, code, purpose))
 
 
 def is_expired(row: EmailToken) -> bool:

@@ -15,6 +15,8 @@ from subsvc.auth.principal import Principal
 from subsvc.ratelimit import RATE_LIMITED, rate_limit
 from subsvc.services import services
 from subsvc_cabinet_auth import deeplink, replay
+from subsvc_cabinet_auth.campaigns import record_first_campaign
+from subsvc_cabinet_auth.consent import CONSENT_RESPONSES
 from subsvc_cabinet_auth.guard import NOT_ACTIVE, USER_NOT_FOUND, authenticated_user
 from subsvc_cabinet_auth.identities import (
     CredentialRefused,
@@ -23,7 +25,7 @@ from subsvc_cabinet_auth.identities import (
     oidc_identity,
     widget_identity,
 )
-from subsvc_cabinet_auth.logins import messenger_login
+from subsvc_cabinet_auth.logins import Arrival, messenger_login
 from subsvc_cabinet_auth.messenger import INVALID, MISSING_ID
 from subsvc_cabinet_auth.schemas import (
     AuthResponse,
@@ -92,9 +94,30 @@ _REFUSALS: dict[str, dict[Reason, tuple[int, str]]] = {
 
 
 # what a messenger login answers beyond its success (a refused credential, a user who may not log in)
-MESSENGER_REFUSALS = {401: f"{INVALID}, or {MISSING_ID}", 403: NOT_ACTIVE, **RATE_LIMITED}
-WIDGET_REFUSALS = {401: f"{INVALID}, {MISSING_ID}, or {WIDGET_REPLAYED}", 403: NOT_ACTIVE, **RATE_LIMITED}
-OIDC_REFUSALS = {400: OIDC_OFF, 401: OIDC_INVALID, 403: NOT_ACTIVE, **RATE_LIMITED}
+MESSENGER_REFUSALS = {
+    401: f"{INVALID}, or {MISSING_ID}",
+    403: NOT_ACTIVE,
+    **CONSENT_RESPONSES,
+    **RATE_LIMITED,
+}
+WIDGET_REFUSALS = {
+    401: f"{INVALID}, {MISSING_ID}, or {WIDGET_REPLAYED}",
+    403: NOT_ACTIVE,
+    **CONSENT_RESPONSES,
+    **RATE_LIMITED,
+}
+OIDC_REFUSALS = {400: OIDC_OFF, 401: OIDC_INVALID, 403: NOT_ACTIVE, **CONSENT_RESPONSES, **RATE_LIMITED}
+
+
+def _arrival(
+    source: str, body: MessengerAuthRequest | MessengerWidgetAuthRequest | MessengerOIDCAuthRequest
+) -> Arrival:
+    return Arrival(
+        source=source,
+        referral_code=body.referral_code,
+        campaign_slug=body.campaign_slug,
+        accepted_legal_documents=body.accepted_legal_documents,
+    )
 
 
 def _refused(method: str, exc: CredentialRefused) -> HTTPError:
@@ -113,9 +136,7 @@ async def auth_messenger(request: Request, session: AsyncSession, body: Messenge
         identity = init_data_identity(request.app, body.init_data)
     except CredentialRefused as exc:
         raise _refused("init_data", exc) from None
-    return await messenger_login(
-        request, session, identity, referral_code=body.referral_code, revive_deleted=True
-    )
+    return await messenger_login(request, session, identity, _arrival("messenger", body), revive_deleted=True)
 
 
 @router.post("/messenger/widget", public=True, responses=WIDGET_REFUSALS)
@@ -128,7 +149,7 @@ async def auth_messenger_widget(
         identity = await widget_identity(request.app, session, body.signed_fields(), body.hash)
     except CredentialRefused as exc:
         raise _refused("widget", exc) from None
-    return await messenger_login(request, session, identity, referral_code=body.referral_code)
+    return await messenger_login(request, session, identity, _arrival("widget", body))
 
 
 @router.post("/messenger/oidc", public=True, responses=OIDC_REFUSALS)
@@ -142,9 +163,7 @@ async def auth_messenger_oidc(
         identity = await oidc_identity(request.app, session, body.id_token)
     except CredentialRefused as exc:
         raise _refused("oidc", exc) from None
-    return await messenger_login(
-        request, session, identity, referral_code=body.referral_code, update_last_name=False
-    )
+    return await messenger_login(request, session, identity, _arrival("oidc", body), update_last_name=False)
 
 
 # --- deep link and auto-login --------------------------------------------------------------
@@ -186,9 +205,13 @@ async def poll_deep_link_token(
     request: Request, session: AsyncSession, body: DeepLinkPollRequest
 ) -> AuthResponse:
     """202 'Waiting for confirmation' until the bot confirms; then the session, once; 410
-    when expired or used."""
+    when expired or used. ``campaign_slug`` becomes the first campaign of an account the bot
+    made during this login (after the token was requested)."""
     await rate_limit(request, "deeplink_poll", "60/minute")
-    user = _active(await session.get(User, await deeplink.consume(session, body.token)))
+    row = await deeplink.consume(session, body.token)
+    user = _active(await session.get(User, row.user_id))
+    if user.created_at >= row.created_at and user.id is not None:
+        await record_first_campaign(session, user.id, body.campaign_slug, "deep_link")
     return await issue_session(request, session, user, device_info="deep_link")
 
 

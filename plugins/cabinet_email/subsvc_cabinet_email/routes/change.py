@@ -16,7 +16,6 @@ from subsvc.services import services
 from subsvc_cabinet_email import accounts, delivery, tokens
 from subsvc_cabinet_email.models import CHANGE, VERIFY
 from subsvc_cabinet_email.routes.common import (
-    CANNOT_LINK,
     current_user,
     greeting_name,
     limit,
@@ -54,7 +53,6 @@ def _secret(request: Request) -> str:
     "/email/change",
     responses={
         400: "No address yet, the same address, disposable, or registered to another account",
-        403: "An ADMIN_EMAILS address",
         503: "Email service is not configured, or the mail could not be sent",
         **RATE_LIMITED,
     },
@@ -77,7 +75,7 @@ async def request_email_change(
     email = accounts.normalise(payload.new_email)
     if email == user.email:
         raise HTTPError(400, SAME_EMAIL)
-    accounts.check_new_address(request.app, email, admin_detail=CANNOT_LINK)
+    accounts.check_new_address(request.app, email)
     if await accounts.owner_other_than(session, email, user.id) is not None:
         raise HTTPError(400, accounts.ALREADY_REGISTERED)
     config = settings(request)

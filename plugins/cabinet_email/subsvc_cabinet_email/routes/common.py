@@ -19,7 +19,6 @@ from subsvc_cabinet_email.settings import CabinetEmailSettings
 
 TAG = "Cabinet Auth"
 USER_NOT_FOUND = "User not found"
-CANNOT_LINK = "This email address cannot be linked to your account."
 
 # default limits per client IP (override with RATE_LIMITS=action=limit)
 LIMITS = {
@@ -31,6 +30,7 @@ LIMITS = {
     "password_reset": "5/minute",
     "email_change": "5 per 5 minutes",
     "email_change_verify": "5/minute",
+    "email_merge_verify": "5/minute",
     "email_to_address": "5/hour",  # mail to one address, whoever asks (no mail bombing)
 }
 

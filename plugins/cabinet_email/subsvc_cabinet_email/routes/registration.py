@@ -5,16 +5,24 @@ from __future__ import annotations
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_cabinet_auth.api import AuthResponse, MessageResponse, issue_session
+from subsvc_cabinet_auth.api import (
+    CONSENT_RESPONSES,
+    AuthResponse,
+    MessageResponse,
+    issue_session,
+    record_consent,
+    record_first_campaign,
+    require_legal_consent,
+)
 from subsvc_users.api import User
 
 from subsvc.api import HTTPError
 from subsvc.auth.principal import Principal
-from subsvc.ratelimit import RATE_LIMITED
+from subsvc.ratelimit import RATE_LIMITED, client_ip
 from subsvc_cabinet_email import accounts, tokens
 from subsvc_cabinet_email.models import VERIFY, EmailToken
+from subsvc_cabinet_email.routes import merge
 from subsvc_cabinet_email.routes.common import (
-    CANNOT_LINK,
     current_user,
     limit,
     mail_user_link,
@@ -23,6 +31,7 @@ from subsvc_cabinet_email.routes.common import (
     passwords,
     redeem_link,
     require_links,
+    require_smtp,
     settings,
 )
 from subsvc_cabinet_email.schemas import (
@@ -38,7 +47,6 @@ router = new_router()
 ALREADY_VERIFIED = "You already have a verified email"
 ALREADY_LINKED = "This email is already linked to your account"
 OWNED_BY_ANOTHER = "This email is already registered to another account"
-CANNOT_REGISTER = "This email address cannot be used for registration."
 INVALID_TOKEN = "Invalid verification token"  # noqa: S105 - a message
 EXPIRED_TOKEN = "Verification token has expired"  # noqa: S105 - a message
 NOT_ACTIVE = "User account is not active"
@@ -52,8 +60,7 @@ SENT = "Verification email sent"
     "/email/register",
     responses={
         400: "Already verified, same address, disposable address",
-        403: "An ADMIN_EMAILS address",
-        409: "The address belongs to another account",
+        409: "The address belongs to another account (not verified there, or merging unavailable)",
         503: "Email service is not configured, or the mail could not be sent",
         **RATE_LIMITED,
     },
@@ -65,19 +72,25 @@ async def register_email(
 
     With verification on, a link is mailed to the address and the account gets the address
     and the password when the link is opened (`POST /email/verify`); until then nothing
-    changes. With verification off, both are set at once. An address held by another
-    account is 409 (merging accounts is a separate flow).
+    changes. With verification off, both are set at once. An address verified by another
+    account gets a 6-digit code mailed to it (`merge_required`, `merge_verification:
+    "email_code"`): `POST /email/merge/verify` with it offers the merge. An address another
+    account holds unverified is 409 (its inbox proves nothing about that account).
     """
     await limit(request, "email_register")
     user = await current_user(session, principal)
     if user.email and user.email_verified:
         raise HTTPError(400, ALREADY_VERIFIED)
     email = accounts.normalise(payload.email)
-    accounts.check_new_address(request.app, email, admin_detail=CANNOT_LINK)
+    accounts.check_new_address(request.app, email)
     if user.email == email:
         raise HTTPError(400, ALREADY_LINKED)
-    if await accounts.owner_other_than(session, email, user.id) is not None:
-        raise HTTPError(409, OWNED_BY_ANOTHER)
+    owner = await accounts.owner_other_than(session, email, user.id)
+    if owner is not None:
+        if not (owner.email_verified and owner.status != "deleted" and merge.merging_available(request)):
+            raise HTTPError(409, OWNED_BY_ANOTHER)
+        require_smtp(request)
+        return await merge.mail_merge_code(request, session, user, owner, email)
     enabled = settings(request).CABINET_EMAIL_VERIFICATION_ENABLED
     if enabled:
         require_links(request)
@@ -96,8 +109,8 @@ async def register_email(
     public=True,
     responses={
         400: "Address already registered, or disposable",
-        403: "An ADMIN_EMAILS address",
         503: "Email service is not configured, or the mail could not be sent",
+        **CONSENT_RESPONSES,
         **RATE_LIMITED,
     },
 )
@@ -108,13 +121,16 @@ async def register_email_standalone(
 
     With verification on, the account is made when the mailed link is opened
     (`POST /email/verify`, which also logs in); registering again before that mails a new
-    link. With verification off, the account is made at once and can log in.
+    link. With verification off, the account is made at once and can log in. The legal
+    documents a new account must accept (`GET /cabinet/info/legal-consent`) are required here
+    (428) and recorded, with `campaign_slug` (first touch), when the account is made.
     """
     await limit(request, "email_register")
     email = accounts.normalise(payload.email)
-    accounts.check_new_address(request.app, email, admin_detail=CANNOT_REGISTER)
+    accounts.check_new_address(request.app, email)
     if await accounts.user_by_email(session, email) is not None:
         raise HTTPError(400, accounts.ALREADY_REGISTERED)
+    await require_legal_consent(request, session, payload.language, payload.accepted_legal_documents)
     enabled = settings(request).CABINET_EMAIL_VERIFICATION_ENABLED
     if enabled:
         require_links(request)
@@ -124,8 +140,13 @@ async def register_email_standalone(
         "language": payload.language,
         "referral_code": payload.referral_code,
     }
+    arrival = {
+        "campaign_slug": payload.campaign_slug,
+        "legal_documents": ",".join(payload.accepted_legal_documents or ()) or None,
+        "consent_ip": client_ip(request),
+    }
     if not enabled:
-        await accounts.create_account(
+        user = await accounts.create_account(
             request.app,
             session,
             email=email,
@@ -133,6 +154,7 @@ async def register_email_standalone(
             source=accounts.VERIFIED_WITHOUT_MAIL,
             **profile,
         )
+        await _record_arrival(request, session, user, **arrival)
         return RegisterResponse(message="Registration complete", email=email, requires_verification=False)
     await mail_verification_link(
         request,
@@ -142,15 +164,34 @@ async def register_email_standalone(
         mail_language=payload.language,
         password_hash=password_hash,
         **profile,
+        **arrival,
     )
     return RegisterResponse(message="Verification email sent. Please check your inbox.", email=email)
+
+
+async def _record_arrival(
+    request: Request,
+    session: AsyncSession,
+    user: User,
+    *,
+    campaign_slug: str | None,
+    legal_documents: str | None,
+    consent_ip: str | None,
+) -> None:
+    """What a new e-mail account brought: its accepted legal documents and first campaign."""
+    assert user.id is not None
+    documents = legal_documents.split(",") if legal_documents else []
+    await record_consent(
+        request, session, user.id, documents, language=user.language, source="email", ip_address=consent_ip
+    )
+    await record_first_campaign(session, user.id, campaign_slug, "email")
 
 
 async def _verified_user(request: Request, session: AsyncSession, row: EmailToken) -> User:
     """The account the verified link stands for: made now (a registration) or updated."""
     if row.user_id is None:
         assert row.password_hash is not None
-        return await accounts.create_account(
+        made = await accounts.create_account(
             request.app,
             session,
             email=row.email,
@@ -160,6 +201,15 @@ async def _verified_user(request: Request, session: AsyncSession, row: EmailToke
             referral_code=row.referral_code,
             source=accounts.VERIFIED_BY_MAIL,
         )
+        await _record_arrival(
+            request,
+            session,
+            made,
+            campaign_slug=row.campaign_slug,
+            legal_documents=row.legal_documents,
+            consent_ip=row.consent_ip,
+        )
+        return made
     user = await session.get(User, row.user_id, with_for_update=True)
     if user is None:
         raise HTTPError(400, INVALID_TOKEN)
