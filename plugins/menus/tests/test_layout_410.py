@@ -28,7 +28,9 @@ async def test_custom_emoji_is_kept_changed_and_cleared(client):
 
 
 async def test_custom_emoji_longer_than_100_is_422(client):
-    response = await client.post(f"{BASE}/buttons", json={**LINK, "id": "x", "icon_custom_emoji_id": "1" * 101})
+    response = await client.post(
+        f"{BASE}/buttons", json={**LINK, "id": "x", "icon_custom_emoji_id": "1" * 101}
+    )
     assert response.status_code == 422
     assert response.json()["detail"][0]["loc"] == ["body", "icon_custom_emoji_id"]
 

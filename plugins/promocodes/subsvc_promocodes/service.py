@@ -145,7 +145,9 @@ async def detail(session: AsyncSession, code: PromoCode, recent_limit: int) -> P
     return from_attributes(
         PromoCodeDetailResponse,
         record(code, await tariff_names(session, [code]), now),
-        total_uses=total, today_uses=today, recent_uses=recent
+        total_uses=total,
+        today_uses=today,
+        recent_uses=recent,
     )
 
 

@@ -63,7 +63,8 @@ async def _put_on_tariff(db, subscription_id: int, tariff_id: int) -> None:
 async def test_tariff_id_and_name_in_every_record(admin, client, make_tariff):
     pro = await make_tariff("Pro")
     created = await admin.post(
-        ADMIN, json={"code": "PRO7", "type": "subscription_days", "subscription_days": 7, "tariff_id": pro["id"]}
+        ADMIN,
+        json={"code": "PRO7", "type": "subscription_days", "subscription_days": 7, "tariff_id": pro["id"]},
     )
     assert created.status_code == 201
     assert (created.json()["tariff_id"], created.json()["tariff_name"]) == (pro["id"], "Pro")
@@ -79,7 +80,9 @@ async def test_tariff_id_and_name_in_every_record(admin, client, make_tariff):
 
 async def test_patch_binds_keeps_and_clears_the_tariff(admin, make_tariff):
     pro, lite = await make_tariff("Pro"), await make_tariff("Lite")
-    code = (await admin.post(ADMIN, json={"code": "B", "type": "balance", "balance_bonus_kopeks": 100})).json()
+    code = (
+        await admin.post(ADMIN, json={"code": "B", "type": "balance", "balance_bonus_kopeks": 100})
+    ).json()
     assert (code["tariff_id"], code["tariff_name"]) == (None, None)
     bound = (await admin.patch(f"{ADMIN}/{code['id']}", json={"tariff_id": pro["id"]})).json()
     assert bound["tariff_name"] == "Pro"
@@ -95,7 +98,9 @@ async def test_patch_binds_keeps_and_clears_the_tariff(admin, make_tariff):
 
 
 async def test_an_unknown_tariff_is_400_and_a_deleted_one_unbinds(admin, make_tariff, rows):
-    refused = await admin.post(ADMIN, json={"code": "X", "type": "balance", "balance_bonus_kopeks": 1, "tariff_id": 999})
+    refused = await admin.post(
+        ADMIN, json={"code": "X", "type": "balance", "balance_bonus_kopeks": 1, "tariff_id": 999}
+    )
     assert refused.status_code == 400 and refused.json() == {"detail": "Tariff not found"}
     code = (await admin.post(ADMIN, json={"code": "Y", "type": "balance", "balance_bonus_kopeks": 1})).json()
     refused = await admin.patch(f"{ADMIN}/{code['id']}", json={"tariff_id": 999})
@@ -116,7 +121,8 @@ async def test_a_tariff_bound_code_goes_to_the_subscription_of_its_tariff(
     await _put_on_tariff(db, first["id"], lite["id"])
     second = await subscription_of(user["id"], pro["id"])
     await admin.post(
-        ADMIN, json={"code": "PRO7", "type": "subscription_days", "subscription_days": 7, "tariff_id": pro["id"]}
+        ADMIN,
+        json={"code": "PRO7", "type": "subscription_days", "subscription_days": 7, "tariff_id": pro["id"]},
     )
     async with cabinet(user["id"]) as http:
         response = await http.post(ACTIVATE, json={"code": "PRO7"})
@@ -138,7 +144,8 @@ async def test_subscription_id_names_the_subscription_and_must_fit_the_tariff(
     strangers = await make_subscription(other["id"], duration_days=10)
     await admin.post(ADMIN, json={"code": "ANY", "type": "subscription_days", "subscription_days": 3})
     await admin.post(
-        ADMIN, json={"code": "PRO", "type": "subscription_days", "subscription_days": 5, "tariff_id": pro["id"]}
+        ADMIN,
+        json={"code": "PRO", "type": "subscription_days", "subscription_days": 5, "tariff_id": pro["id"]},
     )
     async with cabinet(user["id"]) as http:
         wrong = await http.post(ACTIVATE, json={"code": "PRO", "subscription_id": first["id"]})
@@ -163,7 +170,8 @@ async def test_a_tariff_bound_code_without_a_subscription_of_the_tariff_is_refus
     await make_subscription(user["id"], duration_days=10)  # classic, no tariff
     code = (
         await admin.post(
-            ADMIN, json={"code": "PRO", "type": "subscription_days", "subscription_days": 5, "tariff_id": pro["id"]}
+            ADMIN,
+            json={"code": "PRO", "type": "subscription_days", "subscription_days": 5, "tariff_id": pro["id"]},
         )
     ).json()
     async with cabinet(user["id"]) as http:
