@@ -298,7 +298,29 @@ class UserTrafficResponse(BaseModel):
 # --- admin traffic ---------------------------------------------------------------------------
 
 
+class SubscriptionTrafficInfo(BaseModel):
+    """Per-subscription traffic metadata for multi-subscription display."""
+
+    subscription_id: int
+    tariff_name: str | None
+    status: str | None
+    traffic_limit_gb: float
+    device_limit: int
+
+
+class SubscriptionEnrichmentInfo(BaseModel):
+    """Per-subscription enrichment (dates) for multi-subscription display."""
+
+    subscription_id: int
+    tariff_name: str | None
+    start_date: str | None
+    end_date: str | None
+
+
 class UserTrafficItem(BaseModel):
+    """A user's line; the subscription fields are the current subscription's, ``subscriptions``
+    lists every one the user holds (the current first)."""
+
     user_id: int
     messenger_id: int | None
     username: str | None
@@ -310,6 +332,7 @@ class UserTrafficItem(BaseModel):
     device_limit: int
     node_traffic: dict[str, int]
     total_bytes: int
+    subscriptions: list[SubscriptionTrafficInfo] = Field(default_factory=list)
 
 
 class TrafficNodeInfo(BaseModel):
@@ -335,6 +358,7 @@ class UserTrafficEnrichment(BaseModel):
     subscription_start_date: str | None = None
     subscription_end_date: str | None = None
     last_node_name: str | None = None
+    subscriptions: list[SubscriptionEnrichmentInfo] = Field(default_factory=list)
 
 
 class TrafficEnrichmentResponse(BaseModel):
