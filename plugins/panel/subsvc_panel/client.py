@@ -19,7 +19,7 @@ that creates something is sent once.
 
 Objects the panel answers (the keys callers rely on):
 
-- user: ``uuid``, ``shortUuid``, ``username``, ``status`` (ACTIVE, DISABLED, LIMITED,
+- user: ``id`` (numeric), ``uuid``, ``shortUuid``, ``username``, ``status`` (ACTIVE, DISABLED, LIMITED,
   EXPIRED), ``expireAt`` (ISO), ``trafficLimitBytes``, ``trafficLimitStrategy``,
   ``usedTrafficBytes``, ``lifetimeUsedTrafficBytes``, ``telegramId``, ``email``,
   ``description``, ``hwidDeviceLimit``, ``subscriptionUrl``, ``activeInternalSquads``
@@ -30,8 +30,11 @@ Objects the panel answers (the keys callers rely on):
   ``isDisabled``, ``isNodeOnline``, ``isXrayRunning``, ``usersOnline``,
   ``trafficUsedBytes``, ``trafficLimitBytes``, ``lastStatusChange``, ``lastStatusMessage``,
   ``xrayUptime``, ``isTrafficTrackingActive``, ``trafficResetDay``, ``notifyPercent``,
-  ``consumptionMultiplier``, ``cpuCount``, ``cpuModel``, ``totalRam``, ``createdAt``,
-  ``updatedAt``, ``providerUuid``;
+  ``consumptionMultiplier``, ``createdAt``, ``updatedAt``, ``providerUuid``, ``provider``
+  (``{"uuid", "name", "faviconLink", ...}`` or null), ``activePluginUuid``, ``ips``
+  (``[{"ip", "status"}]``), ``versions`` (``{"xray", "node"}``), ``system`` (``{"info":
+  {"cpus", "cpuModel", "memoryTotal", ...}, "stats": {...}}``; older panels: ``cpuCount``,
+  ``cpuModel``, ``totalRam``);
 - internal squad: ``uuid``, ``name``, ``info`` (``{"membersCount", "inboundsCount"}``),
   ``inbounds`` (inbound objects);
 - inbound: ``uuid``, ``profileUuid``, ``tag``, ``type``, ``network``, ``security``, ``port``.

@@ -113,6 +113,12 @@ class NodeInfo(BaseModel):
     created_at: datetime | None = None
     updated_at: datetime | None = None
     provider_uuid: str | None = None
+    provider_name: str | None = Field(None, description="The node's infrastructure provider")
+    provider_favicon: str | None = Field(None, description="The provider's favicon link")
+    versions: dict[str, str] | None = Field(None, description="Software on the node: xray, node")
+    system: dict[str, Any] | None = Field(None, description="The node's host: info and live stats")
+    active_plugin_uuid: str | None = Field(None, description="The node plugin the node runs")
+    ips: list[dict[str, Any]] = Field(default_factory=list, description="The node's addresses: ip, status")
 
 
 class NodesListResponse(BaseModel):
@@ -129,15 +135,27 @@ class NodesOverview(BaseModel):
     nodes: list[NodeInfo]
 
 
+class NodeUserUsage(BaseModel):
+    """A user's traffic on a node over a window: the panel's user (its numeric id, when the
+    panel gives it, and name) and the bytes in all."""
+
+    user_id: int | None = None
+    username: str | None = None
+    node_uuid: str | None = None
+    total_bytes: int = 0
+
+
 class NodeStatisticsResponse(BaseModel):
+    """The node, its realtime figures and its users' traffic over the last week."""
+
     node: NodeInfo
     realtime: dict[str, Any] | None = None
-    usage_history: list[dict[str, Any]] = Field(default_factory=list)
+    usage_history: list[NodeUserUsage] = Field(default_factory=list)
     last_updated: datetime | None = None
 
 
 class NodeUsageResponse(BaseModel):
-    items: list[dict[str, Any]] = Field(default_factory=list)
+    items: list[NodeUserUsage] = Field(default_factory=list)
 
 
 class NodeActionRequest(BaseModel):

@@ -78,6 +78,7 @@ class FakePanel:
     realtime: list[dict[str, Any]] = field(default_factory=list)
     requests: list[tuple[str, str]] = field(default_factory=list)
     garbage: bool = False
+    next_user_id: int = 0
     failing: dict[str, Any] = field(default_factory=dict)
     _server: LoopbackServer | None = None
 
@@ -99,6 +100,8 @@ class FakePanel:
     # --- state -------------------------------------------------------------------------------
 
     def add_node(self, name: str, **fields: Any) -> dict[str, Any]:
+        """A node as the panel answers it: the host (``system``: ``info`` and ``stats``) and the
+        software (``versions``) the node reports, its ``provider``, ``ips`` and plugin."""
         node = {
             "uuid": fields.pop("uuid", new_uuid()),
             "name": name,
@@ -115,18 +118,38 @@ class FakePanel:
             "trafficLimitBytes": None,
             "lastStatusChange": _now(),
             "lastStatusMessage": None,
-            "xrayVersion": "25.1.1",
-            "xrayUptime": "3600",
+            "xrayUptime": 3600,
             "isTrafficTrackingActive": False,
             "trafficResetDay": None,
             "notifyPercent": None,
             "consumptionMultiplier": 1.0,
-            "cpuCount": 2,
-            "cpuModel": "Fake CPU",
-            "totalRam": "4 GB",
             "createdAt": _now(),
             "updatedAt": _now(),
             "providerUuid": None,
+            "provider": None,
+            "activePluginUuid": None,
+            "ips": [],
+            "versions": {"xray": "25.1.1", "node": "2.2.0"},
+            "system": {
+                "info": {
+                    "arch": "x64",
+                    "cpus": 2,
+                    "cpuModel": "Fake CPU",
+                    "memoryTotal": 4 * 1024**3,
+                    "hostname": name.lower(),
+                    "platform": "linux",
+                    "release": "6.8.0",
+                    "type": "Linux",
+                    "version": "#1 SMP",
+                    "networkInterfaces": ["eth0"],
+                },
+                "stats": {
+                    "memoryFree": 1024**3,
+                    "memoryUsed": 3 * 1024**3,
+                    "uptime": 86400,
+                    "loadAvg": [0.1],
+                },
+            },
             **fields,
         }
         self.nodes[node["uuid"]] = node
@@ -166,7 +189,9 @@ class FakePanel:
         if username in self.by_username:
             raise FakePanelError(400, "User username already exists", "A019")
         squads = fields.pop("activeInternalSquads", [])
+        self.next_user_id += 1
         user = {
+            "id": self.next_user_id,
             "uuid": fields.pop("uuid", new_uuid()),
             "shortUuid": fields.pop("shortUuid", uuid_lib.uuid4().hex[:16]),
             "username": username,

@@ -191,7 +191,8 @@ async def get_node_statistics(request: Request, node_uuid: str) -> NodeStatistic
 async def node_usage(
     request: Request, node_uuid: str, start: datetime | None = None, end: datetime | None = None
 ) -> NodeUsageResponse:
-    """The node's traffic per user and day between `start` and `end` (default: the last week)."""
+    """Each panel user's bytes on the node between `start` and `end` (default: the last week),
+    the most first; `user_id` is the panel's numeric id of the user."""
     return NodeUsageResponse(items=await service.node_usage(panel(request), node_uuid, start, end))
 
 
