@@ -401,3 +401,123 @@ class ExportCsvRequest(BaseModel):
 class ExportCsvResponse(BaseModel):
     success: bool
     message: str
+
+
+# --- panel health, recap, devices, top consumers, subscription requests, geo-check -------------
+
+
+class HealthResponse(BaseModel):
+    """The panel's processes: how many, their memory added up, the worst event-loop lag, the
+    longest uptime, and the first one's id."""
+
+    instances: int = 0
+    rss_bytes: int = 0
+    heap_used_bytes: int = 0
+    heap_total_bytes: int = 0
+    event_loop_delay_ms: float = 0
+    event_loop_p99_ms: float = 0
+    uptime_seconds: int = 0
+    instance_id: str | None = None
+
+
+class RecapTotal(BaseModel):
+    users: int = 0
+    nodes: int = 0
+    traffic_bytes: int = 0
+    nodes_ram_bytes: int = 0
+    nodes_cpu_cores: int = 0
+    distinct_countries: int = 0
+
+
+class RecapThisMonth(BaseModel):
+    users: int = 0
+    traffic_bytes: int = 0
+
+
+class RecapResponse(BaseModel):
+    """The panel's recap: version, first start, lifetime and this month's figures."""
+
+    version: str | None = None
+    init_date: str | None = None
+    total: RecapTotal = Field(default_factory=RecapTotal)
+    this_month: RecapThisMonth = Field(default_factory=RecapThisMonth)
+
+
+class PlatformCount(BaseModel):
+    platform: str
+    count: int
+
+
+class AppCount(BaseModel):
+    app: str
+    count: int
+
+
+class DeviceTopUser(BaseModel):
+    username: str
+    devices_count: int
+
+
+class DevicesStatsResponse(BaseModel):
+    """The users' devices (HWID) by platform and by app, the users with the most, totals."""
+
+    by_platform: list[PlatformCount] = Field(default_factory=list)
+    by_app: list[AppCount] = Field(default_factory=list)
+    top_users: list[DeviceTopUser] = Field(default_factory=list)
+    total_unique_devices: int = 0
+    total_hwid_devices: int = 0
+    average_devices_per_user: float = 0
+
+
+class TopConsumer(BaseModel):
+    username: str
+    total_bytes: int
+
+
+class TopConsumersResponse(BaseModel):
+    """The panel users who used the most traffic over ``period_days``, on all nodes."""
+
+    period_days: int = 7
+    users: list[TopConsumer] = Field(default_factory=list)
+
+
+class SubscriptionRequestStatsResponse(BaseModel):
+    """Subscription-link requests by client app."""
+
+    by_app: list[AppCount] = Field(default_factory=list)
+
+
+class GeocheckRequest(BaseModel):
+    """Optional: the address and the network interface of the node to check from."""
+
+    ip: str | None = Field(None, max_length=64)
+    interface: str | None = Field(None, max_length=64)
+
+
+class GeocheckStartResponse(BaseModel):
+    job_id: str
+
+
+class GeocheckImage(BaseModel):
+    format: str
+    media_type: str
+    encoding: str
+    data: str
+
+
+class GeocheckResult(BaseModel):
+    success: bool
+    node_uuid: str | None = None
+    image: GeocheckImage | None = None
+    raw_report: dict[str, Any] | None = None
+    message: str | None = None
+
+
+class GeocheckJobResponse(BaseModel):
+    """A geo-check job: running (neither completed nor failed), completed with its result, or
+    failed (the result says why when the panel does)."""
+
+    job_id: str
+    is_completed: bool
+    is_failed: bool
+    result: GeocheckResult | None = None
