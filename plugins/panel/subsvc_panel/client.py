@@ -214,9 +214,9 @@ class PanelClient:
             "POST", f"/nodes/{_segment(node_uuid)}/actions/{action}", idempotent=action != "restart"
         )
 
-    async def restart_all_nodes(self) -> bool:
-        """``POST /api/nodes/actions/restart-all``; whether the panel accepted it."""
-        found = await self._object("POST", "/nodes/actions/restart-all")
+    async def restart_all_nodes(self, force: bool = False) -> bool:
+        """``POST /api/nodes/actions/restart-all`` (``forceRestart``); whether the panel accepted it."""
+        found = await self._object("POST", "/nodes/actions/restart-all", json={"forceRestart": force})
         return bool(found.get("eventSent", True))
 
     async def nodes_realtime_usage(self) -> list[dict[str, Any]]:

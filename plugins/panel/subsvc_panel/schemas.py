@@ -158,6 +158,12 @@ class NodeUsageResponse(BaseModel):
     items: list[NodeUserUsage] = Field(default_factory=list)
 
 
+class RestartAllNodesPayload(BaseModel):
+    """``force_restart``: restart every node's core even where nothing changed."""
+
+    force_restart: bool = False
+
+
 class NodeActionRequest(BaseModel):
     action: Literal["enable", "disable", "restart"]
 

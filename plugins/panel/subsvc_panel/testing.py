@@ -95,6 +95,8 @@ class FakePanel:
     # geo-check jobs by id: {"nodeUuid", "polls", "result" (set once done), "failed"}
     geochecks: dict[str, dict[str, Any]] = field(default_factory=dict)
     geocheck_polls: int = 1
+    # forceRestart of each restart-all
+    restarts: list[bool] = field(default_factory=list)
     requests: list[tuple[str, str]] = field(default_factory=list)
     garbage: bool = False
     next_user_id: int = 0
@@ -375,6 +377,7 @@ class FakePanel:
             case "GET", ["nodes", "usage", node_uuid, "users", "range"]:
                 return self._node_users(self._node(node_uuid)["uuid"], query)
             case "POST", ["nodes", "actions", "restart-all"]:
+                self.restarts.append(bool(_dict_of(body).get("forceRestart")))
                 return {"eventSent": True}
             case "GET", ["nodes", node_uuid]:
                 return self._node(node_uuid)

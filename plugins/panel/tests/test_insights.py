@@ -143,3 +143,14 @@ async def test_members_are_refused_and_a_down_panel_is_502(
     await fake_panel.down()
     for path in ("health", "recap", "devices-stats", "top-consumers", "subscription-requests"):
         assert (await admin.get(f"{BASE}/{path}")).status_code == 502, path
+
+
+async def test_restart_all_may_force(
+    admin: httpx2.AsyncClient, client: httpx2.AsyncClient, fake_panel: FakePanel
+):
+    assert (await admin.post(f"{BASE}/nodes/restart-all")).json()["success"] is True
+    forced = await admin.post(f"{BASE}/nodes/restart-all", json={"force_restart": True})
+    assert forced.status_code == 200 and forced.json()["success"] is True
+    assert (await client.post("/panel/nodes/restart", json={"force_restart": True})).status_code == 200
+    assert fake_panel.restarts == [False, True, True]
+    assert (await admin.post(f"{BASE}/nodes/restart-all", json={"force_restart": "x"})).status_code == 422
