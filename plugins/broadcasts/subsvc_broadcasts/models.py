@@ -5,7 +5,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
 from sqlmodel import Field, SQLModel
 
 from subsvc.db import UTCDateTime, utcnow
@@ -30,7 +41,9 @@ class Broadcast(SQLModel, table=True):
 
     ``status``: ``scheduled`` (waits for ``send_at``) or ``queued`` -> ``in_progress`` ->
     ``completed``; a stop makes it ``cancelling`` (a sender is at work) then ``cancelled``.
-    ``lease_owner``/``lease_until``: the one sender at work on it."""
+    ``lease_owner``/``lease_until``: the one sender at work on it. ``custom_buttons``: the
+    administrator's own buttons (``{label, action_type, action_value, icon_custom_emoji_id}``);
+    ``category``: ``system``, ``news`` or ``promo``."""
 
     __tablename__ = "broadcasts"
     __table_args__ = (
@@ -46,6 +59,12 @@ class Broadcast(SQLModel, table=True):
     media_file_id: str | None = Field(default=None, sa_type=String(512))
     media_caption: str | None = Field(default=None, sa_type=Text)
     selected_buttons: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    custom_buttons: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False, server_default=text("'[]'"))
+    )
+    category: str = Field(
+        default="system", sa_column=Column(String(20), nullable=False, server_default="system")
+    )
     channel: str = Field(default="telegram", sa_type=String(20))
     status: str = Field(default=QUEUED, sa_type=String(20))
     total_count: int = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AwareDatetime, BaseModel, Field
+from pydantic import AwareDatetime, BaseModel, Field, model_validator
 
 from subsvc.api import Page
 
@@ -19,8 +19,35 @@ SendAt = Annotated[
 ]
 
 
+Category = Annotated[
+    str, Field(pattern=r"^(system|news|promo)$", description="system, news or promo: what the message is")
+]
+LINK_PREFIXES = ("http://", "https://", "tg://")
+
+
 def _default_buttons() -> list[str]:
     return ["home"]
+
+
+class CustomBroadcastButton(BaseModel):
+    """Custom button for broadcast message: a ``callback`` the bot answers (1-64 bytes of
+    callback data) or a ``url`` (http, https or tg link)."""
+
+    label: Annotated[str, Field(min_length=1, max_length=64)]
+    action_type: Literal["callback", "url"] = "callback"
+    action_value: Annotated[str, Field(min_length=1, max_length=256)]
+    icon_custom_emoji_id: Annotated[str | None, Field(pattern=r"^\d{1,64}$")] = None
+
+    @model_validator(mode="after")
+    def _check_action(self) -> CustomBroadcastButton:
+        if self.action_type == "callback" and len(self.action_value.encode()) > 64:
+            raise ValueError("callback action_value must be at most 64 bytes")
+        if self.action_type == "url" and not self.action_value.startswith(LINK_PREFIXES):
+            raise ValueError("url action_value must be an http://, https:// or tg:// link")
+        return self
+
+
+CustomButtons = Annotated[list[CustomBroadcastButton], Field(max_length=10)]
 
 
 class BroadcastMedia(BaseModel):
@@ -39,6 +66,8 @@ class BroadcastCreateRequest(BaseModel):
     selected_buttons: list[str] = Field(default_factory=_default_buttons)
     media: BroadcastMedia | None = None
     send_at: SendAt = None
+    custom_buttons: CustomButtons = Field(default_factory=list)
+    category: Category = "system"
 
 
 class CombinedBroadcastCreateRequest(BaseModel):
@@ -52,6 +81,8 @@ class CombinedBroadcastCreateRequest(BaseModel):
     email_subject: Annotated[str | None, Field(max_length=255)] = None
     email_html_content: Annotated[str | None, Field(max_length=100_000)] = None
     send_at: SendAt = None
+    custom_buttons: CustomButtons = Field(default_factory=list)
+    category: Category = "system"
 
 
 class BroadcastResponse(BaseModel):
@@ -82,6 +113,7 @@ class BroadcastResponse(BaseModel):
     email_subject: str | None = None
     email_html_content: str | None = None
     selected_buttons: list[str] = Field(default_factory=list)
+    category: str = "system"
 
 
 BroadcastListResponse = Page[BroadcastResponse]

@@ -187,7 +187,7 @@ async def claim(app: Starlette, broadcast_id: int) -> list[Any]:
 async def _deliver(app: Starlette, broadcast: Any, batch: Sequence[Any]) -> list[Delivery]:
     messenger: Messenger = services(app).messenger
     limiter = state_of(app).limiter
-    keyboard = buttons.keyboard(broadcast.selected_buttons or [])
+    keyboard = buttons.keyboard(broadcast.selected_buttons or [], broadcast.custom_buttons or [])
     media = Media(broadcast.media_type, broadcast.media_file_id) if broadcast.has_media else None
     text = (broadcast.media_caption or broadcast.message_text) if media else broadcast.message_text
 

@@ -35,7 +35,12 @@ from subsvc_broadcasts.models import (
     STOPPABLE,
     Broadcast,
 )
-from subsvc_broadcasts.schemas import BroadcastMedia, BroadcastProgress, BroadcastResponse
+from subsvc_broadcasts.schemas import (
+    BroadcastMedia,
+    BroadcastProgress,
+    BroadcastResponse,
+    CustomBroadcastButton,
+)
 
 USERS: Table = User.metadata.tables["users"]
 SEND_JOB = "broadcasts.send"
@@ -60,6 +65,8 @@ class NewBroadcast:
     send_at: datetime | None = None
     admin_id: int | None = None
     admin_name: str | None = None
+    custom_buttons: Sequence[CustomBroadcastButton] = ()
+    category: str = "system"
 
 
 def caption_too_long(length: int) -> str:
@@ -111,6 +118,8 @@ async def create(app: Starlette, session: AsyncSession, new: NewBroadcast) -> Br
         media_file_id=media.file_id if media else None,
         media_caption=media.caption if media else None,
         selected_buttons=list(dict.fromkeys(new.selected_buttons)),
+        custom_buttons=[button.model_dump() for button in new.custom_buttons],
+        category=new.category,
         status=SCHEDULED if scheduled else QUEUED,
         admin_id=new.admin_id,
         admin_name=new.admin_name,

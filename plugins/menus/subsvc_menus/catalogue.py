@@ -11,6 +11,7 @@ from typing import Any
 Conditions = dict[str, Any] | None
 
 SUBSCRIBED = {"has_active_subscription": True, "subscription_is_active": True}
+TOPUP = {"has_traffic_limit": True, "traffic_topup_enabled": True}
 
 # id: (callback_data, ru, en, visibility, conditions on the button, conditions listed as its
 #      default in /builtin-buttons, dynamic text, may open a Mini App directly)
@@ -18,7 +19,7 @@ BUILTIN: dict[str, tuple[str, str, str, str, Conditions, Conditions, bool, bool]
     "connect": ("subscription_connect", "🔗 Подключиться", "🔗 Connect", "subscribers", SUBSCRIBED, SUBSCRIBED, False, True),
     "happ_download": ("subscription_happ_download", "⬇️ Скачать Happ", "⬇️ Download Happ", "subscribers", None, {"happ_enabled": True}, False, False),
     "subscription": ("menu_subscription", "📊 Подписка", "📊 Subscription", "subscribers", None, {"has_active_subscription": True}, False, False),
-    "buy_traffic": ("buy_traffic", "📈 Докупить трафик", "📈 Buy traffic", "subscribers", {"has_traffic_limit": True}, {"has_traffic_limit": True}, False, False),
+    "buy_traffic": ("buy_traffic", "📈 Докупить трафик", "📈 Buy traffic", "subscribers", TOPUP, TOPUP, False, False),
     "balance": ("menu_balance", "💰 Баланс: {balance}", "💰 Balance: {balance}", "all", None, None, True, False),
     "trial": ("menu_trial", "🎁 Пробный период", "🎁 Free trial", "all", {"show_trial": True}, {"show_trial": True}, False, False),
     "buy_subscription": ("menu_buy", "🛒 Купить подписку", "🛒 Buy subscription", "all", {"show_buy": True}, {"show_buy": True}, False, False),

@@ -197,7 +197,7 @@ def _button(layout: MenuLayout, key: str) -> MenuButtonConfig:
     return layout.buttons[key]
 
 
-CLEARED_BY_NULL = ("icon", "conditions", "webapp_url", "description", "sort_order")
+CLEARED_BY_NULL = ("icon", "icon_custom_emoji_id", "conditions", "webapp_url", "description", "sort_order")
 
 
 def update_button(layout: MenuLayout, key: str, changes: dict[str, Any]) -> MenuButtonConfig:

@@ -23,6 +23,7 @@ FEATURE_SWITCHES = (
     "language_selection_enabled",
     "happ_enabled",
     "simple_subscription_enabled",
+    "traffic_topup_enabled",
 )
 
 

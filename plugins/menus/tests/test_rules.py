@@ -48,6 +48,7 @@ def test_conditions():
     assert all(conditions_hold(c, user) for c in holds)
     assert not any(conditions_hold(c, user) for c in fails)
     assert not conditions_hold(ButtonConditions(referral_enabled=True), MenuContext(features_on=False))
+    assert not conditions_hold(ButtonConditions(traffic_topup_enabled=True), MenuContext(features_on=False))
 
 
 def test_texts():

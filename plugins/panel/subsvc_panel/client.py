@@ -19,7 +19,7 @@ that creates something is sent once.
 
 Objects the panel answers (the keys callers rely on):
 
-- user: ``uuid``, ``shortUuid``, ``username``, ``status`` (ACTIVE, DISABLED, LIMITED,
+- user: ``id`` (numeric), ``uuid``, ``shortUuid``, ``username``, ``status`` (ACTIVE, DISABLED, LIMITED,
   EXPIRED), ``expireAt`` (ISO), ``trafficLimitBytes``, ``trafficLimitStrategy``,
   ``usedTrafficBytes``, ``lifetimeUsedTrafficBytes``, ``telegramId``, ``email``,
   ``description``, ``hwidDeviceLimit``, ``subscriptionUrl``, ``activeInternalSquads``
@@ -30,8 +30,11 @@ Objects the panel answers (the keys callers rely on):
   ``isDisabled``, ``isNodeOnline``, ``isXrayRunning``, ``usersOnline``,
   ``trafficUsedBytes``, ``trafficLimitBytes``, ``lastStatusChange``, ``lastStatusMessage``,
   ``xrayUptime``, ``isTrafficTrackingActive``, ``trafficResetDay``, ``notifyPercent``,
-  ``consumptionMultiplier``, ``cpuCount``, ``cpuModel``, ``totalRam``, ``createdAt``,
-  ``updatedAt``, ``providerUuid``;
+  ``consumptionMultiplier``, ``createdAt``, ``updatedAt``, ``providerUuid``, ``provider``
+  (``{"uuid", "name", "faviconLink", ...}`` or null), ``activePluginUuid``, ``ips``
+  (``[{"ip", "status"}]``), ``versions`` (``{"xray", "node"}``), ``system`` (``{"info":
+  {"cpus", "cpuModel", "memoryTotal", ...}, "stats": {...}}``; older panels: ``cpuCount``,
+  ``cpuModel``, ``totalRam``);
 - internal squad: ``uuid``, ``name``, ``info`` (``{"membersCount", "inboundsCount"}``),
   ``inbounds`` (inbound objects);
 - inbound: ``uuid``, ``profileUuid``, ``tag``, ``type``, ``network``, ``security``, ``port``.
@@ -149,6 +152,44 @@ class PanelClient:
         (``"1.5 GiB"``; see :func:`parse_bytes`)."""
         return await self._object("GET", "/system/stats/bandwidth")
 
+    async def system_health(self) -> list[dict[str, Any]]:
+        """``GET /api/system/health``: the panel's processes, ``runtimeMetrics [{rss, heapUsed,
+        heapTotal, eventLoopDelayMs, eventLoopP99Ms, uptime, instanceId, ...}]``."""
+        found = await self._object("GET", "/system/health")
+        return _list(found.get("runtimeMetrics"))
+
+    async def system_recap(self) -> dict[str, Any]:
+        """``GET /api/system/stats/recap``: ``version``, ``initDate``, ``total {users, nodes,
+        traffic, nodesRam, nodesCpuCores, distinctCountries}``, ``thisMonth {users, traffic}``
+        (amounts in bytes, numbers or strings)."""
+        return await self._object("GET", "/system/stats/recap")
+
+    async def devices_stats(self) -> dict[str, Any]:
+        """``GET /api/hwid/devices/stats``: ``byPlatform [{platform, count}]``, ``byApp [{app,
+        count}]``, ``topUsers [{username, devicesCount}]``, ``stats {totalUniqueDevices,
+        totalHwidDevices, averageHwidDevicesPerUser}``."""
+        return await self._object("GET", "/hwid/devices/stats")
+
+    async def subscription_request_stats(self) -> dict[str, Any]:
+        """``GET /api/subscription-request-history/stats``: ``byParsedApp [{app, count}]``
+        (subscription-link requests by client app)."""
+        return await self._object("GET", "/subscription-request-history/stats")
+
+    async def start_geocheck(self, node_uuid: str, ip: str | None, interface: str | None) -> str:
+        """``POST /api/nodes/{uuid}/actions/geocheck`` (``ip``, ``interface`` when given): the
+        panel queues the check on the node; its ``jobId``."""
+        body = {key: value for key, value in (("ip", ip), ("interface", interface)) if value}
+        found = await self._object(
+            "POST", f"/nodes/{_segment(node_uuid)}/actions/geocheck", json=body, idempotent=False
+        )
+        return str(found.get("jobId") or "")
+
+    async def geocheck_job(self, job_id: str) -> dict[str, Any]:
+        """``GET /api/nodes/actions/geocheck/{jobId}``: ``isCompleted``, ``isFailed``, ``result
+        {success, nodeUuid, image {format, mediaType, encoding, data}, rawReport, message}``;
+        :class:`PanelNotFound` for an unknown job."""
+        return await self._object("GET", f"/nodes/actions/geocheck/{_segment(job_id)}")
+
     async def nodes_weekly_stats(self) -> list[dict[str, Any]]:
         """``GET /api/system/stats/nodes``: the last seven days per node,
         ``[{nodeName, date, totalBytes}]``."""
@@ -173,9 +214,9 @@ class PanelClient:
             "POST", f"/nodes/{_segment(node_uuid)}/actions/{action}", idempotent=action != "restart"
         )
 
-    async def restart_all_nodes(self) -> bool:
-        """``POST /api/nodes/actions/restart-all``; whether the panel accepted it."""
-        found = await self._object("POST", "/nodes/actions/restart-all")
+    async def restart_all_nodes(self, force: bool = False) -> bool:
+        """``POST /api/nodes/actions/restart-all`` (``forceRestart``); whether the panel accepted it."""
+        found = await self._object("POST", "/nodes/actions/restart-all", json={"forceRestart": force})
         return bool(found.get("eventSent", True))
 
     async def nodes_realtime_usage(self) -> list[dict[str, Any]]:

@@ -113,6 +113,12 @@ class NodeInfo(BaseModel):
     created_at: datetime | None = None
     updated_at: datetime | None = None
     provider_uuid: str | None = None
+    provider_name: str | None = Field(None, description="The node's infrastructure provider")
+    provider_favicon: str | None = Field(None, description="The provider's favicon link")
+    versions: dict[str, str] | None = Field(None, description="Software on the node: xray, node")
+    system: dict[str, Any] | None = Field(None, description="The node's host: info and live stats")
+    active_plugin_uuid: str | None = Field(None, description="The node plugin the node runs")
+    ips: list[dict[str, Any]] = Field(default_factory=list, description="The node's addresses: ip, status")
 
 
 class NodesListResponse(BaseModel):
@@ -129,15 +135,33 @@ class NodesOverview(BaseModel):
     nodes: list[NodeInfo]
 
 
+class NodeUserUsage(BaseModel):
+    """A user's traffic on a node over a window: the panel's user (its numeric id, when the
+    panel gives it, and name) and the bytes in all."""
+
+    user_id: int | None = None
+    username: str | None = None
+    node_uuid: str | None = None
+    total_bytes: int = 0
+
+
 class NodeStatisticsResponse(BaseModel):
+    """The node, its realtime figures and its users' traffic over the last week."""
+
     node: NodeInfo
     realtime: dict[str, Any] | None = None
-    usage_history: list[dict[str, Any]] = Field(default_factory=list)
+    usage_history: list[NodeUserUsage] = Field(default_factory=list)
     last_updated: datetime | None = None
 
 
 class NodeUsageResponse(BaseModel):
-    items: list[dict[str, Any]] = Field(default_factory=list)
+    items: list[NodeUserUsage] = Field(default_factory=list)
+
+
+class RestartAllNodesPayload(BaseModel):
+    """``force_restart``: restart every node's core even where nothing changed."""
+
+    force_restart: bool = False
 
 
 class NodeActionRequest(BaseModel):
@@ -298,7 +322,29 @@ class UserTrafficResponse(BaseModel):
 # --- admin traffic ---------------------------------------------------------------------------
 
 
+class SubscriptionTrafficInfo(BaseModel):
+    """Per-subscription traffic metadata for multi-subscription display."""
+
+    subscription_id: int
+    tariff_name: str | None
+    status: str | None
+    traffic_limit_gb: float
+    device_limit: int
+
+
+class SubscriptionEnrichmentInfo(BaseModel):
+    """Per-subscription enrichment (dates) for multi-subscription display."""
+
+    subscription_id: int
+    tariff_name: str | None
+    start_date: str | None
+    end_date: str | None
+
+
 class UserTrafficItem(BaseModel):
+    """A user's line; the subscription fields are the current subscription's, ``subscriptions``
+    lists every one the user holds (the current first)."""
+
     user_id: int
     messenger_id: int | None
     username: str | None
@@ -310,6 +356,7 @@ class UserTrafficItem(BaseModel):
     device_limit: int
     node_traffic: dict[str, int]
     total_bytes: int
+    subscriptions: list[SubscriptionTrafficInfo] = Field(default_factory=list)
 
 
 class TrafficNodeInfo(BaseModel):
@@ -335,6 +382,7 @@ class UserTrafficEnrichment(BaseModel):
     subscription_start_date: str | None = None
     subscription_end_date: str | None = None
     last_node_name: str | None = None
+    subscriptions: list[SubscriptionEnrichmentInfo] = Field(default_factory=list)
 
 
 class TrafficEnrichmentResponse(BaseModel):
@@ -359,3 +407,123 @@ class ExportCsvRequest(BaseModel):
 class ExportCsvResponse(BaseModel):
     success: bool
     message: str
+
+
+# --- panel health, recap, devices, top consumers, subscription requests, geo-check -------------
+
+
+class HealthResponse(BaseModel):
+    """The panel's processes: how many, their memory added up, the worst event-loop lag, the
+    longest uptime, and the first one's id."""
+
+    instances: int = 0
+    rss_bytes: int = 0
+    heap_used_bytes: int = 0
+    heap_total_bytes: int = 0
+    event_loop_delay_ms: float = 0
+    event_loop_p99_ms: float = 0
+    uptime_seconds: int = 0
+    instance_id: str | None = None
+
+
+class RecapTotal(BaseModel):
+    users: int = 0
+    nodes: int = 0
+    traffic_bytes: int = 0
+    nodes_ram_bytes: int = 0
+    nodes_cpu_cores: int = 0
+    distinct_countries: int = 0
+
+
+class RecapThisMonth(BaseModel):
+    users: int = 0
+    traffic_bytes: int = 0
+
+
+class RecapResponse(BaseModel):
+    """The panel's recap: version, first start, lifetime and this month's figures."""
+
+    version: str | None = None
+    init_date: str | None = None
+    total: RecapTotal = Field(default_factory=RecapTotal)
+    this_month: RecapThisMonth = Field(default_factory=RecapThisMonth)
+
+
+class PlatformCount(BaseModel):
+    platform: str
+    count: int
+
+
+class AppCount(BaseModel):
+    app: str
+    count: int
+
+
+class DeviceTopUser(BaseModel):
+    username: str
+    devices_count: int
+
+
+class DevicesStatsResponse(BaseModel):
+    """The users' devices (HWID) by platform and by app, the users with the most, totals."""
+
+    by_platform: list[PlatformCount] = Field(default_factory=list)
+    by_app: list[AppCount] = Field(default_factory=list)
+    top_users: list[DeviceTopUser] = Field(default_factory=list)
+    total_unique_devices: int = 0
+    total_hwid_devices: int = 0
+    average_devices_per_user: float = 0
+
+
+class TopConsumer(BaseModel):
+    username: str
+    total_bytes: int
+
+
+class TopConsumersResponse(BaseModel):
+    """The panel users who used the most traffic over ``period_days``, on all nodes."""
+
+    period_days: int = 7
+    users: list[TopConsumer] = Field(default_factory=list)
+
+
+class SubscriptionRequestStatsResponse(BaseModel):
+    """Subscription-link requests by client app."""
+
+    by_app: list[AppCount] = Field(default_factory=list)
+
+
+class GeocheckRequest(BaseModel):
+    """Optional: the address and the network interface of the node to check from."""
+
+    ip: str | None = Field(None, max_length=64)
+    interface: str | None = Field(None, max_length=64)
+
+
+class GeocheckStartResponse(BaseModel):
+    job_id: str
+
+
+class GeocheckImage(BaseModel):
+    format: str
+    media_type: str
+    encoding: str
+    data: str
+
+
+class GeocheckResult(BaseModel):
+    success: bool
+    node_uuid: str | None = None
+    image: GeocheckImage | None = None
+    raw_report: dict[str, Any] | None = None
+    message: str | None = None
+
+
+class GeocheckJobResponse(BaseModel):
+    """A geo-check job: running (neither completed nor failed), completed with its result, or
+    failed (the result says why when the panel does)."""
+
+    job_id: str
+    is_completed: bool
+    is_failed: bool
+    result: GeocheckResult | None = None

@@ -28,6 +28,7 @@ from subsvc_panel.schemas import (
     NodeInfo,
     NodesOverview,
     NodeStatisticsResponse,
+    NodeUserUsage,
     PanelStatusResponse,
     ServerInfo,
     SystemStatsResponse,
@@ -215,9 +216,23 @@ def weekly_by_node(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 # --- nodes -----------------------------------------------------------------------------------
 
 
+def _total_ram(node: dict[str, Any], info: dict[str, Any]) -> str | None:
+    """The older panels' ``totalRam`` text, else the host's ``memoryTotal`` bytes in GiB."""
+    if node.get("totalRam") is not None:
+        return str(node["totalRam"])
+    total = info.get("memoryTotal")
+    return f"{round(as_int(total) / GIB, 1):g} GiB" if total is not None else None
+
+
 def node_info(node: dict[str, Any]) -> NodeInfo:
-    """The panel's node as both areas answer it."""
+    """The panel's node as both areas answer it (the host's cpus and memory from ``system``
+    on panels that no longer send ``cpuCount``, ``cpuModel`` and ``totalRam``)."""
     uptime = node.get("xrayUptime")
+    system = node.get("system") if isinstance(node.get("system"), dict) else None
+    info = _dict(system.get("info")) if system else {}
+    provider = _dict(node.get("provider"))
+    versions = node.get("versions")
+    ips = node.get("ips")
     return NodeInfo(
         uuid=str(node.get("uuid") or ""),
         name=str(node.get("name") or ""),
@@ -237,12 +252,18 @@ def node_info(node: dict[str, Any]) -> NodeInfo:
         traffic_reset_day=node.get("trafficResetDay"),
         notify_percent=node.get("notifyPercent"),
         consumption_multiplier=float(node.get("consumptionMultiplier") or 1.0),
-        cpu_count=node.get("cpuCount"),
-        cpu_model=node.get("cpuModel"),
-        total_ram=str(node["totalRam"]) if node.get("totalRam") is not None else None,
+        cpu_count=node.get("cpuCount", info.get("cpus")),
+        cpu_model=node.get("cpuModel", info.get("cpuModel")),
+        total_ram=_total_ram(node, info),
         created_at=node.get("createdAt"),
         updated_at=node.get("updatedAt"),
         provider_uuid=node.get("providerUuid"),
+        provider_name=provider.get("name"),
+        provider_favicon=provider.get("faviconLink"),
+        versions={str(k): str(v) for k, v in versions.items()} if isinstance(versions, dict) else None,
+        system=system,
+        active_plugin_uuid=node.get("activePluginUuid"),
+        ips=[ip for ip in ips if isinstance(ip, dict)] if isinstance(ips, list) else [],
     )
 
 
@@ -292,26 +313,52 @@ def _window(start: datetime | None, end: datetime | None, days: int = 7) -> tupl
 
 
 async def node_statistics(panel: PanelClient, node_uuid: str) -> NodeStatisticsResponse:
-    """The node, its realtime figures and its last week per day (parts that fail are empty)."""
+    """The node, its realtime figures and its users' traffic over the last week (parts that
+    fail are empty)."""
     info = await node(panel, node_uuid)
     start, end = _window(None, None)
     realtime, history = await asyncio.gather(
-        _tolerant(panel.nodes_realtime_usage()), _tolerant(panel.nodes_usage(start, end))
+        _tolerant(panel.nodes_realtime_usage()), _tolerant(users_on_node(panel, node_uuid, start, end))
     )
     mine = [r for r in realtime if r.get("nodeUuid") == node_uuid] if isinstance(realtime, list) else []
-    usage = [r for r in history if r.get("nodeUuid") == node_uuid] if isinstance(history, list) else []
+    usage = history if isinstance(history, list) else []
     return NodeStatisticsResponse(
         node=info, realtime=mine[0] if mine else None, usage_history=usage, last_updated=datetime.now(UTC)
     )
 
 
+def _panel_id(row: dict[str, Any]) -> int | None:
+    found = row.get("userId", row.get("id"))
+    return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+
+async def users_on_node(
+    panel: PanelClient, node_uuid: str, start: datetime, end: datetime
+) -> list[NodeUserUsage]:
+    """Each panel user's bytes on the node in the window, the most first. The panel's rows
+    (per user and day) are added up; a row without the user's numeric id gets it from the
+    panel's user list (read once, only then)."""
+    totals: dict[str, NodeUserUsage] = {}
+    for row in await panel.node_users_usage(node_uuid, start, end):
+        key = str(row.get("userUuid") or row.get("username") or "")
+        item = totals.setdefault(
+            key, NodeUserUsage(user_id=_panel_id(row), username=row.get("username"), node_uuid=node_uuid)
+        )
+        item.total_bytes += as_int(row.get("total", row.get("totalBytes")))
+    if any(item.user_id is None for item in totals.values()):
+        ids = {str(user.get("uuid")): _panel_id(user) for user in await panel.all_users()}
+        for key, item in totals.items():
+            item.user_id = item.user_id if item.user_id is not None else ids.get(key)
+    return sorted(totals.values(), key=lambda item: (-item.total_bytes, item.username or ""))
+
+
 async def node_usage(
     panel: PanelClient, node_uuid: str, start: datetime | None, end: datetime | None
-) -> list[dict[str, Any]]:
-    """The node's traffic per user and day in the window (default: the last week)."""
+) -> list[NodeUserUsage]:
+    """Each user's traffic on the node in the window (default: the last week)."""
     await node(panel, node_uuid)
     start, end = _window(start, end)
-    return await panel.node_users_usage(node_uuid, start, end)
+    return await users_on_node(panel, node_uuid, start, end)
 
 
 # --- squads and inbounds ---------------------------------------------------------------------

@@ -40,6 +40,18 @@ from starlette.routing import Route
 from subsvc.testing_server import LoopbackServer
 
 API_KEY = "fake-panel-api-key-0123456789"
+VERSION = "2.2.0"
+INIT_DATE = "2025-01-15T00:00:00.000Z"
+RUNTIME = {
+    "rss": 200 * 1024**2,
+    "heapUsed": 80 * 1024**2,
+    "heapTotal": 120 * 1024**2,
+    "eventLoopDelayMs": 1.5,
+    "eventLoopP99Ms": 12.0,
+    "uptime": 7200,
+    "instanceId": "0",
+}
+GEOCHECK_IMAGE = {"format": "png", "mediaType": "image/png", "encoding": "base64", "data": "iVBORw0KGgo="}
 USER_STATUSES = ("ACTIVE", "DISABLED", "LIMITED", "EXPIRED")
 
 
@@ -76,8 +88,18 @@ class FakePanel:
     # per user uuid: [{"nodeUuid", "date" (YYYY-MM-DD), "total"}]
     usage: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     realtime: list[dict[str, Any]] = field(default_factory=list)
+    # the panel's own processes, as /system/health reports them
+    runtime: list[dict[str, Any]] = field(default_factory=lambda: [dict(RUNTIME)])
+    # subscription-link requests: [{"userUuid", "userAgent", "requestAt"}]
+    subscription_requests: list[dict[str, Any]] = field(default_factory=list)
+    # geo-check jobs by id: {"nodeUuid", "polls", "result" (set once done), "failed"}
+    geochecks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    geocheck_polls: int = 1
+    # forceRestart of each restart-all
+    restarts: list[bool] = field(default_factory=list)
     requests: list[tuple[str, str]] = field(default_factory=list)
     garbage: bool = False
+    next_user_id: int = 0
     failing: dict[str, Any] = field(default_factory=dict)
     _server: LoopbackServer | None = None
 
@@ -99,6 +121,8 @@ class FakePanel:
     # --- state -------------------------------------------------------------------------------
 
     def add_node(self, name: str, **fields: Any) -> dict[str, Any]:
+        """A node as the panel answers it: the host (``system``: ``info`` and ``stats``) and the
+        software (``versions``) the node reports, its ``provider``, ``ips`` and plugin."""
         node = {
             "uuid": fields.pop("uuid", new_uuid()),
             "name": name,
@@ -115,18 +139,38 @@ class FakePanel:
             "trafficLimitBytes": None,
             "lastStatusChange": _now(),
             "lastStatusMessage": None,
-            "xrayVersion": "25.1.1",
-            "xrayUptime": "3600",
+            "xrayUptime": 3600,
             "isTrafficTrackingActive": False,
             "trafficResetDay": None,
             "notifyPercent": None,
             "consumptionMultiplier": 1.0,
-            "cpuCount": 2,
-            "cpuModel": "Fake CPU",
-            "totalRam": "4 GB",
             "createdAt": _now(),
             "updatedAt": _now(),
             "providerUuid": None,
+            "provider": None,
+            "activePluginUuid": None,
+            "ips": [],
+            "versions": {"xray": "25.1.1", "node": "2.2.0"},
+            "system": {
+                "info": {
+                    "arch": "x64",
+                    "cpus": 2,
+                    "cpuModel": "Fake CPU",
+                    "memoryTotal": 4 * 1024**3,
+                    "hostname": name.lower(),
+                    "platform": "linux",
+                    "release": "6.8.0",
+                    "type": "Linux",
+                    "version": "#1 SMP",
+                    "networkInterfaces": ["eth0"],
+                },
+                "stats": {
+                    "memoryFree": 1024**3,
+                    "memoryUsed": 3 * 1024**3,
+                    "uptime": 86400,
+                    "loadAvg": [0.1],
+                },
+            },
             **fields,
         }
         self.nodes[node["uuid"]] = node
@@ -166,7 +210,9 @@ class FakePanel:
         if username in self.by_username:
             raise FakePanelError(400, "User username already exists", "A019")
         squads = fields.pop("activeInternalSquads", [])
+        self.next_user_id += 1
         user = {
+            "id": self.next_user_id,
             "uuid": fields.pop("uuid", new_uuid()),
             "shortUuid": fields.pop("shortUuid", uuid_lib.uuid4().hex[:16]),
             "username": username,
@@ -222,6 +268,12 @@ class FakePanel:
         }
         self.devices.setdefault(user_uuid, []).append(device)
         return device
+
+    def add_subscription_request(self, user_uuid: str, user_agent: str) -> None:
+        """A client app fetched the user's subscription link."""
+        self.subscription_requests.append(
+            {"userUuid": user_uuid, "userAgent": user_agent, "requestAt": _now()}
+        )
 
     def add_usage(self, user_uuid: str, node_uuid: str, day: str, total: int) -> None:
         """``total`` bytes of the user on the node on ``day`` (YYYY-MM-DD)."""
@@ -302,6 +354,20 @@ class FakePanel:
                 return self._bandwidth()
             case "GET", ["system", "stats", "nodes"]:
                 return {"lastSevenDays": self._weekly()}
+            case "GET", ["system", "stats", "recap"]:
+                return self._recap()
+            case "GET", ["system", "health"]:
+                return {"runtimeMetrics": self.runtime}
+            case "GET", ["hwid", "devices", "stats"]:
+                return self._devices_stats()
+            case "GET", ["subscription-request-history", "stats"]:
+                return {"byParsedApp": _by_app(r["userAgent"] for r in self.subscription_requests)}
+            case "POST", ["nodes", node_uuid, "actions", "geocheck"]:
+                job_id = new_uuid()
+                self.geochecks[job_id] = {"nodeUuid": self._node(node_uuid)["uuid"], "polls": 0, "body": body}
+                return {"jobId": job_id}
+            case "GET", ["nodes", "actions", "geocheck", job_id]:
+                return self._geocheck(job_id)
             case "GET", ["nodes"]:
                 return list(self.nodes.values())
             case "GET", ["nodes", "usage", "realtime"]:
@@ -311,6 +377,7 @@ class FakePanel:
             case "GET", ["nodes", "usage", node_uuid, "users", "range"]:
                 return self._node_users(self._node(node_uuid)["uuid"], query)
             case "POST", ["nodes", "actions", "restart-all"]:
+                self.restarts.append(bool(_dict_of(body).get("forceRestart")))
                 return {"eventSent": True}
             case "GET", ["nodes", node_uuid]:
                 return self._node(node_uuid)
@@ -561,6 +628,76 @@ class FakePanel:
             },
         }
 
+    def _recap(self) -> dict[str, Any]:
+        month = datetime.now(UTC).strftime("%Y-%m")
+        infos = [_dict_of(_dict_of(n.get("system")).get("info")) for n in self.nodes.values()]
+        this_month = sum(
+            r["total"] for rows in self.usage.values() for r in rows if r["date"].startswith(month)
+        )
+        return {
+            "version": VERSION,
+            "initDate": INIT_DATE,
+            "total": {
+                "users": len(self.users),
+                "nodes": len(self.nodes),
+                "traffic": str(sum(u["lifetimeUsedTrafficBytes"] for u in self.users.values())),
+                "nodesRam": str(sum(int(i.get("memoryTotal") or 0) for i in infos)),
+                "nodesCpuCores": sum(int(i.get("cpus") or 0) for i in infos),
+                "distinctCountries": len({n["countryCode"] for n in self.nodes.values()}),
+            },
+            "thisMonth": {
+                "users": sum(1 for u in self.users.values() if u["createdAt"].startswith(month)),
+                "traffic": str(this_month),
+            },
+        }
+
+    def _devices_stats(self) -> dict[str, Any]:
+        every = [d for devices in self.devices.values() for d in devices]
+        platforms: dict[str, int] = {}
+        for device in every:
+            platforms[device["platform"]] = platforms.get(device["platform"], 0) + 1
+        owners = [(self.users.get(u, {}).get("username", u), len(d)) for u, d in self.devices.items() if d]
+        return {
+            "byPlatform": [
+                {"platform": k, "count": v} for k, v in sorted(platforms.items(), key=lambda i: -i[1])
+            ],
+            "byApp": _by_app(d.get("userAgent") or "" for d in every),
+            "topUsers": [
+                {"username": name, "devicesCount": count}
+                for name, count in sorted(owners, key=lambda o: -o[1])
+            ][:10],
+            "stats": {
+                "totalUniqueDevices": len({d["hwid"] for d in every}),
+                "totalHwidDevices": len(every),
+                "averageHwidDevicesPerUser": round(len(every) / len(owners), 2) if owners else 0,
+            },
+        }
+
+    def _geocheck(self, job_id: str) -> dict[str, Any]:
+        """A job finishes at its ``geocheck_polls``-th poll (a node marked ``geocheckFails``
+        fails); until then it is running."""
+        job = self.geochecks.get(job_id)
+        if job is None:
+            raise FakePanelError(404, "Job not found", "A404")
+        job["polls"] += 1
+        done = job["polls"] > self.geocheck_polls
+        fails = bool(self.nodes.get(job["nodeUuid"], {}).get("geocheckFails"))
+        result = None
+        if done:
+            result = {
+                "success": not fails,
+                "nodeUuid": job["nodeUuid"],
+                "image": None if fails else dict(GEOCHECK_IMAGE),
+                "rawReport": None if fails else {"country": "DE", "services": {"youtube": "ok"}},
+                "message": "Node did not answer" if fails else None,
+            }
+        return {
+            "jobId": job_id,
+            "isCompleted": done and not fails,
+            "isFailed": done and fails,
+            "result": result,
+        }
+
     def _bandwidth(self) -> dict[str, Any]:
         period = {"current": "1.5 GiB", "previous": "1 GiB", "difference": "512 MiB"}
         keys = (
@@ -661,6 +798,19 @@ _USER_FIELDS = frozenset(
         "description", "hwidDeviceLimit", "activeInternalSquads", "externalSquadUuid", "tag",
     }
 )  # fmt: skip
+
+
+def _dict_of(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _by_app(user_agents: Iterable[str]) -> list[dict[str, Any]]:
+    """``[{app, count}]`` by the app named first in each user agent (``Happ/1.0`` is Happ)."""
+    counts: dict[str, int] = {}
+    for agent in user_agents:
+        app = (agent or "Unknown").split("/")[0].split(" ")[0] or "Unknown"
+        counts[app] = counts.get(app, 0) + 1
+    return [{"app": k, "count": v} for k, v in sorted(counts.items(), key=lambda i: (-i[1], i[0]))]
 
 
 def _links(user: dict[str, Any]) -> None:

@@ -29,7 +29,13 @@ from subsvc.panel import GIB
 from subsvc.services import services
 from subsvc_panel import accounts
 from subsvc_panel.client import PanelClient
-from subsvc_panel.schemas import TrafficNodeInfo, UserTrafficEnrichment, UserTrafficItem
+from subsvc_panel.schemas import (
+    SubscriptionEnrichmentInfo,
+    SubscriptionTrafficInfo,
+    TrafficNodeInfo,
+    UserTrafficEnrichment,
+    UserTrafficItem,
+)
 from subsvc_panel.service import as_int
 
 NODE_CALLS_AT_ONCE = 5
@@ -76,12 +82,41 @@ def split(text: str | None) -> set[str]:
 
 @dataclass
 class Row:
-    """One user's line before it is answered."""
+    """One user's line before it is answered: the current subscription and every one the user
+    holds (the current first), with the names of the tariffs."""
 
     user: User
     subscription: Subscription
     tariff_name: str | None
+    held: list[Subscription] = field(default_factory=list)
+    tariff_names: dict[int, str] = field(default_factory=dict)
     node_traffic: dict[str, int] = field(default_factory=dict)
+
+    def name_of(self, subscription: Subscription) -> str | None:
+        return self.tariff_names.get(subscription.tariff_id) if subscription.tariff_id else None
+
+    def traffic_infos(self) -> list[SubscriptionTrafficInfo]:
+        return [
+            SubscriptionTrafficInfo(
+                subscription_id=held.id or 0,
+                tariff_name=self.name_of(held),
+                status=held.status,
+                traffic_limit_gb=float(held.traffic_limit_gb),
+                device_limit=held.device_limit,
+            )
+            for held in self.held
+        ]
+
+    def enrichment_infos(self) -> list[SubscriptionEnrichmentInfo]:
+        return [
+            SubscriptionEnrichmentInfo(
+                subscription_id=held.id or 0,
+                tariff_name=self.name_of(held),
+                start_date=_iso(held.start_date),
+                end_date=_iso(held.end_date),
+            )
+            for held in self.held
+        ]
 
     @property
     def full_name(self) -> str:
@@ -103,6 +138,7 @@ class Row:
             device_limit=self.subscription.device_limit,
             node_traffic=traffic,
             total_bytes=sum(traffic.values()),
+            subscriptions=self.traffic_infos(),
         )
 
 
@@ -120,19 +156,22 @@ async def tariff_names(app: Starlette, session: AsyncSession) -> dict[int, str]:
 
 async def subscribed_users(app: Starlette, session: AsyncSession) -> list[Row]:
     """Every user with a subscription, with the current one (active, then trial, then the
-    one that ends last)."""
+    one that ends last) and all of theirs in that order."""
     query = select(Subscription, User).join(User, col(User.id) == col(Subscription.user_id))
     found = (await session.exec(query)).all()
     names = await tariff_names(app, session)
-    current: dict[int, tuple[Subscription, User]] = {}
+    users: dict[int, User] = {}
+    held: dict[int, list[Subscription]] = {}
     for subscription, user in found:
-        held = current.get(subscription.user_id)  # the user's id (the join)
-        if held is None or _rank(subscription) < _rank(held[0]):
-            current[subscription.user_id] = (subscription, user)
-    return [
-        Row(user, subscription, names.get(subscription.tariff_id) if subscription.tariff_id else None)
-        for subscription, user in current.values()
-    ]
+        users[subscription.user_id] = user  # the user's id (the join)
+        held.setdefault(subscription.user_id, []).append(subscription)
+    rows = []
+    for user_id, subscriptions in held.items():
+        subscriptions.sort(key=_rank)
+        current = subscriptions[0]
+        name = names.get(current.tariff_id) if current.tariff_id else None
+        rows.append(Row(users[user_id], current, name, subscriptions, names))
+    return rows
 
 
 def _rank(subscription: Subscription) -> tuple[int, float, int]:
@@ -316,6 +355,7 @@ async def enrichment(
             subscription_start_date=_iso(row.subscription.start_date),
             subscription_end_date=_iso(row.subscription.end_date),
             last_node_name=node.get("nodeName") if isinstance(node, dict) else None,
+            subscriptions=row.enrichment_infos(),
         )
     return data
 

@@ -158,3 +158,28 @@ async def test_panel_down_is_502(admin: httpx2.AsyncClient, seeded: dict[str, An
     await fake_panel.down()
     assert (await admin.get(BASE)).status_code == 502
     assert (await admin.get(f"{BASE}/enrichment")).status_code == 502
+
+
+async def test_every_subscription_of_a_user_is_listed_current_first(
+    admin: httpx2.AsyncClient, seeded: dict[str, Any], make_subscription
+):
+    ann = seeded["ann"]
+    second = await make_subscription(ann, status="expired", days=-3, traffic_limit_gb=10, device_limit=5)
+    items = {item["full_name"]: item for item in (await admin.get(BASE)).json()["items"]}
+    first, other = items["Ann"]["subscriptions"]
+    assert (first["status"], first["traffic_limit_gb"], first["device_limit"]) == ("active", 50.0, 3)
+    assert first["tariff_name"] is None
+    assert other == {
+        "subscription_id": second.id,
+        "tariff_name": None,
+        "status": "expired",
+        "traffic_limit_gb": 10.0,
+        "device_limit": 5,
+    }
+    assert items["Ann"]["subscription_status"] == "active"  # the current one's fields
+    assert [s["status"] for s in items["Bob"]["subscriptions"]] == ["trial"]
+    data = (await admin.get(f"{BASE}/enrichment")).json()["data"]
+    dates = data[str(ann.id)]["subscriptions"]
+    assert [d["subscription_id"] for d in dates] == [first["subscription_id"], second.id]
+    assert datetime.fromisoformat(dates[1]["end_date"]) < datetime.now(UTC)
+    assert dates[0]["end_date"] == data[str(ann.id)]["subscription_end_date"]

@@ -60,17 +60,15 @@ async def test_node_statistics_and_usage(client: httpx2.AsyncClient, fake_panel:
     stats = (await client.get(f"/panel/nodes/{node['uuid']}/statistics")).json()
     assert stats["node"]["uuid"] == node["uuid"]
     assert stats["realtime"]["nodeName"] == "Paris"
-    assert stats["usage_history"][0]["totalBytes"] == 5000
+    mine = {
+        "user_id": user["id"],
+        "username": user["username"],
+        "node_uuid": node["uuid"],
+        "total_bytes": 5000,
+    }
+    assert stats["usage_history"] == [mine]
     usage = (await client.get(f"/panel/nodes/{node['uuid']}/usage")).json()
-    assert usage["items"] == [
-        {
-            "userUuid": user["uuid"],
-            "username": user["username"],
-            "nodeUuid": node["uuid"],
-            "date": today,
-            "total": 5000,
-        }
-    ]
+    assert usage["items"] == [mine]
     old = (datetime.now(UTC) - timedelta(days=30)).isoformat()
     older = (datetime.now(UTC) - timedelta(days=20)).isoformat()
     empty = await client.get(f"/panel/nodes/{node['uuid']}/usage", params={"start": old, "end": older})
@@ -182,3 +180,43 @@ async def test_panel_down_garbage_and_500_are_502(client: httpx2.AsyncClient, fa
     assert (await client.get("/panel/system")).status_code == 502
     status = (await client.get("/panel/status")).json()
     assert status["is_configured"] is True and status["connection"]["status"] == "error"
+
+
+async def test_node_usage_adds_up_days_and_puts_the_busiest_first(
+    client: httpx2.AsyncClient, fake_panel: FakePanel
+):
+    node = fake_panel.add_node("Oslo")
+    light, heavy = fake_panel.add_users(2)
+    today = datetime.now(UTC).date()
+    for days_ago, user, total in ((0, light, 100), (1, heavy, 700), (2, heavy, 300), (3, light, 50)):
+        fake_panel.add_usage(
+            user["uuid"], node["uuid"], (today - timedelta(days=days_ago)).isoformat(), total
+        )
+    items = (await client.get(f"/panel/nodes/{node['uuid']}/usage")).json()["items"]
+    assert [(i["user_id"], i["username"], i["total_bytes"]) for i in items] == [
+        (heavy["id"], heavy["username"], 1000),
+        (light["id"], light["username"], 150),
+    ]
+
+
+async def test_node_fields_of_the_panel(client: httpx2.AsyncClient, admin, fake_panel: FakePanel):
+    provider = {"uuid": "5b1c", "name": "Hetzner", "faviconLink": "https://hetzner.com/favicon.ico"}
+    ips = [{"ip": "203.0.113.7", "status": "INBOUND"}]
+    node = fake_panel.add_node("Rome", provider=provider, activePluginUuid="9f2e", ips=ips)
+    web = (await client.get(f"/panel/nodes/{node['uuid']}")).json()
+    assert web["versions"] == {"xray": "25.1.1", "node": "2.2.0"}
+    assert web["system"]["info"]["cpus"] == 2 and web["active_plugin_uuid"] == "9f2e"
+    assert (web["cpu_count"], web["cpu_model"], web["total_ram"]) == (2, "Fake CPU", "4 GiB")
+    cabinet = (await admin.get(f"/cabinet/admin/panel/nodes/{node['uuid']}")).json()
+    assert (cabinet["provider_name"], cabinet["provider_favicon"]) == ("Hetzner", provider["faviconLink"])
+    assert cabinet["ips"] == ips
+    overview = (await admin.get("/cabinet/admin/panel/nodes/overview")).json()
+    assert overview["nodes"][0]["provider_name"] == "Hetzner"
+    bare = fake_panel.add_node("Bare", system=None, versions=None, cpuCount=8, totalRam="16 GB")
+    listed = {n["name"]: n for n in (await client.get("/panel/nodes")).json()["items"]}
+    assert listed["Bare"]["system"] is None and listed["Bare"]["versions"] is None
+    assert (listed["Bare"]["cpu_count"], listed["Bare"]["total_ram"]) == (8, "16 GB")
+    assert listed["Bare"]["provider_name"] is None and listed["Bare"]["ips"] == []
+    assert bare["uuid"] in {
+        n["uuid"] for n in (await admin.get("/cabinet/admin/panel/nodes")).json()["items"]
+    }

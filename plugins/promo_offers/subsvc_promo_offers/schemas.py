@@ -325,3 +325,14 @@ class OfferClaimed(BaseModel):
     discount_percent: int
     bonus_amount_kopeks: int
     claimed_at: datetime
+
+
+class PromoOfferSegment(BaseModel):
+    key: str
+    count: int
+
+
+class PromoOfferSegmentListResponse(BaseModel):
+    """Users in each segment, to see a broadcast's reach before sending it."""
+
+    segments: list[PromoOfferSegment]

@@ -18,6 +18,7 @@ ADMIN_OPERATIONS: list[tuple[str, str, Any, str]] = [
     ("POST", "/broadcast", TERMS, "promo_offers:send"),
     ("GET", "/broadcasts/{id}", None, "promo_offers:read"),
     ("GET", "/logs", None, "promo_offers:read"),
+    ("GET", "/segments", None, "promo_offers:read"),
     ("GET", "/templates", None, "promo_offers:read"),
     ("GET", "/templates/{id}", None, "promo_offers:read"),
     ("PATCH", "/templates/{id}", {"name": "x"}, "promo_offers:edit"),

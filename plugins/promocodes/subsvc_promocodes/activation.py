@@ -59,6 +59,8 @@ REFUSALS = {
     "not_first_purchase": "This promo code is only available for first purchase",
     "daily_limit": "Too many promo code activations today",
     "group_not_found": "Promo group not found",
+    "subscription_not_found": "Subscription not found",
+    "wrong_tariff": "This promo code is only valid for a subscription of another tariff",
 }
 
 
@@ -181,9 +183,16 @@ async def _claim_use(session: AsyncSession, user: User, code: PromoCode, now: da
 
 
 async def activate(
-    app: Starlette, session: AsyncSession, user: User, text: str, *, daily_limit: int
+    app: Starlette,
+    session: AsyncSession,
+    user: User,
+    text: str,
+    *,
+    daily_limit: int,
+    subscription_id: int | None = None,
 ) -> Activation:
-    """Apply a code for ``user`` (whose row the caller locked with :func:`lock_user`).
+    """Apply a code for ``user`` (whose row the caller locked with :func:`lock_user`); days and
+    traffic go to ``subscription_id`` when given (see :func:`_target`).
 
     Raises :class:`ActivationRefused` with the reference's reason; the caller rolls back.
     """
@@ -205,7 +214,7 @@ async def activate(
     if kind == PromoCodeType.DISCOUNT:
         await _grant_discount(app, session, user, code, now, activation)
     if kind in (PromoCodeType.SUBSCRIPTION_DAYS, PromoCodeType.BALANCE_AND_DAYS):
-        await _add_days_and_traffic(app, session, user, code, activation)
+        await _add_days_and_traffic(app, session, user, code, subscription_id, activation)
     if kind in (PromoCodeType.BALANCE, PromoCodeType.BALANCE_AND_DAYS) and code.balance_bonus_kopeks > 0:
         change = await adjust_balance(
             session, events, user, code.balance_bonus_kopeks, description=f"Бонус по промокоду {code.code}"
@@ -241,17 +250,42 @@ async def _grant_discount(
         activation.effects.append(f"Получена скидка {percent}% (действует {hours} ч.)")
 
 
+async def _target(
+    session: AsyncSession, user_id: int, code: PromoCode, subscription_id: int | None
+) -> subscriptions.Subscription:
+    """The subscription that gets the days and traffic, locked: the one named (it must be the
+    user's), else for a tariff-bound code the user's newest subscription of that tariff, else
+    the current one. A tariff-bound code refuses a subscription of another tariff."""
+    if subscription_id is not None:
+        found = await subscriptions.resolve(session, user_id, subscription_id, multi=True, for_update=True)
+        if found is None:
+            raise ActivationRefused("subscription_not_found")
+    elif code.tariff_id is not None:
+        held = await subscriptions.of_user(session, user_id, tariff_id=code.tariff_id, for_update=True)
+        found = held[0] if held else None
+    else:
+        found = await subscriptions.primary_of(session, user_id, for_update=True)
+    if found is None:
+        raise ActivationRefused("no_subscription_for_days")
+    if code.tariff_id is not None and found.tariff_id != code.tariff_id:
+        raise ActivationRefused("wrong_tariff")
+    return found
+
+
 async def _add_days_and_traffic(
-    app: Starlette, session: AsyncSession, user: User, code: PromoCode, activation: Activation
+    app: Starlette,
+    session: AsyncSession,
+    user: User,
+    code: PromoCode,
+    subscription_id: int | None,
+    activation: Activation,
 ) -> None:
-    """Days and traffic go to the user's current subscription (of any status: an expired or
-    disabled one comes back to life); without one the code cannot be used."""
+    """Days and traffic go to the target subscription (of any status: an expired or disabled
+    one comes back to life); without one the code cannot be used."""
     if code.subscription_days <= 0 and code.traffic_gb <= 0:
         return
     assert user.id is not None
-    subscription = await subscriptions.primary_of(session, user.id, for_update=True)
-    if subscription is None:
-        raise ActivationRefused("no_subscription_for_days")
+    subscription = await _target(session, user.id, code, subscription_id)
     events: EventBus = services(app).events
     settings = SubscriptionSettings.of(app)
     try:

@@ -40,7 +40,8 @@ class PromoCodeType(StrEnum):
 class PromoCode(SQLModel, table=True):
     """A code users activate once each, at most ``max_uses`` times in all. ``code`` is stored
     trimmed and upper-cased and is unique; ``current_uses`` only moves through one conditional
-    UPDATE (``current_uses < max_uses``), which a CHECK backs."""
+    UPDATE (``current_uses < max_uses``), which a CHECK backs. A code with a ``tariff_id``
+    adds its days and traffic only to a subscription of that tariff (a deleted tariff unbinds it)."""
 
     __tablename__ = "promocodes"
     __table_args__ = (
@@ -66,6 +67,10 @@ class PromoCode(SQLModel, table=True):
     promo_group_id: int | None = Field(
         default=None,
         sa_column=Column(Integer, ForeignKey("promo_groups.id", ondelete="SET NULL"), nullable=True),
+    )
+    tariff_id: int | None = Field(
+        default=None,
+        sa_column=Column(Integer, ForeignKey("tariffs.id", ondelete="SET NULL"), nullable=True),
     )
     created_by: int | None = Field(
         default=None, sa_column=Column(Integer, ForeignKey("users.id", ondelete="SET NULL"), nullable=True)

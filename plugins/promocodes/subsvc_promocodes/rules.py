@@ -24,6 +24,7 @@ VALIDITY_ORDER = "valid_from cannot be greater than valid_until"
 MAX_USES_BELOW_CURRENT = "max_uses cannot be less than current uses"
 DUPLICATE_CODE = "Promo code with this code already exists"
 GROUP_NOT_FOUND = "Promo group not found"
+TARIFF_NOT_FOUND = "Tariff not found"
 CREATOR_NOT_FOUND = "created_by names no user"
 
 DAY_TYPES = (PromoCodeType.SUBSCRIPTION_DAYS, PromoCodeType.TRIAL_SUBSCRIPTION)

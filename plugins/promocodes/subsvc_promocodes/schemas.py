@@ -39,6 +39,9 @@ DAYS_DESCRIPTION = (
     "Subscription days; for `discount` codes the discount's validity in hours (0: until the first purchase)."
 )
 TRAFFIC_DESCRIPTION = "Traffic in GB added to the subscription (`balance_and_days` codes)."
+TARIFF_DESCRIPTION = (
+    "Tariff the code is bound to: its days and traffic go only to a subscription of it (0 or null: none)."
+)
 
 
 class PromoCodeResponse(BaseModel):
@@ -60,6 +63,8 @@ class PromoCodeResponse(BaseModel):
     valid_from: datetime
     valid_until: datetime | None = None
     promo_group_id: int | None = None
+    tariff_id: int | None = None
+    tariff_name: str | None = Field(default=None, description="The name of the tariff the code is bound to.")
     created_by: int | None = None
     created_at: datetime
     updated_at: datetime
@@ -105,6 +110,7 @@ class PromoCodeCreateRequest(BaseModel):
     promo_group_id: RowId | None = Field(
         default=None, description="Promo group the code moves its users into (required for `promo_group`)."
     )
+    tariff_id: RowId | None = Field(default=None, description=TARIFF_DESCRIPTION)
 
 
 class WebPromoCodeCreateRequest(PromoCodeCreateRequest):
@@ -115,8 +121,8 @@ class WebPromoCodeCreateRequest(PromoCodeCreateRequest):
 
 
 class PromoCodeUpdateRequest(BaseModel):
-    """Absent or null fields stay as they are, except ``valid_until`` and ``promo_group_id``,
-    which an explicit null (or ``promo_group_id: 0``) clears."""
+    """Absent or null fields stay as they are, except ``valid_until``, ``promo_group_id`` and
+    ``tariff_id``, which an explicit null (or ``promo_group_id: 0``, ``tariff_id: 0``) clears."""
 
     code: Code | None = None
     type: PromoCodeType | None = None
@@ -129,6 +135,7 @@ class PromoCodeUpdateRequest(BaseModel):
     is_active: bool | None = None
     first_purchase_only: bool | None = None
     promo_group_id: RowId | None = None
+    tariff_id: RowId | None = Field(default=None, description=TARIFF_DESCRIPTION)
 
 
 class WebPromoCodeUpdateRequest(PromoCodeUpdateRequest):
@@ -138,6 +145,12 @@ class WebPromoCodeUpdateRequest(PromoCodeUpdateRequest):
 class PromocodeActivateRequest(BaseModel):
     code: Annotated[str, StringConstraints(min_length=1, max_length=CODE_LENGTH)] = Field(
         description="Promo code to activate"
+    )
+    subscription_id: int | None = Field(
+        default=None,
+        description="The user's subscription that gets the code's days and traffic (several "
+        "subscriptions: multi-tariff); default: the current one, or for a tariff-bound code the "
+        "user's subscription of that tariff.",
     )
 
 

@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_promo_groups.api import find_group
+from subsvc_tariffs.api import Tariff, find_tariff
 from subsvc_users.api import User
 
 from subsvc.api import INT32_MAX, from_attributes, rubles
@@ -32,7 +33,7 @@ from subsvc_promocodes.schemas import (
 )
 
 NEWEST_FIRST = (col(PromoCode.created_at).desc(), col(PromoCode.id).desc())
-CLEARABLE = ("valid_until", "promo_group_id")
+CLEARABLE = ("valid_until", "promo_group_id", "tariff_id")
 
 
 class PromoCodeNotFound(LookupError):
@@ -42,14 +43,31 @@ class PromoCodeNotFound(LookupError):
 # --- reading -------------------------------------------------------------------------------------
 
 
-def record(code: PromoCode, now: datetime | None = None) -> PromoCodeResponse:
-    """The record of a code, ``uses_left`` and ``is_valid`` computed for ``now``."""
+def record(code: PromoCode, tariff_names: dict[int, str], now: datetime | None = None) -> PromoCodeResponse:
+    """The record of a code, ``uses_left`` and ``is_valid`` computed for ``now``, its tariff
+    named from ``tariff_names`` (see :func:`tariff_names`)."""
     return from_attributes(
         PromoCodeResponse,
         code,  # with its uses_left
         balance_bonus_rubles=rubles(code.balance_bonus_kopeks),
         is_valid=code.is_valid_at(now or utcnow()),
+        tariff_name=tariff_names.get(code.tariff_id) if code.tariff_id is not None else None,
     )
+
+
+async def tariff_names(session: AsyncSession, codes: Sequence[PromoCode]) -> dict[int, str]:
+    """The names of the tariffs these codes are bound to, in one query (none: no query)."""
+    ids = {code.tariff_id for code in codes if code.tariff_id is not None}
+    if not ids:
+        return {}
+    query = select(col(Tariff.id), col(Tariff.name)).where(col(Tariff.id).in_(ids))
+    return {tariff_id: name for tariff_id, name in (await session.exec(query)).all() if tariff_id is not None}
+
+
+async def records(session: AsyncSession, codes: Sequence[PromoCode]) -> list[PromoCodeResponse]:
+    """The records of codes, their tariffs named."""
+    names = await tariff_names(session, codes)
+    return [record(code, names) for code in codes]
 
 
 async def find(session: AsyncSession, promocode_id: int, *, for_update: bool = False) -> PromoCode | None:
@@ -125,7 +143,11 @@ async def detail(session: AsyncSession, code: PromoCode, recent_limit: int) -> P
         for use, user in (await session.exec(latest)).all()
     ]
     return from_attributes(
-        PromoCodeDetailResponse, record(code, now), total_uses=total, today_uses=today, recent_uses=recent
+        PromoCodeDetailResponse,
+        record(code, await tariff_names(session, [code]), now),
+        total_uses=total,
+        today_uses=today,
+        recent_uses=recent,
     )
 
 
@@ -141,6 +163,11 @@ async def existing_user_id(session: AsyncSession, user_id: int) -> int | None:
     if not 1 <= user_id <= INT32_MAX:
         return None
     return (await session.exec(select(col(User.id)).where(col(User.id) == user_id))).first()
+
+
+async def _check_tariff(session: AsyncSession, tariff_id: int | None) -> None:
+    if tariff_id is not None and await find_tariff(session, tariff_id) is None:
+        raise PromoCodeRuleError(rules.TARIFF_NOT_FOUND)
 
 
 async def _check_references(session: AsyncSession, draft: Draft, created_by: int | None = None) -> None:
@@ -176,6 +203,7 @@ async def create(session: AsyncSession, data: PromoCodeCreateRequest, *, created
     )
     rules.check(draft)
     await _check_references(session, draft, created_by)
+    await _check_tariff(session, data.tariff_id or None)
     await _ensure_code_free(session, draft.code)
     now = utcnow()
     code = PromoCode(
@@ -191,6 +219,7 @@ async def create(session: AsyncSession, data: PromoCodeCreateRequest, *, created
         is_active=data.is_active,
         first_purchase_only=data.first_purchase_only,
         promo_group_id=draft.promo_group_id,
+        tariff_id=data.tariff_id or None,
         created_by=created_by,
         created_at=now,
         updated_at=now,
@@ -210,8 +239,9 @@ def _changes(data: PromoCodeUpdateRequest) -> dict[str, Any]:
         changes["type"] = PromoCodeType(changes["type"]).value
     if "max_uses" in changes:
         changes["max_uses"] = _stored_max_uses(changes["max_uses"])
-    if "promo_group_id" in changes:
-        changes["promo_group_id"] = changes["promo_group_id"] or None
+    for name in ("promo_group_id", "tariff_id"):
+        if name in changes:
+            changes[name] = changes[name] or None
     return changes
 
 
@@ -226,6 +256,8 @@ async def update(session: AsyncSession, promocode_id: int, data: PromoCodeUpdate
         raise PromoCodeRuleError(rules.MAX_USES_BELOW_CURRENT)
     if draft.promo_group_id != code.promo_group_id:
         await _check_references(session, draft)
+    if changes.get("tariff_id", code.tariff_id) != code.tariff_id:
+        await _check_tariff(session, changes["tariff_id"])
     if draft.code != code.code:
         await _ensure_code_free(session, draft.code, code.id)
     changed = False

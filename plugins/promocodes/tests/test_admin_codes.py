@@ -31,6 +31,8 @@ RECORD_FIELDS = {
     "valid_from",
     "valid_until",
     "promo_group_id",
+    "tariff_id",
+    "tariff_name",
     "created_by",
     "created_at",
     "updated_at",

@@ -24,5 +24,6 @@ def test_the_branch_makes_its_indexes_keys_and_check(tmp_path: Path):
         assert foreign == {
             ("promo_group_id", "promo_groups", "SET NULL"),
             ("created_by", "users", "SET NULL"),
+            ("tariff_id", "tariffs", "SET NULL"),
         }
         assert check["name"] == "ck_promocodes_uses"

@@ -76,6 +76,7 @@ class Tariff(SQLModel, table=True):
     max_traffic_gb: int = 1000
     traffic_reset_mode: str | None = Field(default=None, sa_type=String(20))
     external_squad_uuid: str | None = Field(default=None, sa_type=String(36))
+    lava_product_id: str | None = Field(default=None, sa_type=String(255))
     show_in_gift: bool = True
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)

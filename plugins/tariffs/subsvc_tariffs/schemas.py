@@ -28,6 +28,7 @@ Gigabytes = Annotated[int, Field(ge=0, le=INT32_MAX)]
 PositiveInt = Annotated[int, Field(ge=1, le=INT32_MAX)]
 TierLevel = Annotated[int, Field(ge=1, le=10)]
 SquadUuid = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=255)]
+LavaProductId = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=255)]
 ExternalSquadUuid = Annotated[str, StringConstraints(strip_whitespace=True, pattern=UUID_PATTERN)]
 
 
@@ -163,13 +164,16 @@ class TariffCreateRequest(_TariffFields):
     daily_price_kopeks: Kopeks = 0
     traffic_reset_mode: ResetMode | None = None
     external_squad_uuid: ExternalSquadUuid | None = None
+    lava_product_id: LavaProductId | None = Field(
+        default=None, description="The tariff's product in the Lava payment system"
+    )
     show_in_gift: bool = True
 
 
 class TariffUpdateRequest(_TariffFields):
     """Absent or null fields stay as they are, except the nullable ones (``description``,
     ``device_price_kopeks``, ``max_device_limit``, ``traffic_reset_mode``,
-    ``external_squad_uuid``), which an explicit null clears."""
+    ``external_squad_uuid``, ``lava_product_id``), which an explicit null clears."""
 
     name: Name | None = None
     description: str | None = None
@@ -200,6 +204,9 @@ class TariffUpdateRequest(_TariffFields):
     daily_price_kopeks: Kopeks | None = None
     traffic_reset_mode: ResetMode | None = None
     external_squad_uuid: ExternalSquadUuid | None = None
+    lava_product_id: LavaProductId | None = Field(
+        default=None, description="The tariff's product in the Lava payment system"
+    )
     show_in_gift: bool | None = None
 
 
@@ -230,6 +237,7 @@ class TariffListItem(BaseModel):
     daily_price_kopeks: int = 0
     allow_traffic_topup: bool = True
     show_in_gift: bool = True
+    lava_product_id: str | None = None
     traffic_limit_gb: int
     device_limit: int
     tier_level: int
@@ -303,6 +311,7 @@ class TariffDetailResponse(BaseModel):
     daily_price_kopeks: int = 0
     traffic_reset_mode: str | None = None
     external_squad_uuid: str | None = None
+    lava_product_id: str | None = None
     show_in_gift: bool = True
     created_at: datetime
     updated_at: datetime | None = None

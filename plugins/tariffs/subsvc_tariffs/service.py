@@ -45,6 +45,7 @@ _NULLABLE = (
     "max_device_limit",
     "traffic_reset_mode",
     "external_squad_uuid",
+    "lava_product_id",
 )
 
 

@@ -25,6 +25,7 @@ LIST_ITEM_FIELDS = {
     "servers_count",
     "subscriptions_count",
     "created_at",
+    "lava_product_id",
 }
 
 
@@ -46,6 +47,7 @@ async def test_every_field_of_a_list_item(admin, make_tariff, make_server):
         daily_price_kopeks=1500,
         allow_traffic_topup=False,
         show_in_gift=False,
+        lava_product_id="lava-pro",
         allowed_squads=[s.squad_uuid for s in servers],
     )
     (item,) = (await admin.get(BASE)).json()["tariffs"]
@@ -66,6 +68,7 @@ async def test_every_field_of_a_list_item(admin, make_tariff, make_server):
         "display_order": 0,
         "servers_count": 2,
         "subscriptions_count": 0,
+        "lava_product_id": "lava-pro",
         "created_at": created["created_at"],
     }
     assert datetime.fromisoformat(item["created_at"]).tzinfo is not None

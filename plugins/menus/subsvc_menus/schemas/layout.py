@@ -14,6 +14,7 @@ ButtonType = Literal["builtin", "url", "mini_app", "callback"]
 ButtonVisibility = Literal["all", "admins", "moderators", "subscribers"]
 ButtonOpenMode = Literal["callback", "direct"]
 Id = Annotated[str, StringConstraints(min_length=1, max_length=50)]
+EMOJI_ID_DESCRIPTION = "The messenger's custom emoji shown on the button (Bot API 9.4+)"
 
 
 class ButtonConditions(BaseModel):
@@ -47,6 +48,7 @@ class ButtonConditions(BaseModel):
     max_subscription_days_left: int | None = Field(None, ge=0, description="Maximum subscription days left")
     is_trial_user: bool | None = Field(None, description="The user is on a trial")
     has_autopay: bool | None = Field(None, description="Autopay is on")
+    traffic_topup_enabled: bool | None = Field(None, description="Traffic top-up is on")
 
 
 class MenuButtonConfig(BaseModel):
@@ -56,6 +58,7 @@ class MenuButtonConfig(BaseModel):
     builtin_id: str | None = Field(None, description="The builtin button (type builtin)")
     text: dict[str, str] = Field(description="Texts by language: {lang_code: text}")
     icon: str | None = Field(None, max_length=10, description="Emoji shown before the text")
+    icon_custom_emoji_id: str | None = Field(None, max_length=100, description=EMOJI_ID_DESCRIPTION)
     action: str = Field(description="callback_data or URL, by type")
     enabled: bool = Field(True, description="The button is shown")
     visibility: ButtonVisibility = Field("all", description="Who sees the button")
@@ -118,6 +121,7 @@ class ButtonUpdateRequest(BaseModel):
 
     text: dict[str, str] | None = None
     icon: str | None = Field(None, max_length=10)
+    icon_custom_emoji_id: str | None = Field(None, max_length=100, description=EMOJI_ID_DESCRIPTION)
     enabled: bool | None = None
     visibility: ButtonVisibility | None = None
     conditions: ButtonConditions | None = None
@@ -146,6 +150,7 @@ class AddCustomButtonRequest(BaseModel):
     type: ButtonType = Field(description="url, mini_app or callback")
     text: dict[str, str] = Field(description="Texts by language")
     icon: str | None = Field(None, max_length=10)
+    icon_custom_emoji_id: str | None = Field(None, max_length=100, description=EMOJI_ID_DESCRIPTION)
     action: str = Field(min_length=1, description="URL or callback_data")
     visibility: ButtonVisibility = "all"
     conditions: ButtonConditions | None = None

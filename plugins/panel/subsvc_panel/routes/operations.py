@@ -46,6 +46,7 @@ from subsvc_panel.schemas import (
     NodeStatisticsResponse,
     NodeUsageResponse,
     PanelStatusResponse,
+    RestartAllNodesPayload,
     SquadActionRequest,
     SquadCreateRequest,
     SquadOperationResponse,
@@ -165,8 +166,9 @@ async def nodes_realtime(request: Request) -> list[dict[str, Any]]:
     web={"response_model": WebNodeActionResponse},
     cabinet={"path": "/nodes/restart-all", "response_model": NodeActionResponse},
 )
-async def restart_all_nodes(request: Request) -> Outcome:
-    accepted = await panel(request).restart_all_nodes()
+async def restart_all_nodes(request: Request, payload: RestartAllNodesPayload | None = None) -> Outcome:
+    """Restart every node (`force_restart`: even where nothing changed; the body is optional)."""
+    accepted = await panel(request).restart_all_nodes(force=payload is not None and payload.force_restart)
     return Outcome("Restart of all nodes requested" if accepted else None, success=accepted)
 
 
@@ -191,7 +193,8 @@ async def get_node_statistics(request: Request, node_uuid: str) -> NodeStatistic
 async def node_usage(
     request: Request, node_uuid: str, start: datetime | None = None, end: datetime | None = None
 ) -> NodeUsageResponse:
-    """The node's traffic per user and day between `start` and `end` (default: the last week)."""
+    """Each panel user's bytes on the node between `start` and `end` (default: the last week),
+    the most first; `user_id` is the panel's numeric id of the user."""
     return NodeUsageResponse(items=await service.node_usage(panel(request), node_uuid, start, end))
 
 

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from subsvc.api import HTTPError, Limit, Offset, Page, Router, fits_int32
 from subsvc.auth.principal import Principal
 from subsvc.services import services
-from subsvc_promo_offers import offers, recipients
+from subsvc_promo_offers import offers, recipients, segments
 from subsvc_promo_offers.broadcast import broadcast_offer
 from subsvc_promo_offers.logs import list_logs
 from subsvc_promo_offers.models import OfferBroadcast
@@ -27,6 +27,8 @@ from subsvc_promo_offers.schemas import (
     PromoOfferBroadcastResponse,
     PromoOfferLogResponse,
     PromoOfferResponse,
+    PromoOfferSegment,
+    PromoOfferSegmentListResponse,
 )
 
 router = Router(area="cabinet-admin", tag="Admin Promo Offers", prefix="/cabinet/admin/promo-offers")
@@ -41,6 +43,13 @@ mount_templates(
     ["list_templates", "get_template", "update_template"],
     list_description="Every template, by offer type (the reference's three defaults exist from the start).",
 )
+
+
+@router.get("/segments", permission=READ)
+async def list_segments(request: Request, session: AsyncSession) -> PromoOfferSegmentListResponse:
+    """How many users each segment holds now: the offers a broadcast to it would create."""
+    counted = await segments.segment_counts(request.app, session)
+    return PromoOfferSegmentListResponse(segments=[PromoOfferSegment(key=k, count=n) for k, n in counted])
 
 
 @router.get("", permission=READ)

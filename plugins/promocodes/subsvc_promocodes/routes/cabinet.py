@@ -32,10 +32,12 @@ async def activate_promocode(
     """Activate a promo code for the current user.
 
     Once per user and code; never beyond the code's `max_uses`, however many users try at once.
-    The effect: balance (a manual deposit transaction), days or traffic on the current
-    subscription, a trial for a user without one, a personal discount, the code's promo
-    group. Any refusal is 400 and changes nothing. Attempts are rate-limited per client
-    address (`promocode_activate`, 30/minute).
+    The effect: balance (a manual deposit transaction), days or traffic on the subscription
+    `subscription_id` names (else: for a code bound to a tariff the user's subscription of
+    that tariff, otherwise the current one; a subscription of another tariff is refused), a
+    trial for a user without one, a personal discount, the code's promo group. Any refusal
+    is 400 and changes nothing. Attempts are rate-limited per client address
+    (`promocode_activate`, 30/minute).
     """
     await rate_limit(request, "promocode_activate", "30/minute")
     user = await activation.lock_user(session, principal.id)
@@ -48,6 +50,7 @@ async def activate_promocode(
             user,
             payload.code,
             daily_limit=settings(request).PROMOCODE_DAILY_ACTIVATION_LIMIT,
+            subscription_id=payload.subscription_id,
         )
     except activation.ActivationRefused as refusal:
         raise HTTPError(400, refusal.message) from None

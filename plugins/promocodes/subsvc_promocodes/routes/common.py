@@ -49,7 +49,7 @@ async def list_promocodes(
     """Codes, newest first; `is_active` filters."""
     total, codes = await service.list_codes(session, limit=limit, offset=offset, is_active=is_active)
     return PromoCodeListResponse(
-        items=[service.record(code) for code in codes], total=total, limit=limit, offset=offset
+        items=await service.records(session, codes), total=total, limit=limit, offset=offset
     )
 
 
@@ -71,10 +71,12 @@ async def delete_promocode_endpoint(session: AsyncSession, promocode_id: int) ->
 async def create(
     session: AsyncSession, payload: PromoCodeCreateRequest, created_by: int | None
 ) -> PromoCodeResponse:
-    return service.record(await service.create(session, payload, created_by=created_by))
+    [answer] = await service.records(session, [await service.create(session, payload, created_by=created_by)])
+    return answer
 
 
 async def change(
     session: AsyncSession, promocode_id: int, payload: PromoCodeUpdateRequest
 ) -> PromoCodeResponse:
-    return service.record(await service.update(session, promocode_id, payload))
+    [answer] = await service.records(session, [await service.update(session, promocode_id, payload)])
+    return answer
