@@ -9,7 +9,7 @@ promo group and deletion through ``subsvc_users.api``. An outcome the rules refu
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlmodel import col, select
@@ -90,6 +90,15 @@ async def lock_user(session: AsyncSession, user_id: int) -> User | None:
         return None
     query = select(User).where(col(User.id) == user_id).with_for_update()
     return (await session.exec(query)).first()
+
+
+async def lock_users(session: AsyncSession, user_ids: Sequence[int]) -> dict[int, User]:
+    """The users of a batch by id, their rows locked in one statement (in id order)."""
+    wanted = sorted({user_id for user_id in user_ids if fits_int32(user_id)})
+    if not wanted:
+        return {}
+    query = select(User).where(col(User.id).in_(wanted)).order_by(col(User.id)).with_for_update()
+    return {user.id: user for user in (await session.exec(query)).all() if user.id is not None}
 
 
 async def lock_subscription(session: AsyncSession, subscription_id: int) -> Subscription | None:
@@ -309,9 +318,10 @@ class Applied:
     username: str | None = None
 
 
-async def to_user(target: Target, user_id: int) -> Applied:
-    """Apply the action to the user (their current subscription for a subscription action)."""
-    user = await lock_user(target.session, user_id)
+async def to_user(target: Target, user_id: int, locked: Mapping[int, User] | None = None) -> Applied:
+    """Apply the action to the user (their current subscription for a subscription action);
+    ``locked``: the batch's users, locked already (:func:`lock_users`)."""
+    user = locked.get(user_id) if locked is not None else await lock_user(target.session, user_id)
     if user is None:
         return Applied(Outcome(SKIPPED, USER_NOT_FOUND), user_id)
     user_action = USER_ACTIONS.get(target.action)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -31,6 +31,7 @@ from sqlalchemy import bindparam, update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
+from subsvc_users.api import User
 
 from subsvc.db import in_list, storable, utcnow
 from subsvc.jobs import Job
@@ -173,13 +174,15 @@ async def _hold(app: Starlette, session: AsyncSession, run: Run, ids: list[int])
         raise LeaseLost
 
 
-async def _apply_one(app: Starlette, session: AsyncSession, run: Run, item: Any) -> actions.Applied:
+async def _apply_one(
+    app: Starlette, session: AsyncSession, run: Run, item: Any, locked: Mapping[int, User]
+) -> actions.Applied:
     target = actions.Target(
         app, session, run.action, run.params, run.dry_run, run.actor_user_id, f"bulk:{run.id}:{item.id}"
     )
     if run.by_subscription:
         return await actions.to_subscription(target, item.subscription_id)
-    return await actions.to_user(target, item.user_id)
+    return await actions.to_user(target, item.user_id, locked)
 
 
 async def _record(
@@ -218,7 +221,8 @@ async def _apply(app: Starlette, run: Run, batch: Sequence[Any]) -> None:
     """The batch in one transaction: claim, apply, record (see the module's text)."""
     async with services(app).db.session() as session:
         await _hold(app, session, run, [item.id for item in batch])
-        applied = [await _apply_one(app, session, run, item) for item in batch]
+        locked = {} if run.by_subscription else await actions.lock_users(session, [i.user_id for i in batch])
+        applied = [await _apply_one(app, session, run, item, locked) for item in batch]
         await _record(app, session, run, batch, applied)
         await session.commit()
 
