@@ -2,8 +2,8 @@
 
 Every balance change goes through :func:`adjust_balance` or :func:`change_balance` with
 :func:`record_transaction`, in the caller's transaction; :func:`deposit` credits as a real
-payment, idempotent by a key (:class:`IdempotencyConflict` when the key is another's). :class:`Transaction` is the ORM
-model, for reading; ``DEPOSIT`` and ``WITHDRAWAL`` its types;
+payment, idempotent by a key (:class:`IdempotencyConflict` when the key is another's).
+:class:`Transaction` is the ORM model, for reading; ``DEPOSIT`` and ``WITHDRAWAL`` its types;
 :class:`TransactionSummary` starts a transaction's wire shape in a history.
 """
 
