@@ -347,4 +347,3 @@ async def to_subscription(target: Target, subscription_id: int) -> Applied:
         return Applied(Outcome(SKIPPED, "User not found for subscription"), subscription.user_id)
     outcome = await SUBSCRIPTION_ACTIONS[target.action](target, user, subscription)
     return Applied(outcome, subscription.user_id, user.username)
-

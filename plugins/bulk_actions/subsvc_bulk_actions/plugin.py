@@ -12,8 +12,10 @@ plugin = Plugin(
     models=MODELS,
     endpoints=[router],
     permissions={"bulk_actions": ["read", "execute"]},
-    tags={TAG: "One action applied to many users or subscriptions: a durable background run with "
-          "per-target results, progress (SSE and events), idempotent under retry."},
+    tags={
+        TAG: "One action applied to many users or subscriptions: a durable background run with "
+        "per-target results, progress (SSE and events), idempotent under retry."
+    },
     settings=BulkActionsSettings,
     events={PROGRESS_EVENT: BulkProgress, COMPLETED_EVENT: BulkProgress},
     jobs=JOBS,

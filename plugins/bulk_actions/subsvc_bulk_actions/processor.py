@@ -133,7 +133,7 @@ async def take_lease(app: Starlette, run_id: int) -> Run | None:
         lease_owner=owner_of(app), lease_until=_lease_end(app)
     )
     async with services(app).db.session() as session:
-        if (await session.exec(statement)).rowcount != 1:  # type: ignore[call-overload]
+        if (await session.exec(statement)).rowcount != 1:
             return None
         row = await session.get(BulkRun, run_id)
         assert row is not None
@@ -161,7 +161,7 @@ async def _hold(app: Starlette, session: AsyncSession, run: Run, ids: list[int])
         .where(RUNS.c.id == run.id, RUNS.c.lease_owner == owner_of(app))
         .values(lease_until=_lease_end(app))
     )
-    if (await session.exec(renew)).rowcount != 1:  # type: ignore[call-overload]
+    if (await session.exec(renew)).rowcount != 1:
         raise LeaseLost
     dialect = session.get_bind().dialect.name
     claim = (
@@ -169,7 +169,7 @@ async def _hold(app: Starlette, session: AsyncSession, run: Run, ids: list[int])
         .where(in_list(ITEMS.c.id, "ids", dialect), ITEMS.c.status == PENDING)
         .values(status=APPLYING)
     )
-    claimed = (await session.exec(claim, params={"ids": ids})).rowcount  # type: ignore[call-overload]
+    claimed = (await session.exec(claim, params={"ids": ids})).rowcount
     if claimed != len(ids):
         raise LeaseLost
 
@@ -201,7 +201,7 @@ async def _record(
         }
         for item, result in zip(batch, applied, strict=True)
     ]
-    await session.exec(_RECORD, params=rows)  # type: ignore[call-overload]
+    await session.exec(_RECORD, params=rows)
     statuses = [result.outcome.status for result in applied]
     counters = (
         update(RUNS)
@@ -213,7 +213,7 @@ async def _record(
         )
         .returning(*COUNTERS)
     )
-    row = (await session.exec(counters)).one()  # type: ignore[call-overload]
+    row = (await session.exec(counters)).one()
     services(app).events.publish(session, PROGRESS_EVENT, progress_of(row))
 
 
@@ -265,7 +265,7 @@ async def _finish(app: Starlette, run: Run, finished: bool) -> None:
     if finished:
         values.update(status=COMPLETED, completed_at=utcnow())
     async with services(app).db.session() as session:
-        row = (await session.exec(update(RUNS).where(*mine).values(**values).returning(*COUNTERS))).first()  # type: ignore[call-overload]
+        row = (await session.exec(update(RUNS).where(*mine).values(**values).returning(*COUNTERS))).first()
         if row is not None and finished:
             services(app).events.publish(session, COMPLETED_EVENT, progress_of(row))
         await session.commit()

@@ -65,14 +65,14 @@ def _check_params(request: BulkExecuteRequest) -> None:
 
 
 async def _check_references(app: Starlette, request: BulkExecuteRequest) -> None:
-    params = request.params
+    tariff_id, group_id = request.params.tariff_id, request.params.promo_group_id
     async with services(app).db.session(read_only=True) as session:
-        if request.action in NEEDS_TARIFF and params.tariff_id is not None:
-            if await find_tariff(session, params.tariff_id) is None:
-                raise HTTPError(404, "Tariff not found")
-        if request.action == A.ASSIGN_PROMO_GROUP and params.promo_group_id is not None:
-            if await find_group(session, params.promo_group_id) is None:
-                raise HTTPError(404, "Promo group not found")
+        tariff_missing = request.action in NEEDS_TARIFF and tariff_id is not None
+        if tariff_missing and await find_tariff(session, tariff_id or 0) is None:
+            raise HTTPError(404, "Tariff not found")
+        group_missing = request.action == A.ASSIGN_PROMO_GROUP and group_id is not None
+        if group_missing and await find_group(session, group_id or 0) is None:
+            raise HTTPError(404, "Promo group not found")
 
 
 def _data(event: BaseModel) -> bytes:
@@ -146,5 +146,7 @@ async def bulk_execute(
         raise HTTPError(409, str(exc)) from None
     if stream:
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "X-Bulk-Run-Id": str(run_id)}
-        return StreamingResponse(_events(request.app, run_id), media_type="text/event-stream", headers=headers)
+        return StreamingResponse(
+            _events(request.app, run_id), media_type="text/event-stream", headers=headers
+        )
     return await _finished(request.app, run_id)

@@ -122,7 +122,7 @@ async def open_run(app: Starlette, actor: int, request: BulkExecuteRequest, key:
             {"run_id": run.id, "position": n, "user_id": 0, column: target_id, "status": PENDING}
             for n, target_id in enumerate(ids, start=1)
         ]
-        await session.exec(insert(ITEMS), params=rows)  # type: ignore[call-overload]
+        await session.exec(insert(ITEMS), params=rows)
         kernel.events.publish(session, PROGRESS_EVENT, progress_of(run))
         kernel.jobs.enqueue_after_commit(session, RUN_JOB, run_id=run.id)
         run_id = run.id
@@ -172,7 +172,7 @@ def complete_event(run: BulkRun) -> BulkCompleteEvent:
     assert run.id is not None
     return BulkCompleteEvent(
         run_id=run.id,
-        action=run.action,  # type: ignore[arg-type]
+        action=run.action,
         total=run.total,
         success_count=run.success_count,
         error_count=run.error_count,
@@ -186,4 +186,3 @@ def answer(run: BulkRun, items: Sequence[BulkRunItem]) -> BulkExecuteResponse:
     return BulkExecuteResponse(
         **summary.model_dump(exclude={"type"}), results=[result_of(item) for item in items]
     )
-

@@ -87,4 +87,3 @@ async def execute(
     headers = {"Idempotency-Key": key} if key else {}
     params = {"stream": "true"} if stream else {}
     return await http.post(EXECUTE, json={"action": action, **body}, headers=headers, params=params)
-

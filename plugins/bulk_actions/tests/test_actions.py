@@ -67,9 +67,7 @@ async def test_add_balance_credits_each_user_once_with_a_deposit(admin, users, r
 
 async def test_a_dry_run_changes_nothing(admin, users, reload, rows):
     ids = await users(2)
-    response = await execute(
-        admin, "add_balance", user_ids=ids, params={"amount_kopeks": 100}, dry_run=True
-    )
+    response = await execute(admin, "add_balance", user_ids=ids, params={"amount_kopeks": 100}, dry_run=True)
     body = response.json()
     assert summary(body) == (2, 2, 0, 0) and body["dry_run"] is True
     assert body["results"][0]["message"] == "Would add 1.00₽ to balance"
@@ -142,7 +140,9 @@ async def test_add_traffic_to_limited_ones_only(admin, users, make_subscription,
     assert (await reload(Subscription, limited.id)).traffic_limit_gb == 60
 
 
-async def test_change_tariff_and_grant_subscription(admin, users, make_subscription, make_tariff, reload, rows):
+async def test_change_tariff_and_grant_subscription(
+    admin, users, make_subscription, make_tariff, reload, rows
+):
     ids = await users(2)
     basic = await make_tariff(name="Basic", device_limit=1)
     pro = await make_tariff(name="Pro", device_limit=3, traffic_limit_gb=100, allowed_squads=["sq-1"])
@@ -152,7 +152,11 @@ async def test_change_tariff_and_grant_subscription(admin, users, make_subscript
     changed = await execute(admin, "change_tariff", user_ids=[ids[0]], params={"tariff_id": pro.id})
     assert changed.json()["results"][0]["message"] == "Tariff changed to Pro"
     row = await reload(Subscription, sub.id)
-    assert (row.tariff_id, row.device_limit, row.traffic_limit_gb) == (pro.id, 4, 100)  # one bought device kept
+    assert (row.tariff_id, row.device_limit, row.traffic_limit_gb) == (
+        pro.id,
+        4,
+        100,
+    )  # one bought device kept
     granted = await execute(
         admin, "grant_subscription", user_ids=ids, params={"tariff_id": pro.id, "days": 30}
     )
@@ -167,7 +171,9 @@ async def test_change_tariff_and_grant_subscription(admin, users, make_subscript
 async def test_assign_promo_group_and_back_to_the_default(admin, users, make_group, reload):
     ids = await users(2)
     vip = await make_group(name="VIP")
-    body = (await execute(admin, "assign_promo_group", user_ids=ids, params={"promo_group_id": vip.id})).json()
+    body = (
+        await execute(admin, "assign_promo_group", user_ids=ids, params={"promo_group_id": vip.id})
+    ).json()
     assert body["results"][0]["message"] == "Promo group set to VIP"
     assert (await reload(User, ids[1])).promo_group_id == vip.id
     reset = (await execute(admin, "assign_promo_group", user_ids=ids, params={})).json()
@@ -198,7 +204,11 @@ async def test_delete_user_but_not_oneself(admin, users, make_subscription, relo
     ids = await users(2)
     await make_subscription(await reload(User, ids[0]), status="active", days=10)
     body = (await execute(admin, "delete_user", user_ids=[me, *ids])).json()
-    assert [r["message"] for r in body["results"]] == ["You cannot delete yourself", "User deleted", "User deleted"]
+    assert [r["message"] for r in body["results"]] == [
+        "You cannot delete yourself",
+        "User deleted",
+        "User deleted",
+    ]
     assert await reload(User, ids[0]) is None and await reload(User, me) is not None
     disabled = [p for kind, p in await outbox() if kind == "subscription.changed"]
     assert len(disabled) == 1

@@ -66,7 +66,9 @@ async def test_each_action_needs_its_own_permission(permission_holder, admin, us
         allowed = await execute(http, "assign_promo_group", user_ids=ids)
         assert allowed.status_code == 200 and allowed.json()["success_count"] == 1
     async with await permission_holder(["users:*"]) as http:
-        assert (await execute(http, "add_balance", user_ids=ids, params={"amount_kopeks": 5})).status_code == 403
+        assert (
+            await execute(http, "add_balance", user_ids=ids, params={"amount_kopeks": 5})
+        ).status_code == 403
     assert (await reload(User, ids[0])).balance_kopeks == 0
     assert len(await rows(BulkRun)) == 1
     log = await admin.get("/cabinet/admin/rbac/audit-log", params={"limit": 500})

@@ -11,10 +11,10 @@ import httpx2
 import pytest
 import sqlalchemy as sa
 from starlette.applications import Starlette
+from subsvc_users.testing import insert_users
 
 from subsvc.app import create_app
 from subsvc.testing import ADMIN_MESSENGER_ID, asgi_transport, ensure_migrated, running
-from subsvc_users.testing import insert_users
 
 from .conftest import EXECUTE, sse_events
 
