@@ -115,6 +115,7 @@ async def _finished(app: Starlette, run_id: int) -> BulkExecuteResponse:
     "/execute",
     permission=EXECUTE,
     response_model=BulkExecuteResponse,
+    also_media_type="text/event-stream",
     responses={
         400: "A parameter the action needs is missing, no targets, or subscription_ids for an "
         "action on users",

@@ -3,6 +3,7 @@ permissions (``bulk_actions:execute`` and the action's own) and their audit."""
 
 from __future__ import annotations
 
+import pytest
 from subsvc_billing.api import Transaction
 from subsvc_bulk_actions.models import BulkRun, BulkRunItem
 from subsvc_users.api import User
@@ -84,3 +85,11 @@ async def test_a_member_without_a_role_is_refused(member, users, rows):
     response = await execute(member, "add_balance", user_ids=ids, params={"amount_kopeks": 5})
     assert response.status_code == 403
     assert await rows(BulkRunItem) == []
+
+
+@pytest.mark.parametrize("subsvc_settings_overrides", [{"IS_DOCS_ENABLED": True}])
+async def test_the_document_says_the_answer_is_json_or_a_stream(anon_client):
+    document = (await anon_client.get("/openapi.json")).json()
+    operation = document["paths"]["/cabinet/admin/bulk/execute"]["post"]
+    assert set(operation["responses"]["200"]["content"]) == {"application/json", "text/event-stream"}
+    assert [p["name"] for p in operation["parameters"]] == ["stream", "idempotency-key"]
