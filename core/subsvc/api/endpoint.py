@@ -103,6 +103,9 @@ class Endpoint:
     # A larger body than ``MAX_BODY_BYTES`` this endpoint accepts (an upload); the limit is
     # still enforced while the body streams in (413 beyond it).
     max_body_bytes: int | None = None
+    # Another media type the success answer may come as (a ``Response`` the handler returns,
+    # e.g. ``text/event-stream``), documented beside the JSON one.
+    also_media_type: str | None = None
     answers: dict[int, str] = field(init=False)
     inputs: list[Input] = field(init=False)
     injected: dict[str, str] = field(init=False)

@@ -133,6 +133,8 @@ def _operation(endpoint: Endpoint, schemas: dict[str, Any], components: dict[str
         if status == endpoint.status_code:
             if "response" in schemas and status != 204:
                 answer["content"] = {"application/json": {"schema": schemas["response"]}}
+            if endpoint.also_media_type is not None:
+                answer.setdefault("content", {})[endpoint.also_media_type] = {"schema": {"type": "string"}}
         else:
             answer["content"] = {"application/json": {"schema": _error_schema(status, endpoint)}}
         responses[str(status)] = answer

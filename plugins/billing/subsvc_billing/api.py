@@ -1,8 +1,9 @@
 """What other plugins may use of the billing plugin (the rest is private).
 
 Every balance change goes through :func:`adjust_balance` or :func:`change_balance` with
-:func:`record_transaction`, in the caller's transaction. :class:`Transaction` is the ORM
-model, for reading; ``DEPOSIT`` and ``WITHDRAWAL`` its types;
+:func:`record_transaction`, in the caller's transaction; :func:`deposit` credits as a real
+payment, idempotent by a key (:class:`IdempotencyConflict` when the key is another's).
+:class:`Transaction` is the ORM model, for reading; ``DEPOSIT`` and ``WITHDRAWAL`` its types;
 :class:`TransactionSummary` starts a transaction's wire shape in a history.
 """
 
@@ -13,10 +14,12 @@ from subsvc_billing.schemas import TransactionSummary
 from subsvc_billing.service import (
     PAYMENT_COMPLETED,
     TRANSACTION_CREATED,
+    IdempotencyConflict,
     InsufficientBalance,
     TransactionFilter,
     adjust_balance,
     change_balance,
+    deposit,
     list_transactions,
     record_transaction,
 )
@@ -26,12 +29,14 @@ __all__ = [
     "PAYMENT_COMPLETED",
     "TRANSACTION_CREATED",
     "WITHDRAWAL",
+    "IdempotencyConflict",
     "InsufficientBalance",
     "Transaction",
     "TransactionFilter",
     "TransactionSummary",
     "adjust_balance",
     "change_balance",
+    "deposit",
     "list_transactions",
     "record_transaction",
 ]

@@ -1,0 +1,1 @@
+"""Plugin `bulk_actions`: one action applied to many users or subscriptions, as a durable run."""
