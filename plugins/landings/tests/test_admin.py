@@ -1,0 +1,49 @@
+"""Landing pages for administrators over HTTP: create (201), reserved and taken slugs, the
+discount window, order, toggle, delete keeping the purchases, permissions."""
+
+from __future__ import annotations
+
+BASE = "/cabinet/admin/landings"
+
+
+async def test_create_list_update_order_toggle_delete(admin, make_tariff, make_landing):
+    tariff = await make_tariff()
+    first = await make_landing([tariff.id], features=[{"icon": "⚡", "title": {"en": "Fast"}}])
+    second = await make_landing([tariff.id])
+    assert first["features"][0]["title"] == {"en": "Fast"}
+    assert (first["is_active"], first["gift_enabled"]) == (True, True)
+    ordered = await admin.put(f"{BASE}/order", json={"landing_ids": [second["id"], first["id"]]})
+    assert ordered.status_code == 200
+    listed = (await admin.get(BASE)).json()
+    assert [item["id"] for item in listed] == [second["id"], first["id"]]
+    assert listed[0]["tariff_count"] == 1 and listed[0]["purchase_stats"]["total"] == 0
+    changed = await admin.put(f"{BASE}/{first['id']}", json={"subtitle": {"en": "Sub"}, "discount_percent": 20})
+    assert changed.status_code == 200
+    assert (changed.json()["subtitle"], changed.json()["discount_percent"]) == ({"en": "Sub"}, 20)
+    toggled = await admin.post(f"{BASE}/{first['id']}/toggle")
+    assert toggled.json()["is_active"] is False
+    assert (await admin.get(f"/cabinet/landing/{first['slug']}")).status_code == 404
+    deleted = await admin.delete(f"{BASE}/{first['id']}")
+    assert (deleted.status_code, deleted.json()) == (200, {"success": True})
+    missing = await admin.get(f"{BASE}/{first['id']}")
+    assert (missing.status_code, missing.json()["detail"]) == (404, "Landing page not found")
+
+
+async def test_reserved_taken_slugs_and_the_discount_window_are_refused(admin, make_landing):
+    page = await make_landing([])
+    reserved = await admin.post(BASE, json={"slug": "admin"})
+    assert (reserved.status_code, reserved.json()["detail"]) == (400, 'Slug "admin" is reserved and cannot be used')
+    taken = await admin.post(BASE, json={"slug": page["slug"]})
+    assert (taken.status_code, taken.json()["detail"]) == (
+        400,
+        f'Landing page with slug "{page["slug"]}" already exists',
+    )
+    window = {"discount_starts_at": "2030-01-02T00:00:00Z", "discount_ends_at": "2030-01-01T00:00:00Z"}
+    bad = await admin.put(f"{BASE}/{page['id']}", json=window)
+    assert (bad.status_code, bad.json()["detail"]) == (400, "discount_starts_at must be before discount_ends_at")
+    invalid = await admin.post(BASE, json={"slug": "Not Valid"})
+    assert invalid.status_code == 422
+
+
+async def test_members_without_the_permission_are_refused(member):
+    assert (await member.get(BASE)).status_code == 403
