@@ -61,6 +61,11 @@ async def account_for(app: Starlette, session: AsyncSession, contact_type: str, 
     password = secrets.token_urlsafe(9)
     password_hash = await asyncio.to_thread(PasswordHasher().hash, password)
     user = await create_cabinet_user(
-        app, session, UserCreateRequest(), auth_type=EMAIL_AUTH, email=_email(value), password_hash=password_hash
+        app,
+        session,
+        UserCreateRequest(),
+        auth_type=EMAIL_AUTH,
+        email=_email(value),
+        password_hash=password_hash,
     )
     return Account(user, password)

@@ -76,18 +76,24 @@ async def _methods(app: Starlette, page: LandingPage) -> list[LandingPaymentMeth
         if await provider_for(app, method["method_id"]) is None:
             continue
         options = [
-            LandingPaymentMethodSubOption(id=key, name=key) for key, on in (method.get("sub_options") or {}).items() if on
+            LandingPaymentMethodSubOption(id=key, name=key)
+            for key, on in (method.get("sub_options") or {}).items()
+            if on
         ]
         shown.append(LandingPaymentMethod.model_validate({**method, "sub_options": options or None}))
     return shown
 
 
-async def public_view(app: Starlette, session: AsyncSession, page: LandingPage, lang: str) -> LandingConfigResponse:
+async def public_view(
+    app: Starlette, session: AsyncSession, page: LandingPage, lang: str
+) -> LandingConfigResponse:
     config, now = page.config, utcnow()
     discount = None
     if discount_active(page, now) and config.get("discount_ends_at"):
         badge = localized(config.get("discount_badge_text"), lang)
-        discount = LandingDiscountInfo(percent=config["discount_percent"], ends_at=config["discount_ends_at"], badge_text=badge)
+        discount = LandingDiscountInfo(
+            percent=config["discount_percent"], ends_at=config["discount_ends_at"], badge_text=badge
+        )
     features = [
         LandingFeature(
             icon=f.get("icon", ""),

@@ -132,7 +132,9 @@ def discount_active(page: LandingPage, now: datetime) -> bool:
 
 async def listing(session: AsyncSession) -> list[LandingListItem]:
     """Every page in display order with its purchases counted by status (one query)."""
-    pages = (await session.exec(select(LandingPage).order_by(col(LandingPage.display_order), col(LandingPage.id)))).all()
+    pages = (
+        await session.exec(select(LandingPage).order_by(col(LandingPage.display_order), col(LandingPage.id)))
+    ).all()
     counted = select(col(GuestPurchase.landing_id), col(GuestPurchase.status), func.count()).group_by(
         col(GuestPurchase.landing_id), col(GuestPurchase.status)
     )

@@ -80,7 +80,9 @@ async def get_gift_claim(request: Request, session: AsyncSession, token: str) ->
         **RATE_LIMITED,
     },
 )
-async def claim_gift(request: Request, session: AsyncSession, token: str, payload: GiftClaimRequest) -> GiftClaimResponse:
+async def claim_gift(
+    request: Request, session: AsyncSession, token: str, payload: GiftClaimRequest
+) -> GiftClaimResponse:
     """Claim a paid gift for the account of an e-mail (made when new); once only."""
     await rate_limit(request, "landing_claim", "10/minute")
     try:

@@ -74,9 +74,13 @@ async def create_purchase(
         raise PurchaseRefused(400, NO_PRICE)
     low, high = method.get("min_amount_kopeks"), method.get("max_amount_kopeks")
     if low is not None and price.final < low:
-        raise PurchaseRefused(400, f"Amount is below the minimum ({_rubles(low)} RUB) for this payment method")
+        raise PurchaseRefused(
+            400, f"Amount is below the minimum ({_rubles(low)} RUB) for this payment method"
+        )
     if high is not None and price.final > high:
-        raise PurchaseRefused(400, f"Amount exceeds the maximum ({_rubles(high)} RUB) for this payment method")
+        raise PurchaseRefused(
+            400, f"Amount exceeds the maximum ({_rubles(high)} RUB) for this payment method"
+        )
     try:
         account = await account_for(app, session, request.contact_type, request.contact_value)
     except ContactRefused as refused:
@@ -136,7 +140,9 @@ async def on_topped_up(app: Starlette, event: Event) -> None:
         await session.commit()
 
 
-async def complete_paid(app: Starlette, session: AsyncSession, purchase: GuestPurchase, buyer_id: int) -> None:
+async def complete_paid(
+    app: Starlette, session: AsyncSession, purchase: GuestPurchase, buyer_id: int
+) -> None:
     """Debit the price from the buyer's credited balance and deliver (a gift becomes ``paid``,
     claimable). The caller holds the purchase's lock and saw it ``pending``."""
     kind = "gift_payment" if purchase.is_gift else "subscription_payment"

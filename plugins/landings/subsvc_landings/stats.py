@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Integer, case, func
+from sqlalchemy import case, func
+from sqlalchemy import select as sa_select
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -29,35 +30,40 @@ def _ok() -> Any:
 
 async def _grouped(session: AsyncSession, landing_id: int, *keys: Any) -> list[Any]:
     query = (
-        select(*keys, func.count(), func.coalesce(func.sum(col(P.amount_kopeks)), 0))
+        sa_select(*keys, func.count(), func.coalesce(func.sum(col(P.amount_kopeks)), 0))
         .where(col(P.landing_id) == landing_id, _ok())
         .group_by(*keys)
         .order_by(func.count().desc())
     )
-    return list((await session.exec(query)).all())
+    return list((await session.exec(query)).all())  # type: ignore[call-overload]
 
 
 async def landing_stats(session: AsyncSession, landing_id: int) -> LandingStatsResponse:
     ok = _ok()
-    totals = select(
+    totals = sa_select(
         func.count(),
         func.coalesce(func.sum(case((ok, 1), else_=0)), 0),
         func.coalesce(func.sum(case((ok, col(P.amount_kopeks)), else_=0)), 0),
         func.coalesce(func.sum(case((ok & col(P.is_gift), 1), else_=0)), 0),
         func.coalesce(func.sum(case((col(P.is_gift) & (col(P.status) == DELIVERED), 1), else_=0)), 0),
     ).where(col(P.landing_id) == landing_id)
-    created, successful, revenue, gifts, claimed = (await session.exec(totals)).one()
-    day = func.date(col(P.created_at))
-    daily = select(
-        day,
-        func.count(),
-        func.coalesce(func.sum(case((ok, 1), else_=0)), 0),
-        func.coalesce(func.sum(case((ok, col(P.amount_kopeks)), else_=0)), 0),
-        func.coalesce(func.sum(case((ok & col(P.is_gift), 1), else_=0)), 0).cast(Integer),
-    ).where(col(P.landing_id) == landing_id).group_by(day).order_by(day)
+    created, successful, revenue, gifts, claimed = (await session.exec(totals)).one()  # type: ignore[call-overload]
+    day = func.date(col(P.created_at)).label("day")
+    daily = (
+        sa_select(
+            day,
+            func.count(),
+            func.coalesce(func.sum(case((ok, 1), else_=0)), 0),
+            func.coalesce(func.sum(case((ok, col(P.amount_kopeks)), else_=0)), 0),
+            func.coalesce(func.sum(case((ok & col(P.is_gift), 1), else_=0)), 0),
+        )
+        .where(col(P.landing_id) == landing_id)
+        .group_by(day)
+        .order_by(day)
+    )
     days = [
         LandingDailyStat(date=str(d), created=c, purchases=p, revenue_kopeks=r, gifts=g)
-        for d, c, p, r, g in (await session.exec(daily)).all()
+        for d, c, p, r, g in (await session.exec(daily)).all()  # type: ignore[call-overload]
     ]
     tariffs = await _grouped(session, landing_id, col(P.tariff_id), col(P.tariff_name))
     methods = await _grouped(session, landing_id, col(P.payment_method))
@@ -74,7 +80,8 @@ async def landing_stats(session: AsyncSession, landing_id: int) -> LandingStatsR
         conversion_rate=round(successful * 100 / created, 2) if created else 0.0,
         daily_stats=days,
         tariff_stats=[
-            LandingTariffStat(tariff_id=t, tariff_name=n or "", purchases=c, revenue_kopeks=r) for t, n, c, r in tariffs
+            LandingTariffStat(tariff_id=t, tariff_name=n or "", purchases=c, revenue_kopeks=r)
+            for t, n, c, r in tariffs
         ],
         payment_method_stats=[
             LandingPaymentMethodStat(method=m or "", purchases=c, revenue_kopeks=r) for m, c, r in methods
@@ -90,7 +97,13 @@ async def landing_purchases(
     if status is not None:
         where.append(col(P.status) == status)
     total = (await session.exec(select(func.count()).select_from(P).where(*where))).one()
-    query = select(P).where(*where).order_by(col(P.created_at).desc(), col(P.id).desc()).offset(offset).limit(limit)
+    query = (
+        select(P)
+        .where(*where)
+        .order_by(col(P.created_at).desc(), col(P.id).desc())
+        .offset(offset)
+        .limit(limit)
+    )
     rows = (await session.exec(query)).all()
     return LandingPurchaseListResponse(
         items=[LandingPurchaseItem.model_validate(row, from_attributes=True) for row in rows], total=total

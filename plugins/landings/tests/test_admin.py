@@ -17,7 +17,9 @@ async def test_create_list_update_order_toggle_delete(admin, make_tariff, make_l
     listed = (await admin.get(BASE)).json()
     assert [item["id"] for item in listed] == [second["id"], first["id"]]
     assert listed[0]["tariff_count"] == 1 and listed[0]["purchase_stats"]["total"] == 0
-    changed = await admin.put(f"{BASE}/{first['id']}", json={"subtitle": {"en": "Sub"}, "discount_percent": 20})
+    changed = await admin.put(
+        f"{BASE}/{first['id']}", json={"subtitle": {"en": "Sub"}, "discount_percent": 20}
+    )
     assert changed.status_code == 200
     assert (changed.json()["subtitle"], changed.json()["discount_percent"]) == ({"en": "Sub"}, 20)
     toggled = await admin.post(f"{BASE}/{first['id']}/toggle")
@@ -32,7 +34,10 @@ async def test_create_list_update_order_toggle_delete(admin, make_tariff, make_l
 async def test_reserved_taken_slugs_and_the_discount_window_are_refused(admin, make_landing):
     page = await make_landing([])
     reserved = await admin.post(BASE, json={"slug": "admin"})
-    assert (reserved.status_code, reserved.json()["detail"]) == (400, 'Slug "admin" is reserved and cannot be used')
+    assert (reserved.status_code, reserved.json()["detail"]) == (
+        400,
+        'Slug "admin" is reserved and cannot be used',
+    )
     taken = await admin.post(BASE, json={"slug": page["slug"]})
     assert (taken.status_code, taken.json()["detail"]) == (
         400,
@@ -40,7 +45,10 @@ async def test_reserved_taken_slugs_and_the_discount_window_are_refused(admin, m
     )
     window = {"discount_starts_at": "2030-01-02T00:00:00Z", "discount_ends_at": "2030-01-01T00:00:00Z"}
     bad = await admin.put(f"{BASE}/{page['id']}", json=window)
-    assert (bad.status_code, bad.json()["detail"]) == (400, "discount_starts_at must be before discount_ends_at")
+    assert (bad.status_code, bad.json()["detail"]) == (
+        400,
+        "discount_starts_at must be before discount_ends_at",
+    )
     invalid = await admin.post(BASE, json={"slug": "Not Valid"})
     assert invalid.status_code == 422
 

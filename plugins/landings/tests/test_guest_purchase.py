@@ -40,7 +40,9 @@ async def pay(fake_yookassa: Any, notify: Any, rows: Any, wait_for: Any, token: 
     return found
 
 
-async def test_the_public_page_shows_localised_texts_and_discounted_prices(anon_client, make_tariff, make_landing):
+async def test_the_public_page_shows_localised_texts_and_discounted_prices(
+    anon_client, make_tariff, make_landing
+):
     tariff = await make_tariff(period_prices={"30": 20_000, "90": 50_000})
     page = await make_landing(
         [tariff.id], allowed_periods={str(tariff.id): [30]}, discount_percent=25,
@@ -58,7 +60,7 @@ async def test_the_public_page_shows_localised_texts_and_discounted_prices(anon_
 
 
 async def test_a_guest_purchase_is_delivered_once_and_its_password_shown_once(
-    anon_client, make_tariff, make_landing, fake_yookassa, notify, rows, wait_for
+    admin, anon_client, make_tariff, make_landing, fake_yookassa, notify, rows, wait_for
 ):
     tariff = await make_tariff()
     page = await make_landing([tariff.id])
@@ -83,9 +85,19 @@ async def test_a_guest_purchase_is_delivered_once_and_its_password_shown_once(
     second = (await anon_client.get(f"/cabinet/landing/purchase/{token}")).json()
     assert (second["status"], second["cabinet_password"]) == ("delivered", None)
     login = await anon_client.post(
-        "/cabinet/auth/email/login", json={"email": "guest@example.com", "password": first["cabinet_password"]}
+        "/cabinet/auth/email/login",
+        json={"email": "guest@example.com", "password": first["cabinet_password"]},
     )
     assert login.status_code in (200, 404)  # 404 when the e-mail plugin is not installed here
+    stats = (await admin.get(f"/cabinet/admin/landings/{page['id']}/stats")).json()
+    assert (stats["total_created"], stats["total_purchases"], stats["total_revenue_kopeks"]) == (1, 1, 19_900)
+    assert stats["tariff_stats"][0]["tariff_id"] == tariff.id and stats["daily_stats"][0]["purchases"] == 1
+    listed = (
+        await admin.get(f"/cabinet/admin/landings/{page['id']}/purchases", params={"status": "delivered"})
+    ).json()
+    assert listed["total"] == 1 and listed["items"][0]["token"] == token
+    [item] = (await admin.get("/cabinet/admin/landings")).json()
+    assert item["purchase_stats"]["delivered"] == 1
 
 
 async def test_refusals_of_the_landing_rules(anon_client, make_tariff, make_landing):
@@ -121,7 +133,9 @@ async def test_a_gift_is_claimed_once_under_concurrent_claims(
           for _ in range(4)]
     )  # fmt: skip
     assert sorted(c.status_code for c in claims) == [200, 409, 409, 409]
-    assert {c.json()["detail"] for c in claims if c.status_code == 409} == {"This gift has already been claimed"}
+    assert {c.json()["detail"] for c in claims if c.status_code == 409} == {
+        "This gift has already been claimed"
+    }
     [subscription] = await rows(Subscription)
     [delivered] = [p for p in await rows(GuestPurchase) if p.token == token]
     assert (delivered.status, subscription.user_id) == ("delivered", delivered.user_id)

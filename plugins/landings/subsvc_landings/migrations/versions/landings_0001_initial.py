@@ -61,7 +61,9 @@ def upgrade() -> None:
         sa.UniqueConstraint("payment_id", name="uq_guest_purchases_payment_id"),
     )
     op.create_index("ix_guest_purchases_status", "guest_purchases", ["status"])
-    op.create_index("ix_guest_purchases_landing_id_created_at", "guest_purchases", ["landing_id", "created_at"])
+    op.create_index(
+        "ix_guest_purchases_landing_id_created_at", "guest_purchases", ["landing_id", "created_at"]
+    )
 
 
 def downgrade() -> None:
