@@ -4,6 +4,8 @@ leaves the payment ``failed`` with the reason and answers 502."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
@@ -101,15 +103,21 @@ async def open_payment(
     idempotency_key: str | None,
     *,
     option: str | None = None,
+    data: dict[str, Any] | None = None,
+    return_url: str | None = None,
 ) -> Payment:
     """A payment of ``amount_kopeks`` RUB created at ``provider`` for the cabinet's method id
     ``method`` (and ``option``): the row committed first, the provider asked with no
     transaction open, its id and URL attached (``data["payment_url"]``) and committed. For an
     idempotency key the user gave before, the first payment (its failure raised again, or
     :class:`TopUpInProgress` while it waits for its provider). A provider that fails leaves the
-    payment ``failed`` and raises :class:`ProviderError` (answered 502). Commits."""
+    payment ``failed`` and raises :class:`ProviderError` (answered 502). Commits.
+
+    A plugin paying for something of its own gives ``data`` (kept in the payment's data, e.g.
+    ``{"purpose": ..., ...}``, read back when ``balance.topped_up`` reports it) and the
+    ``return_url`` the payer comes back to (default: the top-up's)."""
     payment, created = await create_payment(
-        app, session, user_id, provider.name, option or method, amount_kopeks, idempotency_key
+        app, session, user_id, provider.name, option or method, amount_kopeks, idempotency_key, data=data
     )
     await session.commit()
     if not created:
@@ -123,7 +131,7 @@ async def open_payment(
         amount_kopeks=payment.amount_kopeks,
         currency=payment.currency,
         description=f"Пополнение баланса на {_rubles(payment.amount_kopeks)} ₽",
-        return_url=_return_url(app, method),
+        return_url=return_url or _return_url(app, method),
         idempotence_key=f"subsvc-payment-{payment.id}",
     )
     try:
