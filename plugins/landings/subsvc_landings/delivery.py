@@ -8,11 +8,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_subscriptions.api import SubscriptionSettings, Terms, create_paid, extend, of_user
 from subsvc_tariffs.api import find_tariff
-from subsvc_users.api import User, touch
+from subsvc_users.api import User, touch, verify_email
 
 from subsvc.db import utcnow
 from subsvc.services import services
 from subsvc_landings.models import DELIVERED, FAILED, GuestPurchase
+
+VERIFIED_BY = "guest_purchase"  # as the reference: a paid purchase's new address counts as verified
 
 
 async def lock_purchase(session: AsyncSession, token: str) -> GuestPurchase | None:
@@ -27,8 +29,9 @@ async def lock_purchase(session: AsyncSession, token: str) -> GuestPurchase | No
 
 async def deliver(app: Starlette, session: AsyncSession, purchase: GuestPurchase, user_id: int) -> None:
     """Extend the user's live subscription of the tariff, else start a paid one; the purchase
-    becomes ``delivered`` with its links (``failed`` when the tariff is gone). The caller holds
-    the purchase's lock and checked its status."""
+    becomes ``delivered`` with its links (``failed`` when the tariff is gone); an account made
+    for it has its address verified. The caller holds the purchase's lock and checked its
+    status."""
     now = utcnow()
     tariff = await find_tariff(session, purchase.tariff_id) if purchase.tariff_id is not None else None
     if tariff is None:
@@ -38,6 +41,8 @@ async def deliver(app: Starlette, session: AsyncSession, purchase: GuestPurchase
     await touch(session, user_id)
     user = await session.get(User, user_id, populate_existing=True)
     assert user is not None
+    if purchase.new_account and purchase.cabinet_email is not None:
+        verify_email(session, user, purchase.cabinet_email, VERIFIED_BY)
     events = services(app).events
     live = await of_user(session, user_id, tariff_id=tariff.id, live_only=True, for_update=True)
     if live:

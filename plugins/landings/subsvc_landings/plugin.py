@@ -5,6 +5,7 @@ from subsvc_landings import hooks
 from subsvc_landings.admin_routes import admin
 from subsvc_landings.models import GuestPurchase, LandingPage
 from subsvc_landings.public_routes import public
+from subsvc_landings.settings import LandingsSettings
 
 plugin = Plugin(
     models=[LandingPage, GuestPurchase],
@@ -15,4 +16,5 @@ plugin = Plugin(
         "Cabinet Admin Landings": "Landing pages for administrators: pages, order, statistics, purchases.",
     },
     hooks=[hooks],
+    settings=LandingsSettings,
 )

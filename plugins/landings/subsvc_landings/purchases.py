@@ -1,5 +1,6 @@
 """Guest purchases: created from a landing page and paid at a provider through the payments
-plugin (idempotency key ``guest:<token>``); once ``balance.topped_up`` reports the payment,
+plugin (``purpose=guest_purchase`` and the token in its data, idempotency key
+``guest:<token>``); once ``balance.topped_up`` reports the payment,
 the price is debited from the buyer's account and the subscription delivered (a gift waits for
 its claim) — once, under the purchase's row lock."""
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
@@ -22,8 +24,10 @@ from subsvc_landings.catalogue import method_of, periods_of, price_of
 from subsvc_landings.delivery import deliver, lock_purchase
 from subsvc_landings.models import FAILED, PAID, PENDING, GuestPurchase, LandingPage
 from subsvc_landings.schemas import PurchaseRequest
+from subsvc_landings.settings import LandingsSettings
 
 KEY_PREFIX = "guest:"
+PURPOSE = "guest_purchase"
 log = logging.getLogger(__name__)
 
 GIFTS_OFF = "Gift purchases are not enabled for this landing page"
@@ -42,6 +46,14 @@ class PurchaseRefused(Exception):
     def __init__(self, status: int, detail: str) -> None:
         super().__init__(detail)
         self.status, self.detail = status, detail
+
+
+def _return_url(app: Starlette, method: dict[str, Any], token: str) -> str | None:
+    """The method's own return URL (``{token}`` replaced), else the cabinet's success page."""
+    if method.get("return_url"):
+        return str(method["return_url"]).replace("{token}", token)
+    base = LandingsSettings.of(app).LANDINGS_CABINET_URL
+    return f"{base.rstrip('/')}/buy/success/{token}" if base else None
 
 
 def _rubles(kopeks: int) -> str:
@@ -113,7 +125,8 @@ async def create_purchase(
     try:
         payment = await open_payment(
             app, session, provider, account.user.id, method["method_id"], price.final, KEY_PREFIX + token,
-            option=found[1],
+            option=found[1], data={"purpose": PURPOSE, "purchase_token": token},
+            return_url=_return_url(app, method, token),
         )  # fmt: skip
     except ProviderError:
         purchase.status = FAILED
@@ -130,10 +143,9 @@ async def on_topped_up(app: Starlette, event: Event) -> None:
     """``balance.topped_up``: a guest purchase's payment completes it (a repeat finds it done)."""
     async with services(app).db.session() as session:
         payment = await session.get(Payment, int(event.payload["payment_id"]))
-        key = payment.idempotency_key if payment is not None else None
-        if payment is None or key is None or not key.startswith(KEY_PREFIX):
+        if payment is None or payment.data.get("purpose") != PURPOSE:
             return
-        purchase = await lock_purchase(session, key.removeprefix(KEY_PREFIX))
+        purchase = await lock_purchase(session, str(payment.data["purchase_token"]))
         if purchase is None or purchase.status != PENDING:
             return
         await complete_paid(app, session, purchase, payment.user_id)

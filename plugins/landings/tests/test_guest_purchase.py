@@ -9,10 +9,12 @@ import asyncio
 from typing import Any
 
 import pytest
+from argon2 import PasswordHasher
 from subsvc_billing.api import Transaction
 from subsvc_landings.models import GuestPurchase
 from subsvc_payments.api import Payment
 from subsvc_subscriptions.api import Subscription
+from subsvc_users.api import User
 
 
 async def buy(anon_client: Any, slug: str, tariff_id: int, **fields: Any) -> Any:
@@ -28,7 +30,8 @@ async def buy(anon_client: Any, slug: str, tariff_id: int, **fields: Any) -> Any
 
 
 async def pay(fake_yookassa: Any, notify: Any, rows: Any, wait_for: Any, token: str) -> GuestPurchase:
-    [payment] = [p for p in await rows(Payment) if p.idempotency_key == f"guest:{token}"]
+    [payment] = [p for p in await rows(Payment) if p.data.get("purchase_token") == token]
+    assert (payment.data["purpose"], payment.idempotency_key) == ("guest_purchase", f"guest:{token}")
     fake_yookassa.pay(payment.provider_payment_id)
     assert (await notify(fake_yookassa.notification_body(payment.provider_payment_id))).status_code == 200
 
@@ -60,7 +63,7 @@ async def test_the_public_page_shows_localised_texts_and_discounted_prices(
 
 
 async def test_a_guest_purchase_is_delivered_once_and_its_password_shown_once(
-    admin, anon_client, make_tariff, make_landing, fake_yookassa, notify, rows, wait_for
+    admin, anon_client, make_tariff, make_landing, fake_yookassa, notify, rows, wait_for, reload
 ):
     tariff = await make_tariff()
     page = await make_landing([tariff.id])
@@ -79,16 +82,18 @@ async def test_a_guest_purchase_is_delivered_once_and_its_password_shown_once(
     assert (subscription.user_id, subscription.tariff_id) == (purchase.user_id, tariff.id)
     kinds = sorted(t.type for t in await rows(Transaction))
     assert kinds == ["deposit", "subscription_payment"]
-    first = (await anon_client.get(f"/cabinet/landing/purchase/{token}")).json()
-    assert first["status"] == "delivered"
-    assert first["cabinet_email"] == "guest@example.com" and first["cabinet_password"]
+    shown = await asyncio.gather(*[anon_client.get(f"/cabinet/landing/purchase/{token}") for _ in range(3)])
+    passwords = [s.json()["cabinet_password"] for s in shown if s.json()["cabinet_password"]]
+    assert len(passwords) == 1 and {s.json()["status"] for s in shown} == {"delivered"}
+    first = next(s.json() for s in shown if s.json()["cabinet_password"])
+    assert first["cabinet_email"] == "guest@example.com"
     second = (await anon_client.get(f"/cabinet/landing/purchase/{token}")).json()
     assert (second["status"], second["cabinet_password"]) == ("delivered", None)
-    login = await anon_client.post(
-        "/cabinet/auth/email/login",
-        json={"email": "guest@example.com", "password": first["cabinet_password"]},
-    )
-    assert login.status_code in (200, 404)  # 404 when the e-mail plugin is not installed here
+    activated = await anon_client.post(f"/cabinet/landing/activate/{token}")
+    assert (activated.status_code, activated.json()["status"]) == (200, "delivered")
+    account = await reload(User, purchase.user_id)  # the password logs in: its hash, the address verified
+    assert PasswordHasher().verify(account.password_hash, first["cabinet_password"])
+    assert (account.email, account.email_verified) == ("guest@example.com", True)
     stats = (await admin.get(f"/cabinet/admin/landings/{page['id']}/stats")).json()
     assert (stats["total_created"], stats["total_purchases"], stats["total_revenue_kopeks"]) == (1, 1, 19_900)
     assert stats["tariff_stats"][0]["tariff_id"] == tariff.id and stats["daily_stats"][0]["purchases"] == 1
@@ -142,6 +147,15 @@ async def test_a_gift_is_claimed_once_under_concurrent_claims(
     assert delivered.user_id != delivered.buyer_user_id
 
 
+@pytest.mark.landings_env(LANDINGS_CABINET_URL="https://cabinet.example")
+async def test_the_payer_returns_to_the_purchase_page(anon_client, make_tariff, make_landing, fake_yookassa):
+    tariff = await make_tariff()
+    page = await make_landing([tariff.id])
+    token = (await buy(anon_client, page["slug"], tariff.id)).json()["purchase_token"]
+    [(_, _, _, body)] = fake_yookassa.requests
+    assert body["confirmation"]["return_url"] == f"https://cabinet.example/buy/success/{token}"
+
+
 @pytest.mark.landings_env(RATE_LIMITS="landing_purchase=2/minute")
 async def test_the_purchase_endpoint_is_rate_limited_per_ip(anon_client, make_tariff, make_landing):
     tariff = await make_tariff()
@@ -149,3 +163,40 @@ async def test_the_purchase_endpoint_is_rate_limited_per_ip(anon_client, make_ta
     answers = [await buy(anon_client, page["slug"], tariff.id, period_days=7) for _ in range(3)]
     assert [a.status_code for a in answers] == [400, 400, 429]
     assert answers[2].json()["detail"] == "Too many purchase attempts, please try again later"
+
+
+async def test_a_provider_down_answers_502_and_leaves_the_purchase_failed(
+    anon_client, make_tariff, make_landing, fake_yookassa, rows
+):
+    tariff = await make_tariff()
+    page = await make_landing([tariff.id])
+    await fake_yookassa.down()
+    refused = await buy(anon_client, page["slug"], tariff.id)
+    assert (refused.status_code, refused.json()["detail"]) == (
+        502,
+        "Payment provider is unavailable, please try again later",
+    )
+    [purchase] = await rows(GuestPurchase)
+    assert purchase.status == "failed"
+    not_yet = await anon_client.post(f"/cabinet/landing/activate/{purchase.token}")
+    assert (not_yet.status_code, not_yet.json()["detail"]) == (400, "Purchase is not pending activation")
+
+
+async def test_an_existing_account_gets_the_subscription_and_no_credentials(
+    anon_client, make_tariff, make_landing, make_user, fake_yookassa, notify, rows, wait_for
+):
+    user = await make_user(username="known_buyer")
+    tariff = await make_tariff()
+    page = await make_landing([tariff.id])
+    created = await buy(
+        anon_client, page["slug"], tariff.id, contact_type="messenger", contact_value="@Known_Buyer"
+    )
+    token = created.json()["purchase_token"]
+    purchase = await pay(fake_yookassa, notify, rows, wait_for, token)
+    assert (purchase.status, purchase.user_id) == ("delivered", user.id)
+    shown = (await anon_client.get(f"/cabinet/landing/purchase/{token}")).json()
+    assert (shown["cabinet_email"], shown["cabinet_password"]) == (None, None)
+    unknown = await buy(
+        anon_client, page["slug"], tariff.id, contact_type="messenger", contact_value="@nobody_here"
+    )
+    assert unknown.status_code == 400
