@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func
@@ -10,6 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from subsvc.api import fits_int32
 from subsvc.db import utcnow
 from subsvc_landings.models import STATUSES, GuestPurchase, LandingPage
 from subsvc_landings.schemas import LandingDetailResponse, LandingListItem, PurchaseStats
@@ -19,6 +20,11 @@ RESERVED = frozenset(
      "sitemap", "activate", "buy", "login", "cabinet"}
 )  # fmt: skip
 COLUMNS = ("slug", "is_active", "gift_enabled")
+# Fields a page always has: a null sent in an update leaves them as they are.
+REQUIRED = frozenset(
+    {"title", "features", "allowed_tariff_ids", "allowed_periods", "payment_methods", "sticky_pay_button",
+     "analytics_view_enabled", "analytics_click_enabled"}
+)  # fmt: skip
 NOT_FOUND = "Landing page not found"
 BAD_WINDOW = "discount_starts_at must be before discount_ends_at"
 
@@ -36,7 +42,15 @@ def taken_text(slug: str) -> str:
 
 
 async def get_landing(session: AsyncSession, landing_id: int) -> LandingPage | None:
-    return await session.get(LandingPage, landing_id)
+    return await session.get(LandingPage, landing_id) if fits_int32(landing_id) else None
+
+
+def moment(text: str | None) -> datetime | None:
+    """A stored instant (ISO text); one without a zone is UTC."""
+    if text is None:
+        return None
+    parsed = datetime.fromisoformat(text)
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
 
 
 async def by_slug(session: AsyncSession, slug: str) -> LandingPage | None:
@@ -46,7 +60,7 @@ async def by_slug(session: AsyncSession, slug: str) -> LandingPage | None:
 
 
 def _window(config: dict[str, Any]) -> None:
-    starts, ends = config.get("discount_starts_at"), config.get("discount_ends_at")
+    starts, ends = moment(config.get("discount_starts_at")), moment(config.get("discount_ends_at"))
     if starts is not None and ends is not None and starts >= ends:
         raise LandingRefused(BAD_WINDOW)
 
@@ -89,7 +103,8 @@ async def update_landing(session: AsyncSession, page: LandingPage, values: dict[
     for name in COLUMNS:
         if values.get(name) is not None:
             setattr(page, name, values[name])
-    config = {**page.config, **_stored(values)}
+    sent = {k: v for k, v in values.items() if v is not None or k not in REQUIRED}
+    config = {**page.config, **_stored(sent)}
     _window(config)
     page.config = config
     page.updated_at = utcnow()
@@ -99,7 +114,7 @@ async def update_landing(session: AsyncSession, page: LandingPage, values: dict[
 async def reorder(session: AsyncSession, landing_ids: list[int]) -> None:
     """The listed pages take the order of the list (unknown ids are skipped)."""
     for position, landing_id in enumerate(landing_ids):
-        page = await session.get(LandingPage, landing_id)
+        page = await get_landing(session, landing_id)
         if page is not None:
             page.display_order = position
             session.add(page)
@@ -124,10 +139,10 @@ def discount_active(page: LandingPage, now: datetime) -> bool:
     config = page.config
     if not config.get("discount_percent"):
         return False
-    starts, ends = config.get("discount_starts_at"), config.get("discount_ends_at")
-    if starts is not None and datetime.fromisoformat(starts) > now:
+    starts, ends = moment(config.get("discount_starts_at")), moment(config.get("discount_ends_at"))
+    if starts is not None and starts > now:
         return False
-    return ends is None or datetime.fromisoformat(ends) > now
+    return ends is None or ends > now
 
 
 async def listing(session: AsyncSession) -> list[LandingListItem]:

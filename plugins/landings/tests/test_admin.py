@@ -3,6 +3,8 @@ discount window, order, toggle, delete keeping the purchases, permissions."""
 
 from __future__ import annotations
 
+from subsvc_landings.models import GuestPurchase
+
 BASE = "/cabinet/admin/landings"
 
 
@@ -55,3 +57,35 @@ async def test_reserved_taken_slugs_and_the_discount_window_are_refused(admin, m
 
 async def test_members_without_the_permission_are_refused(member):
     assert (await member.get(BASE)).status_code == 403
+
+
+async def test_nulls_naive_times_and_ids_no_row_can_have_change_nothing_they_should_not(
+    admin, anon_client, make_tariff, make_landing
+):
+    tariff = await make_tariff()
+    page = await make_landing([tariff.id])
+    naive = {"title": None, "discount_percent": 10, "discount_starts_at": "2000-01-01T00:00:00"}
+    changed = await admin.put(f"{BASE}/{page['id']}", json=naive)
+    assert changed.status_code == 200 and changed.json()["title"] == page["title"]
+    shown = (await anon_client.get(f"/cabinet/landing/{page['slug']}")).json()
+    assert shown["tariffs"][0]["periods"][0]["price_kopeks"] == 17_910
+    for huge in (2**31, 2**62):
+        assert (await admin.get(f"{BASE}/{huge}")).status_code in (404, 422)
+    ordered = await admin.put(f"{BASE}/order", json={"landing_ids": [2**40, page["id"]]})
+    assert ordered.status_code in (200, 422)
+
+
+async def test_deleting_a_page_keeps_its_purchases(admin, anon_client, make_tariff, make_landing, rows):
+    tariff = await make_tariff()
+    page = await make_landing([tariff.id])
+    body = {
+        "tariff_id": tariff.id,
+        "period_days": 30,
+        "contact_type": "email",
+        "contact_value": "a@b.example",
+        "payment_method": "yookassa",
+    }
+    assert (await anon_client.post(f"/cabinet/landing/{page['slug']}/purchase", json=body)).status_code == 200
+    assert (await admin.delete(f"{BASE}/{page['id']}")).status_code == 200
+    [purchase] = await rows(GuestPurchase)
+    assert (purchase.landing_id, purchase.status) == (None, "pending")
