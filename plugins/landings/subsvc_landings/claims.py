@@ -78,7 +78,7 @@ async def claim(app: Starlette, session: AsyncSession, token: str, email: str) -
         purchase.cabinet_email, purchase.cabinet_password = account.user.email, account.password
     await deliver(app, session, purchase, account.user.id)
     return GiftClaimResponse(
-        status="claimed",
+        status="claimed" if purchase.status == DELIVERED else purchase.status,
         tariff_name=purchase.tariff_name,
         period_days=purchase.period_days,
         subscription_url=purchase.subscription_url,
