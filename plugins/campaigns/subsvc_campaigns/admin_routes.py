@@ -76,7 +76,9 @@ async def get_overview(session: AsyncSession) -> CampaignsOverviewResponse:
 async def get_available_servers(session: AsyncSession) -> list[ServerSquadInfo]:
     """The available squads a subscription bonus may give."""
     query = select(Server).where(col(Server.is_available)).order_by(col(Server.sort_order), col(Server.id))
-    return [ServerSquadInfo.model_validate(s, from_attributes=True) for s in (await session.exec(query)).all()]
+    return [
+        ServerSquadInfo.model_validate(s, from_attributes=True) for s in (await session.exec(query)).all()
+    ]
 
 
 @router.get("/available-tariffs", permission=READ)
@@ -87,7 +89,11 @@ async def get_available_tariffs(session: AsyncSession) -> list[TariffListItem]:
     counts = dict((await session.exec(counted.group_by(col(Subscription.tariff_id)))).all())
     return [
         TariffListItem.model_validate(
-            {**t.model_dump(), "servers_count": len(t.allowed_squads), "subscriptions_count": counts.get(t.id, 0)}
+            {
+                **t.model_dump(),
+                "servers_count": len(t.allowed_squads),
+                "subscriptions_count": counts.get(t.id, 0),
+            }
         )
         for t in tariffs
     ]
@@ -149,7 +155,8 @@ async def create_new_campaign(
     duplicate = f"Campaign with start parameter '{payload.start_parameter}' already exists"
     try:
         await service.check_references(session, fields)
-        creator = principal.id if principal.kind == "user" and await session.get(User, principal.id) else None
+        admin_user = await session.get(User, principal.id) if principal.kind == "user" else None
+        creator = admin_user.id if admin_user is not None else None
         campaign = await service.create_campaign(session, fields, created_by=creator, duplicate=duplicate)
     except service.CampaignError as exc:
         raise _refused(exc) from exc
@@ -201,7 +208,9 @@ async def toggle_campaign(session: AsyncSession, campaign_id: int) -> CampaignTo
 
 
 @router.get(f"{ONE}/stats", permission=STATS, responses=NOT_FOUND)
-async def get_campaign_stats(request: Request, session: AsyncSession, campaign_id: int) -> CampaignStatisticsResponse:
+async def get_campaign_stats(
+    request: Request, session: AsyncSession, campaign_id: int
+) -> CampaignStatisticsResponse:
     """Registrations, bonuses issued, revenue, trials and conversion of a campaign."""
     campaign = await _one(session, campaign_id)
     deep_link, web_link = _settings(request).links(campaign.start_parameter)
@@ -231,10 +240,14 @@ async def get_campaign_chart_data(session: AsyncSession, campaign_id: int) -> Ad
     current = [v for k, v in recent.items() if k > split]
     previous = [v for k, v in recent.items() if k <= split]
     now_stats = AdminPeriodStats(
-        days=COMPARE_DAYS, referrals_count=sum(r for r, _ in current), earnings_kopeks=sum(e for _, e in current)
+        days=COMPARE_DAYS,
+        referrals_count=sum(r for r, _ in current),
+        earnings_kopeks=sum(e for _, e in current),
     )
     before = AdminPeriodStats(
-        days=COMPARE_DAYS, referrals_count=sum(r for r, _ in previous), earnings_kopeks=sum(e for _, e in previous)
+        days=COMPARE_DAYS,
+        referrals_count=sum(r for r, _ in previous),
+        earnings_kopeks=sum(e for _, e in previous),
     )
     revenue = (await stats.revenue_by_campaign(session, [campaign_id])).get(campaign_id, stats.Revenue())
     top = [
@@ -253,7 +266,8 @@ async def get_campaign_chart_data(session: AsyncSession, campaign_id: int) -> Ad
         total_deposits_kopeks=revenue.kopeks,
         total_spending_kopeks=await stats.spending(session, campaign_id),
         daily_stats=[
-            AdminDailyStatItem(date=day, referrals_count=r, earnings_kopeks=e) for day, (r, e) in sorted(days.items())
+            AdminDailyStatItem(date=day, referrals_count=r, earnings_kopeks=e)
+            for day, (r, e) in sorted(days.items())
         ],
         period_comparison=AdminPeriodComparison(
             current=now_stats,
@@ -294,7 +308,7 @@ async def get_campaign_registrations(
         .offset((page - 1) * per_page)
         .limit(per_page)
     )
-    rows = (await session.exec(query)).mappings().all()
+    rows = (await session.exec(query)).mappings().all()  # type: ignore[call-overload]
     return CampaignRegistrationsResponse(
         registrations=[CampaignRegistrationItem.model_validate(dict(row)) for row in rows],
         total=await service.registrations_count(session, campaign_id),

@@ -47,9 +47,7 @@ class CampaignRegistration(SQLModel, table=True):
     """A user attributed to a campaign, with the bonus granted (``user_id`` unique: once)."""
 
     __tablename__ = "advertising_campaign_registrations"
-    __table_args__ = (
-        Index("ix_campaign_registrations_campaign_created", "campaign_id", "created_at"),
-    )
+    __table_args__ = (Index("ix_campaign_registrations_campaign_created", "campaign_id", "created_at"),)
 
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(

@@ -11,7 +11,7 @@ plugin = Plugin(
     permissions={"campaigns": ["read", "create", "edit", "delete", "stats"]},
     tags={
         "campaigns": "Advertising deep-link campaigns: a bonus for the users who arrive through one.",
-        "Cabinet Admin Campaigns": "The cabinet administrators' campaigns: editor, statistics, registrations.",
+        "Cabinet Admin Campaigns": "The cabinet's campaigns: editor, statistics, registrations.",
     },
     settings=CampaignsSettings,
     hooks=[hooks],

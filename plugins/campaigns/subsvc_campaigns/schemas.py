@@ -23,7 +23,9 @@ def _check_bonus(fields: BaseModel) -> None:
         raise ValueError("balance bonus requires a positive balance_bonus_kopeks")
     if bonus == "subscription" and not getattr(fields, "subscription_duration_days", None):
         raise ValueError("subscription bonus requires a positive subscription_duration_days")
-    if bonus == "tariff" and not (getattr(fields, "tariff_id", None) and getattr(fields, "tariff_duration_days", None)):
+    if bonus == "tariff" and not (
+        getattr(fields, "tariff_id", None) and getattr(fields, "tariff_duration_days", None)
+    ):
         raise ValueError("tariff bonus requires tariff_id and a positive tariff_duration_days")
 
 

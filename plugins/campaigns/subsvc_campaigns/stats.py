@@ -75,7 +75,7 @@ async def registrations_by_campaign(session: AsyncSession, ids: Sequence[int]) -
     if not ids:
         return {}
     query = sa.select(REG.c.campaign_id, *_registration_columns()).where(REG.c.campaign_id.in_(ids))
-    rows = (await session.exec(query.group_by(REG.c.campaign_id))).all()
+    rows = (await session.exec(query.group_by(REG.c.campaign_id))).all()  # type: ignore[call-overload]
     return {
         row.campaign_id: Registrations(
             _int(row.count), _int(row.balance_kopeks), _int(row.subscriptions), _int(row.tariffs), row.last
@@ -98,16 +98,18 @@ async def revenue_by_campaign(session: AsyncSession, ids: Sequence[int]) -> dict
         .where(REG.c.campaign_id.in_(ids), PAID)
         .group_by(REG.c.campaign_id)
     )
-    rows = (await session.exec(query)).all()
+    rows = (await session.exec(query)).all()  # type: ignore[call-overload]
     return {row.campaign_id: Revenue(_int(row.kopeks), _int(row.paid_users)) for row in rows}
 
 
 async def overview(session: AsyncSession) -> dict[str, int]:
     """Totals over every campaign and registration."""
     campaigns = sa.inspect(Campaign).local_table
-    counted = sa.select(sa.func.count().label("total"), _count_if(campaigns.c.is_active.is_(True)).label("active"))
-    totals = (await session.exec(counted)).one()
-    registered = (await session.exec(sa.select(*_registration_columns()))).one()
+    counted = sa.select(
+        sa.func.count().label("total"), _count_if(campaigns.c.is_active.is_(True)).label("active")
+    )
+    totals = (await session.exec(counted)).one()  # type: ignore[call-overload]
+    registered = (await session.exec(sa.select(*_registration_columns()))).one()  # type: ignore[call-overload]
     return {
         "total": _int(totals.total),
         "active": _int(totals.active),
@@ -137,20 +139,22 @@ async def campaign_figures(session: AsyncSession, campaign_id: int, now: datetim
         .subquery()
     )
     first = sa.select(sa.func.avg(TX.c.amount_kopeks)).where(TX.c.id.in_(sa.select(first_ids.c.id)))
-    avg_first = _int(round((await session.exec(first)).scalar() or 0))
+    avg_first = _int(round((await session.exec(first)).scalar() or 0))  # type: ignore[call-overload]
     paid_user = sa.exists().where(TX.c.user_id == SUBS.c.user_id, PAID)
     trials = (
         sa.select(
             sa.func.count(sa.distinct(SUBS.c.user_id)).label("trial_users"),
             sa.func.count(
-                sa.distinct(sa.case((sa.and_(SUBS.c.status.in_(LIVE), SUBS.c.end_date > now), SUBS.c.user_id)))
+                sa.distinct(
+                    sa.case((sa.and_(SUBS.c.status.in_(LIVE), SUBS.c.end_date > now), SUBS.c.user_id))
+                )
             ).label("active_trials"),
             sa.func.count(sa.distinct(sa.case((paid_user, SUBS.c.user_id)))).label("trial_paid"),
         )
         .select_from(REG.join(SUBS, SUBS.c.user_id == REG.c.user_id))
         .where(mine, SUBS.c.is_trial.is_(True))
     )
-    trial = (await session.exec(trials)).one()
+    trial = (await session.exec(trials)).one()  # type: ignore[call-overload]
     return {
         "registrations": registered.count,
         "balance_issued_kopeks": registered.balance_kopeks,
@@ -160,7 +164,9 @@ async def campaign_figures(session: AsyncSession, campaign_id: int, now: datetim
         "total_revenue_kopeks": revenue.kopeks,
         "total_revenue_rubles": revenue.kopeks / 100,
         "avg_revenue_per_user_kopeks": revenue.kopeks // registered.count if registered.count else 0,
-        "avg_revenue_per_user_rubles": round(revenue.kopeks / registered.count / 100, 2) if registered.count else 0.0,
+        "avg_revenue_per_user_rubles": round(revenue.kopeks / registered.count / 100, 2)
+        if registered.count
+        else 0.0,
         "avg_first_payment_kopeks": avg_first,
         "avg_first_payment_rubles": avg_first / 100,
         "trial_users_count": _int(trial.trial_users),
@@ -180,7 +186,9 @@ async def daily(session: AsyncSession, campaign_id: int, since: datetime) -> dic
     """Per UTC day since ``since``: registrations and the registered users' revenue."""
     mine = REG.c.campaign_id == campaign_id
     reg_day = sa.func.date(REG.c.created_at)
-    registered = sa.select(reg_day.label("day"), sa.func.count().label("n")).where(mine, REG.c.created_at >= since)
+    registered = sa.select(reg_day.label("day"), sa.func.count().label("n")).where(
+        mine, REG.c.created_at >= since
+    )
     tx_day = sa.func.date(TX.c.created_at)
     paid = (
         sa.select(tx_day.label("day"), sa.func.sum(TX.c.amount_kopeks).label("n"))
@@ -188,9 +196,9 @@ async def daily(session: AsyncSession, campaign_id: int, since: datetime) -> dic
         .where(mine, PAID, TX.c.created_at >= since)
     )
     days: dict[str, tuple[int, int]] = {}
-    for row in (await session.exec(registered.group_by(reg_day))).all():
+    for row in (await session.exec(registered.group_by(reg_day))).all():  # type: ignore[call-overload]
         days[_day(row.day)] = (_int(row.n), 0)
-    for row in (await session.exec(paid.group_by(tx_day))).all():
+    for row in (await session.exec(paid.group_by(tx_day))).all():  # type: ignore[call-overload]
         count, _ = days.get(_day(row.day), (0, 0))
         days[_day(row.day)] = (count, _int(row.n))
     return days
@@ -203,7 +211,7 @@ async def spending(session: AsyncSession, campaign_id: int) -> int:
         .select_from(REG.join(TX, TX.c.user_id == REG.c.user_id))
         .where(REG.c.campaign_id == campaign_id, TX.c.type == "subscription_payment")
     )
-    return _int((await session.exec(query)).scalar())
+    return _int((await session.exec(query)).scalar())  # type: ignore[call-overload]
 
 
 async def top_registrations(session: AsyncSession, campaign_id: int, limit: int = 10) -> list[Any]:
@@ -224,14 +232,15 @@ async def top_registrations(session: AsyncSession, campaign_id: int, limit: int 
             REG.c.created_at,
             earned.c.kopeks,
         )
-        .select_from(earned.join(REG, REG.c.user_id == earned.c.user_id).join(USERS, USERS.c.id == REG.c.user_id))
+        .select_from(
+            earned.join(REG, REG.c.user_id == earned.c.user_id).join(USERS, USERS.c.id == REG.c.user_id)
+        )
         .order_by(earned.c.kopeks.desc(), USERS.c.id)
         .limit(limit)
     )
-    return list((await session.exec(query)).all())
+    return list((await session.exec(query)).all())  # type: ignore[call-overload]
 
 
 def window(now: datetime, days: int) -> tuple[datetime, datetime]:
     """The last ``days`` days up to ``now`` and the start of the ``days`` before them."""
     return now - timedelta(days=days), now - timedelta(days=2 * days)
-

@@ -48,7 +48,9 @@ async def web_views(session: AsyncSession, campaigns: Sequence[Campaign]) -> lis
     ]
 
 
-async def detail_view(session: AsyncSession, settings: CampaignsSettings, campaign: Campaign) -> CampaignDetailResponse:
+async def detail_view(
+    session: AsyncSession, settings: CampaignsSettings, campaign: Campaign
+) -> CampaignDetailResponse:
     """The cabinet's campaign detail."""
     names = await _tariff_names(session, [campaign])
     partners = await partner_names(session, {campaign.partner_user_id} if campaign.partner_user_id else set())

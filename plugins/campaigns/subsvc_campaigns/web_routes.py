@@ -8,6 +8,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.api import HTTPError, Query, Router
 from subsvc_campaigns import service
+from subsvc_campaigns.models import Campaign
 from subsvc_campaigns.schemas import (
     CampaignCreateRequest,
     CampaignListResponse,
@@ -21,14 +22,14 @@ NOT_FOUND = {404: service.NOT_FOUND}
 DUPLICATE = {400: service.DUPLICATE}
 
 
-async def _one(session: AsyncSession, campaign_id: int) -> service.Campaign:
+async def _one(session: AsyncSession, campaign_id: int) -> Campaign:
     try:
         return await service.get_campaign(session, campaign_id)
     except service.CampaignMissing as exc:
         raise HTTPError(404, str(exc)) from exc
 
 
-async def _view(session: AsyncSession, campaign: service.Campaign) -> CampaignResponse:
+async def _view(session: AsyncSession, campaign: Campaign) -> CampaignResponse:
     return (await web_views(session, [campaign]))[0]
 
 
@@ -53,12 +54,12 @@ async def list_campaigns(
     campaigns, total = await service.list_campaigns(
         session, include_inactive=include_inactive, offset=offset, limit=limit
     )
-    return CampaignListResponse(items=await web_views(session, campaigns), total=total, limit=limit, offset=offset)
+    return CampaignListResponse(
+        items=await web_views(session, campaigns), total=total, limit=limit, offset=offset
+    )
 
 
-@router.patch(
-    "/campaigns/{campaign_id}", permission="campaigns:edit", responses={**NOT_FOUND, **DUPLICATE}
-)
+@router.patch("/campaigns/{campaign_id}", permission="campaigns:edit", responses={**NOT_FOUND, **DUPLICATE})
 async def update_campaign_endpoint(
     session: AsyncSession, campaign_id: int, payload: CampaignUpdateRequest
 ) -> CampaignResponse:

@@ -4,15 +4,11 @@ once as a `campaign_bonus` transaction, the partner made the referrer; repeats c
 from __future__ import annotations
 
 from subsvc_billing.api import Transaction
-from subsvc_campaigns.attribution import on_user_created
 from subsvc_campaigns.models import CampaignRegistration
 from subsvc_users.models import User
 
-from subsvc.db import utcnow
-from subsvc.events import Event
 from subsvc.testing import ADMIN_MESSENGER_ID
 
-MESSENGER = "/cabinet/auth/messenger"
 ADMIN = "/cabinet/admin/campaigns"
 
 
@@ -28,24 +24,11 @@ async def create(client, slug: str, **fields) -> dict:
     return r.json()
 
 
-async def login(anon_client, sign_init_data, messenger_id: int, slug: str | None) -> int:
-    person = {"id": messenger_id, "first_name": f"U{messenger_id}", "username": f"u{messenger_id}"}
-    body = {"init_data": sign_init_data(person), **({"campaign_slug": slug} if slug else {})}
-    r = await anon_client.post(MESSENGER, json=body)
-    assert r.status_code == 200, r.text
-    return int(r.json()["user"]["id"])
-
-
-async def redeliver(app, user_id: int) -> None:
-    """The ``user.created`` event delivered (again): at least once delivery."""
-    await on_user_created(app, Event(id=0, type="user.created", payload={"user_id": user_id}, created_at=utcnow()))
-
-
 async def test_a_campaign_link_registration_gets_the_bonus_once(
-    app, client, anon_client, sign_init_data, rows, wait_for, reload
+    app, client, login, redeliver, rows, wait_for, reload
 ):
     campaign = await create(client, "summer")
-    user_id = await login(anon_client, sign_init_data, 9001, "summer")
+    user_id = await login(9001, "summer")
     (registration,) = await wait_for(lambda: rows(CampaignRegistration))
     assert (registration.user_id, registration.campaign_id, registration.balance_bonus_kopeks) == (
         user_id,
@@ -58,9 +41,9 @@ async def test_a_campaign_link_registration_gets_the_bonus_once(
 
     # a later login through another campaign, the event delivered twice more: nothing more
     await create(client, "autumn")
-    assert await login(anon_client, sign_init_data, 9001, "autumn") == user_id
-    await redeliver(app, user_id)
-    await redeliver(app, user_id)
+    assert await login(9001, "autumn") == user_id
+    await redeliver(user_id)
+    await redeliver(user_id)
     assert len(await rows(CampaignRegistration)) == 1
     assert (await reload(User, user_id)).balance_kopeks == 5000
     assert len([t for t in await rows(Transaction) if t.user_id == user_id]) == 1
@@ -69,27 +52,32 @@ async def test_a_campaign_link_registration_gets_the_bonus_once(
     assert counts == {"summer": 1, "autumn": 0}
 
 
-async def test_unknown_or_inactive_campaigns_attribute_nothing(app, client, anon_client, sign_init_data, rows):
+async def test_unknown_or_inactive_campaigns_attribute_nothing(app, client, login, redeliver, rows):
     await create(client, "off", is_active=False)
     for messenger_id, slug in ((9101, "off"), (9102, "nope"), (9103, None)):
-        await redeliver(app, await login(anon_client, sign_init_data, messenger_id, slug))
+        await redeliver(await login(messenger_id, slug))
     assert await rows(CampaignRegistration) == []
     assert await rows(Transaction) == []
 
 
 async def test_the_partner_becomes_the_referrer_and_a_none_bonus_only_tracks(
-    app, client, admin, anon_client, sign_init_data, reload, insert_user
+    app, client, admin, login, redeliver, reload, insert_user
 ):
     await insert_user(messenger_id=ADMIN_MESSENGER_ID)  # user 1, the administrator
     partner = await insert_user(messenger_id=9200)
     made = await admin.post(
         ADMIN,
-        json={"name": "Track", "start_parameter": "track", "bonus_type": "none", "partner_user_id": partner.id},
+        json={
+            "name": "Track",
+            "start_parameter": "track",
+            "bonus_type": "none",
+            "partner_user_id": partner.id,
+        },
     )
     assert made.status_code == 200, made.text
     assert made.json()["partner_user_id"] == partner.id
-    user_id = await login(anon_client, sign_init_data, 9201, "track")
-    await redeliver(app, user_id)
+    user_id = await login(9201, "track")
+    await redeliver(user_id)
     user = await reload(User, user_id)
     assert (user.balance_kopeks, user.referred_by_id) == (0, partner.id)
     registrations = (await admin.get(f"{ADMIN}/{made.json()['id']}/registrations")).json()

@@ -28,7 +28,9 @@ def upgrade() -> None:
         sa.Column("tariff_id", sa.Integer, sa.ForeignKey("tariffs.id", ondelete="SET NULL"), nullable=True),
         sa.Column("tariff_duration_days", sa.Integer, nullable=True),
         sa.Column("is_active", sa.Boolean, nullable=False),
-        sa.Column("partner_user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+        sa.Column(
+            "partner_user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True
+        ),
         sa.Column("created_by", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
         sa.Column("created_at", UTCDateTime, nullable=False),
         sa.Column("updated_at", UTCDateTime, nullable=False),
