@@ -3,8 +3,10 @@ registered in it once (the unique ``user_id`` of the registrations), the campaig
 becomes the user's referrer when there is none, and the bonus is granted in the same
 transaction as the registration — a second delivery finds the registration and does nothing.
 
-Entry point: the ``user.created`` event; the slug is the one cabinet_auth recorded for the
-new account (:func:`subsvc_cabinet_auth.api.first_campaign`)."""
+Entry points: the ``user.created`` and ``cabinet.first_campaign_recorded`` events; the slug
+is the one cabinet_auth recorded for the account (:func:`subsvc_cabinet_auth.api.first_campaign`).
+The Web API's ``POST /users`` (the bot's registrations) carries no start parameter: a bot
+registration is attributed only when the user then signs in to the cabinet with the slug."""
 
 from __future__ import annotations
 
@@ -84,8 +86,8 @@ async def attribute(app: Starlette, session: AsyncSession, user_id: int, slug: s
 
 
 async def on_user_created(app: Starlette, event: Event) -> None:
-    """``user.created``: attribute the new user to the campaign cabinet_auth recorded (at
-    least once delivery: a repeat finds the registration)."""
+    """``user.created`` / ``cabinet.first_campaign_recorded``: attribute the user to the
+    campaign cabinet_auth recorded (at least once delivery: a repeat finds the registration)."""
     user_id = int(event.payload["user_id"])
     async with services(app).db.session() as session:
         arrival = await first_campaign(session, user_id)

@@ -4,6 +4,7 @@ once as a `campaign_bonus` transaction, the partner made the referrer; repeats c
 from __future__ import annotations
 
 from subsvc_billing.api import Transaction
+from subsvc_cabinet_auth.api import CabinetAuthSettings
 from subsvc_campaigns.models import CampaignRegistration
 from subsvc_users.models import User
 
@@ -86,3 +87,23 @@ async def test_the_partner_becomes_the_referrer_and_a_none_bonus_only_tracks(
     assert (item["user_id"], item["bonus_type"], item["has_paid"]) == (user_id, "none", False)
     # the partner's own arrival through the campaign is not attributed
     assert partner.id is not None
+
+
+async def test_a_deep_link_login_attributes_the_account_the_bot_made(
+    client, anon_client, insert_user, rows, wait_for, reload, change_settings
+):
+    """The bot made the account (``user.created`` knew no campaign); the cabinet's deep-link
+    login records the slug afterwards, and its event attributes the user."""
+    change_settings(CabinetAuthSettings, BOT_USERNAME="subsvc_test_bot")
+    await create(client, "winter", balance_bonus_kopeks=700)
+    token = (await anon_client.post("/cabinet/auth/deeplink/request")).json()["token"]
+    user = await insert_user(messenger_id=9400)
+    confirmed = await client.post("/auth/deeplink/confirm", json={"token": token, "messenger_id": 9400})
+    assert confirmed.status_code == 200, confirmed.text
+    polled = await anon_client.post(
+        "/cabinet/auth/deeplink/poll", json={"token": token, "campaign_slug": "winter"}
+    )
+    assert polled.status_code == 200, polled.text
+    (registration,) = await wait_for(lambda: rows(CampaignRegistration))
+    assert registration.user_id == user.id
+    assert (await reload(User, user.id)).balance_kopeks == 700
