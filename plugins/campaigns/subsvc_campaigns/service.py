@@ -61,12 +61,10 @@ async def _slug_taken(session: AsyncSession, slug: str, campaign_id: int | None)
 
 
 async def _flush(session: AsyncSession, campaign: Campaign, duplicate: str) -> Campaign:
-    if await _slug_taken(session, campaign.start_parameter, campaign.id):
-        raise DuplicateSlug(duplicate)
     try:
         async with session.begin_nested():
             session.add(campaign)
-    except IntegrityError as exc:  # a concurrent create took the slug
+    except IntegrityError as exc:  # a concurrent write took the slug
         raise DuplicateSlug(duplicate) from exc
     await session.refresh(campaign)
     return campaign
@@ -76,6 +74,8 @@ async def create_campaign(
     session: AsyncSession, fields: Mapping[str, Any], *, created_by: int | None, duplicate: str = DUPLICATE
 ) -> Campaign:
     """A new campaign; :class:`DuplicateSlug` when its start parameter is taken."""
+    if await _slug_taken(session, fields["start_parameter"], None):
+        raise DuplicateSlug(duplicate)
     return await _flush(session, Campaign(**fields, created_by=created_by), duplicate)
 
 
@@ -85,6 +85,9 @@ async def update_campaign(
     """Set ``fields``; unchanged when empty."""
     if not fields:
         return campaign
+    slug = fields.get("start_parameter")
+    if slug is not None and await _slug_taken(session, slug, campaign.id):
+        raise DuplicateSlug(duplicate)
     for name, value in fields.items():
         setattr(campaign, name, value)
     campaign.updated_at = utcnow()
