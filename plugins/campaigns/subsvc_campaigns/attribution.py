@@ -23,6 +23,7 @@ from subsvc_users.api import User, UserRuleError, set_referrer
 from subsvc.db import utcnow
 from subsvc.events import Event
 from subsvc.services import services
+from subsvc_campaigns.bonuses import grant_subscription, grant_tariff
 from subsvc_campaigns.models import Campaign, CampaignRegistration
 
 log = logging.getLogger("subsvc.campaigns")
@@ -82,6 +83,10 @@ async def attribute(app: Starlette, session: AsyncSession, user_id: int, slug: s
             description=f"Bonus for registration via campaign '{campaign.name}'",
             payment_method=None,
         )
+    elif campaign.bonus_type == "subscription":
+        await grant_subscription(app, session, user, campaign)
+    elif campaign.bonus_type == "tariff":
+        await grant_tariff(app, session, user, campaign)
     return True
 
 
