@@ -72,7 +72,7 @@ async def attribute(app: Starlette, session: AsyncSession, user_id: int, slug: s
         return False
     await _link_partner(app, session, user, campaign.partner_user_id)
     if campaign.bonus_type == "balance" and campaign.balance_bonus_kopeks > 0:
-        _, balance = await change_balance(session, user_id, campaign.balance_bonus_kopeks)
+        _, balance = await change_balance(session, user_id, campaign.balance_bonus_kopeks, topup=False)
         await record_transaction(
             session,
             services(app).events,

@@ -36,7 +36,8 @@ async def test_a_campaign_link_registration_gets_the_bonus_once(
         campaign["id"],
         5000,
     )
-    assert (await reload(User, user_id)).balance_kopeks == 5000
+    user = await reload(User, user_id)
+    assert (user.balance_kopeks, user.has_made_first_topup) == (5000, False)  # a bonus is no top-up
     (bonus,) = [t for t in await rows(Transaction) if t.user_id == user_id]
     assert (bonus.type, bonus.amount_kopeks, bonus.payment_method) == ("campaign_bonus", 5000, None)
 
