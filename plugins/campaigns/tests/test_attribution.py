@@ -3,6 +3,8 @@ once as a `campaign_bonus` transaction, the partner made the referrer; repeats c
 
 from __future__ import annotations
 
+import asyncio
+
 from subsvc_billing.api import Transaction
 from subsvc_cabinet_auth.api import CabinetAuthSettings
 from subsvc_campaigns.models import CampaignRegistration
@@ -108,3 +110,12 @@ async def test_a_deep_link_login_attributes_the_account_the_bot_made(
     (registration,) = await wait_for(lambda: rows(CampaignRegistration))
     assert registration.user_id == user.id
     assert (await reload(User, user.id)).balance_kopeks == 700
+
+
+async def test_concurrent_deliveries_grant_one_bonus(client, login, redeliver, rows, reload):
+    await create(client, "race", balance_bonus_kopeks=900)
+    user_id = await login(9601, "race")
+    await asyncio.gather(*(redeliver(user_id) for _ in range(4)))
+    assert [r.user_id for r in await rows(CampaignRegistration)] == [user_id]
+    assert (await reload(User, user_id)).balance_kopeks == 900
+    assert len([t for t in await rows(Transaction) if t.user_id == user_id]) == 1
