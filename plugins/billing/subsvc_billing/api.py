@@ -3,13 +3,14 @@
 Every balance change goes through :func:`adjust_balance` or :func:`change_balance` with
 :func:`record_transaction`, in the caller's transaction; :func:`deposit` credits as a real
 payment, idempotent by a key (:class:`IdempotencyConflict` when the key is another's).
-:class:`Transaction` is the ORM model, for reading; ``DEPOSIT`` and ``WITHDRAWAL`` its types;
+:class:`Transaction` is the ORM model, for reading; ``DEPOSIT``, ``WITHDRAWAL`` and
+``CAMPAIGN_BONUS`` (a campaign's bonus, not revenue) its types;
 :class:`TransactionSummary` starts a transaction's wire shape in a history.
 """
 
 from __future__ import annotations
 
-from subsvc_billing.models import DEPOSIT, WITHDRAWAL, Transaction
+from subsvc_billing.models import CAMPAIGN_BONUS, DEPOSIT, WITHDRAWAL, Transaction
 from subsvc_billing.schemas import TransactionSummary
 from subsvc_billing.service import (
     PAYMENT_COMPLETED,
@@ -25,6 +26,7 @@ from subsvc_billing.service import (
 )
 
 __all__ = [
+    "CAMPAIGN_BONUS",
     "DEPOSIT",
     "PAYMENT_COMPLETED",
     "TRANSACTION_CREATED",

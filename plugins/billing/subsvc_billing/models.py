@@ -11,6 +11,7 @@ from subsvc.db import UTCDateTime, utcnow
 
 DEPOSIT = "deposit"
 WITHDRAWAL = "withdrawal"
+CAMPAIGN_BONUS = "campaign_bonus"  # a campaign's registration bonus: not revenue
 TRANSACTION_TYPES = (
     DEPOSIT,
     WITHDRAWAL,
@@ -20,6 +21,7 @@ TRANSACTION_TYPES = (
     "referral_reward",
     "poll_reward",
     "gift_payment",
+    CAMPAIGN_BONUS,
 )
 MANUAL = "manual"  # payment method of changes made by an administrator
 

@@ -5,13 +5,19 @@
   :func:`oidc_identity` (raise :class:`CredentialRefused` with a :data:`Reason`).
 - New accounts: :func:`require_legal_consent` (428 unless the required legal documents are
   accepted) and :func:`record_consent`; :func:`record_first_campaign` and
-  :func:`first_campaign` (first-touch campaign attribution, for the campaigns plugin).
+  :func:`first_campaign` (first-touch campaign attribution, for the campaigns plugin; event
+  :data:`FIRST_CAMPAIGN_RECORDED`).
 - The answers' schemas and :class:`CabinetAuthSettings`.
 """
 
 from __future__ import annotations
 
-from subsvc_cabinet_auth.campaigns import first_campaign, record_first_campaign
+from subsvc_cabinet_auth.campaigns import (
+    FIRST_CAMPAIGN_RECORDED,
+    FirstCampaignRecorded,
+    first_campaign,
+    record_first_campaign,
+)
 from subsvc_cabinet_auth.consent import CONSENT_RESPONSES, record_consent, require_legal_consent
 from subsvc_cabinet_auth.identities import (
     CredentialRefused,
@@ -35,12 +41,14 @@ from subsvc_cabinet_auth.settings import CabinetAuthSettings
 
 __all__ = [
     "CONSENT_RESPONSES",
+    "FIRST_CAMPAIGN_RECORDED",
     "AuthResponse",
     "CabinetAuthSettings",
     "CabinetUserResponse",
     "CampaignSlug",
     "CredentialRefused",
     "FirstCampaign",
+    "FirstCampaignRecorded",
     "InviterCode",
     "LegalDocuments",
     "MessageResponse",

@@ -20,6 +20,7 @@ from subsvc_users.api import (
 )
 
 from subsvc.api.errors import HTTPError
+from subsvc.services import services
 from subsvc_cabinet_auth.campaigns import record_first_campaign
 from subsvc_cabinet_auth.consent import record_consent, require_legal_consent
 from subsvc_cabinet_auth.guard import NOT_ACTIVE
@@ -95,7 +96,9 @@ async def find_or_create(
     await record_consent(
         request, session, user.id, arrival.accepted_legal_documents, language=language, source=arrival.source
     )
-    await record_first_campaign(session, user.id, arrival.campaign_slug, arrival.source)
+    await record_first_campaign(
+        session, user.id, arrival.campaign_slug, arrival.source, events=services(request.app).events
+    )
     return user
 
 

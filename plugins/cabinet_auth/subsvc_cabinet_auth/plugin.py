@@ -2,6 +2,7 @@
 
 from subsvc.manifest import Plugin
 from subsvc_cabinet_auth import guard, hooks, merging
+from subsvc_cabinet_auth.campaigns import FIRST_CAMPAIGN_RECORDED, FirstCampaignRecorded
 from subsvc_cabinet_auth.models import CabinetRefreshToken, DeepLinkToken, FirstCampaign, UsedCredential
 from subsvc_cabinet_auth.routes import cabinet, public, web
 from subsvc_cabinet_auth.settings import CabinetAuthSettings
@@ -18,5 +19,6 @@ plugin = Plugin(
         area: {403: f"{guard.NOT_ACTIVE}, or deleted", 404: guard.USER_NOT_FOUND}
         for area in ("cabinet", "cabinet-admin")
     },
+    events={FIRST_CAMPAIGN_RECORDED: FirstCampaignRecorded},
     hooks=[hooks, merging],
 )

@@ -211,7 +211,8 @@ async def poll_deep_link_token(
     row = await deeplink.consume(session, body.token)
     user = _active(await session.get(User, row.user_id))
     if user.created_at >= row.created_at and user.id is not None:
-        await record_first_campaign(session, user.id, body.campaign_slug, "deep_link")
+        events = services(request.app).events
+        await record_first_campaign(session, user.id, body.campaign_slug, "deep_link", events=events)
     return await issue_session(request, session, user, device_info="deep_link")
 
 

@@ -1,0 +1,204 @@
+"""A campaign's statistics over many registrations: ``GET
+/cabinet/admin/campaigns/{id}/stats`` (registrations, bonuses, revenue, first payments,
+trials, conversion), ``GET /cabinet/admin/campaigns`` (the list's counts and revenue) and
+``GET /cabinet/admin/campaigns/{id}/chart-data``.
+
+Starts `subsvc serve` (pinned to CPU 0), then writes ``--registrations`` users (default
+1,000,000) registered in one campaign over 60 days, and one gateway deposit for every tenth
+of them, straight into the database (the registrations and deposits by ``INSERT ...
+SELECT``). wrk (pinned to CPU 1) sends each request with the administrator's access JWT over
+``--connections`` keep-alive connections for ``--duration`` seconds; medians over ``--runs``.
+After the runs it checks the answers: registrations, revenue and paying users equal what was
+written.
+
+Usage: python bench/campaign_stats.py [--runs 3] [--duration 10] [--connections 1]
+Quick check of the harness: python bench/campaign_stats.py --runs 1 --duration 2 --registrations 20000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import secrets
+import sys
+import urllib.request
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from run import (
+    Service,
+    bearer_script,
+    load_main,
+    log,
+    measure_ceiling,
+    measures_table,
+    medians,
+    report,
+    run_wrk,
+    service,
+)
+from sqlalchemy import insert, text
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
+from subsvc_campaigns.models import Campaign
+from subsvc_users.api import User
+
+from subsvc.auth.jwt import JWTCodec
+
+JWT_SECRET = secrets.token_hex(32)
+STAMP = secrets.randbelow(10**6)
+MESSENGER_IDS = 8_000_000_000 + STAMP * 10_000_000
+ADMIN_MESSENGER_ID = MESSENGER_IDS - 1
+BATCH = 10_000
+DEPOSIT = 25_000  # kopeks, every tenth user
+
+
+async def seed(url: str, registrations: int) -> tuple[int, int, int]:
+    """The administrator, the users, the campaign, its registrations and the deposits.
+    Returns the administrator's id, the campaign's id and the paying users."""
+    now = datetime.now(UTC)
+    engine = create_async_engine(url, poolclass=NullPool)
+    users = User.__table__
+    try:
+        async with engine.begin() as connection:
+            admin = User(
+                messenger_id=ADMIN_MESSENGER_ID, first_name="Bench admin", created_at=now, updated_at=now
+            )
+            admin_id = (
+                await connection.execute(
+                    insert(users).returning(users.c.id), admin.model_dump(exclude={"id"})
+                )
+            ).scalar_one()
+            campaign = Campaign(
+                name="Bench", start_parameter=f"bench{STAMP}", bonus_type="balance", balance_bonus_kopeks=1000
+            ).model_dump(exclude={"id"})
+            table = Campaign.__table__
+            campaign_id = (
+                await connection.execute(insert(table).returning(table.c.id), campaign)
+            ).scalar_one()
+        for start in range(0, registrations, BATCH):
+            numbers = range(start, min(registrations, start + BATCH))
+            rows = [
+                User(
+                    messenger_id=MESSENGER_IDS + n,
+                    first_name=f"Visitor {n}",
+                    created_at=now - timedelta(minutes=(registrations - n) * 86_400 // registrations),
+                    updated_at=now,
+                ).model_dump(exclude={"id"})
+                for n in numbers
+            ]
+            async with engine.begin() as connection:
+                await connection.execute(insert(users), rows)
+            if start % 100_000 == 0:
+                log(f"  {start + len(numbers):,} users")
+        bounds = {"lo": MESSENGER_IDS, "hi": MESSENGER_IDS + registrations, "campaign": campaign_id}
+        async with engine.begin() as connection:
+            await connection.execute(
+                text(
+                    "INSERT INTO advertising_campaign_registrations"
+                    " (campaign_id, user_id, bonus_type, balance_bonus_kopeks, created_at)"
+                    " SELECT :campaign, id, 'balance', 1000, created_at FROM users"
+                    " WHERE messenger_id >= :lo AND messenger_id < :hi"
+                ),
+                bounds,
+            )
+            paid = await connection.execute(
+                text(
+                    "INSERT INTO transactions (user_id, type, amount_kopeks, payment_method, external_id,"
+                    " is_completed, created_at)"
+                    " SELECT id, 'deposit', :amount, 'yookassa', 'bench-' || id, true, created_at FROM users"
+                    " WHERE messenger_id >= :lo AND messenger_id < :hi AND (messenger_id - :lo) % 10 = 0"
+                ),
+                {**bounds, "amount": DEPOSIT},
+            )
+            paying = paid.rowcount
+            if connection.dialect.name == "postgresql":
+                await connection.execute(
+                    text("ANALYZE users, advertising_campaign_registrations, transactions")
+                )
+        return admin_id, campaign_id, paying
+    finally:
+        await engine.dispose()
+
+
+def answer(svc: Service, path: str, token: str) -> dict[str, Any]:
+    """One request's JSON answer."""
+    request = urllib.request.Request(svc.base + path, headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        body: dict[str, Any] = json.loads(response.read())
+        return body
+
+
+def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
+    log(f"seeding {args.registrations:,} registrations and their deposits")
+    admin_id, campaign_id, paying = asyncio.run(seed(svc.database_url, args.registrations))
+    token = JWTCodec(JWT_SECRET, access_minutes=120).access_token(admin_id)
+    paths = {
+        "stats": f"/cabinet/admin/campaigns/{campaign_id}/stats",
+        "list": "/cabinet/admin/campaigns",
+        "chart": f"/cabinet/admin/campaigns/{campaign_id}/chart-data",
+    }
+    scripts = {
+        name: bearer_script(workdir, f"{name}.lua", "GET", path, [token]) for name, path in paths.items()
+    }
+    runs: list[dict[str, Any]] = []
+    for number in range(args.runs):
+        run: dict[str, Any] = {}
+        for name, script in scripts.items():
+            result = run_wrk(args, svc.pin, svc.base + paths[name], script, args.duration)
+            run[f"{name}_per_second"] = result.rps
+            run[f"{name}_p50_ms"] = result.p50_ms
+            run[f"{name}_p99_ms"] = result.p99_ms
+            run[f"{name}_non_2xx"] = result.non_2xx
+        run.update(measure_ceiling(args, svc, workdir))
+        log(
+            f"run {number + 1}: p50 stats {run['stats_p50_ms']:.1f} ms, "
+            f"list {run['list_p50_ms']:.1f} ms, chart {run['chart_p50_ms']:.1f} ms"
+        )
+        runs.append(run)
+    stats = answer(svc, paths["stats"], token)
+    checks = {
+        "registrations": stats["registrations"] == args.registrations,
+        "revenue": stats["total_revenue_kopeks"] == paying * DEPOSIT,
+        "paying": stats["paid_users_count"] == paying,
+        "all_2xx": all(run[f"{name}_non_2xx"] == 0 for run in runs for name in scripts),
+    }
+    log(f"checks: {checks}")
+    return {"runs": runs, "median": medians(runs), "checks": checks, "ok": all(checks.values())}
+
+
+def render(result: dict[str, Any], args: argparse.Namespace) -> str:
+    m = result["median"]
+    rows = [
+        ("GET .../campaigns/{id}/stats/s", f"{m['stats_per_second']:,.1f}"),
+        ("  p50 / p99", f"{m['stats_p50_ms']:.1f} / {m['stats_p99_ms']:.1f} ms"),
+        ("GET /cabinet/admin/campaigns/s", f"{m['list_per_second']:,.1f}"),
+        ("  p50 / p99", f"{m['list_p50_ms']:.1f} / {m['list_p99_ms']:.1f} ms"),
+        ("GET .../campaigns/{id}/chart-data/s", f"{m['chart_per_second']:,.1f}"),
+        ("  p50 / p99", f"{m['chart_p50_ms']:.1f} / {m['chart_p99_ms']:.1f} ms"),
+    ]
+    settings = f", {args.registrations:,} registrations"
+    return measures_table(args, settings, m, rows, ("registrations and revenue exact", result["ok"]))
+
+
+def benchmark(args: argparse.Namespace, workdir: Path) -> int:
+    env = {"CABINET_JWT_SECRET": JWT_SECRET, "ADMIN_IDS": str(ADMIN_MESSENGER_ID)}
+    with service(args, workdir, env) as svc:
+        result = measure(args, svc, workdir)
+    return report(args, result, render(result, args), "an answer disagreed with the database (see --json)")
+
+
+def own_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--registrations", type=int, default=1_000_000, help="registrations in the campaign (default 1000000)"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    return load_main(__doc__, argv, own_options, benchmark, "subsvc-bench-campaigns-")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Plugin `campaigns`: advertising deep-link campaigns."""

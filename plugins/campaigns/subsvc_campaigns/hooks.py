@@ -1,0 +1,21 @@
+"""Runtime hooks: new users are attributed to the campaign they arrived with, when the
+account is made (``user.created``) or when its first campaign is recorded later (the
+cabinet's deep-link login for an account the bot made)."""
+
+from __future__ import annotations
+
+import functools
+
+from starlette.applications import Starlette
+from subsvc_cabinet_auth.api import FIRST_CAMPAIGN_RECORDED
+
+from subsvc.hookspecs import hookimpl
+from subsvc.services import services
+from subsvc_campaigns.attribution import on_user_created
+
+
+@hookimpl
+async def startup(app: Starlette) -> None:
+    events = services(app).events
+    for event_type in ("user.created", FIRST_CAMPAIGN_RECORDED):
+        events.subscribe(event_type, functools.partial(on_user_created, app))

@@ -1,0 +1,18 @@
+"""Plugin `campaigns`: what it contributes to subsvc."""
+
+from subsvc.manifest import Plugin
+from subsvc_campaigns import admin_routes, hooks, web_routes
+from subsvc_campaigns.models import Campaign, CampaignRegistration
+from subsvc_campaigns.settings import CampaignsSettings
+
+plugin = Plugin(
+    models=[Campaign, CampaignRegistration],
+    endpoints=[web_routes.router, admin_routes.router],
+    permissions={"campaigns": ["read", "create", "edit", "delete", "stats"]},
+    tags={
+        "campaigns": "Advertising deep-link campaigns: a bonus for the users who arrive through one.",
+        "Cabinet Admin Campaigns": "The cabinet's campaigns: editor, statistics, registrations.",
+    },
+    settings=CampaignsSettings,
+    hooks=[hooks],
+)

@@ -1,0 +1,121 @@
+"""A registration through a campaign link: attributed once (first touch), the bonus granted
+once as a `campaign_bonus` transaction, the partner made the referrer; repeats change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+
+from subsvc_billing.api import Transaction
+from subsvc_cabinet_auth.api import CabinetAuthSettings
+from subsvc_campaigns.models import CampaignRegistration
+from subsvc_users.models import User
+
+from subsvc.testing import ADMIN_MESSENGER_ID
+
+ADMIN = "/cabinet/admin/campaigns"
+
+
+async def create(client, slug: str, **fields) -> dict:
+    body = {
+        "name": f"Campaign {slug}",
+        "start_parameter": slug,
+        "bonus_type": "balance",
+        "balance_bonus_kopeks": 5000,
+    }
+    r = await client.post("/campaigns", json={**body, **fields})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+async def test_a_campaign_link_registration_gets_the_bonus_once(
+    app, client, login, redeliver, rows, wait_for, reload
+):
+    campaign = await create(client, "summer")
+    user_id = await login(9001, "summer")
+    (registration,) = await wait_for(lambda: rows(CampaignRegistration))
+    assert (registration.user_id, registration.campaign_id, registration.balance_bonus_kopeks) == (
+        user_id,
+        campaign["id"],
+        5000,
+    )
+    user = await reload(User, user_id)
+    assert (user.balance_kopeks, user.has_made_first_topup) == (5000, False)  # a bonus is no top-up
+    (bonus,) = [t for t in await rows(Transaction) if t.user_id == user_id]
+    assert (bonus.type, bonus.amount_kopeks, bonus.payment_method) == ("campaign_bonus", 5000, None)
+
+    # a later login through another campaign, the event delivered twice more: nothing more
+    await create(client, "autumn")
+    assert await login(9001, "autumn") == user_id
+    await redeliver(user_id)
+    await redeliver(user_id)
+    assert len(await rows(CampaignRegistration)) == 1
+    assert (await reload(User, user_id)).balance_kopeks == 5000
+    assert len([t for t in await rows(Transaction) if t.user_id == user_id]) == 1
+    listed = (await client.get("/campaigns")).json()
+    counts = {item["start_parameter"]: item["registrations_count"] for item in listed["items"]}
+    assert counts == {"summer": 1, "autumn": 0}
+
+
+async def test_unknown_or_inactive_campaigns_attribute_nothing(app, client, login, redeliver, rows):
+    await create(client, "off", is_active=False)
+    for messenger_id, slug in ((9101, "off"), (9102, "nope"), (9103, None)):
+        await redeliver(await login(messenger_id, slug))
+    assert await rows(CampaignRegistration) == []
+    assert await rows(Transaction) == []
+
+
+async def test_the_partner_becomes_the_referrer_and_a_none_bonus_only_tracks(
+    app, client, admin, login, redeliver, reload, insert_user
+):
+    await insert_user(messenger_id=ADMIN_MESSENGER_ID)  # user 1, the administrator
+    partner = await insert_user(messenger_id=9200)
+    made = await admin.post(
+        ADMIN,
+        json={
+            "name": "Track",
+            "start_parameter": "track",
+            "bonus_type": "none",
+            "partner_user_id": partner.id,
+        },
+    )
+    assert made.status_code == 200, made.text
+    assert made.json()["partner_user_id"] == partner.id
+    user_id = await login(9201, "track")
+    await redeliver(user_id)
+    user = await reload(User, user_id)
+    assert (user.balance_kopeks, user.referred_by_id) == (0, partner.id)
+    registrations = (await admin.get(f"{ADMIN}/{made.json()['id']}/registrations")).json()
+    assert registrations["total"] == 1
+    (item,) = registrations["registrations"]
+    assert (item["user_id"], item["bonus_type"], item["has_paid"]) == (user_id, "none", False)
+    # the partner's own arrival through the campaign is not attributed
+    assert partner.id is not None
+
+
+async def test_a_deep_link_login_attributes_the_account_the_bot_made(
+    client, anon_client, insert_user, rows, wait_for, reload, change_settings
+):
+    """The bot made the account (``user.created`` knew no campaign); the cabinet's deep-link
+    login records the slug afterwards, and its event attributes the user."""
+    change_settings(CabinetAuthSettings, BOT_USERNAME="subsvc_test_bot")
+    await create(client, "winter", balance_bonus_kopeks=700)
+    token = (await anon_client.post("/cabinet/auth/deeplink/request")).json()["token"]
+    user = await insert_user(messenger_id=9400)
+    confirmed = await client.post("/auth/deeplink/confirm", json={"token": token, "messenger_id": 9400})
+    assert confirmed.status_code == 200, confirmed.text
+    polled = await anon_client.post(
+        "/cabinet/auth/deeplink/poll", json={"token": token, "campaign_slug": "winter"}
+    )
+    assert polled.status_code == 200, polled.text
+    (registration,) = await wait_for(lambda: rows(CampaignRegistration))
+    assert registration.user_id == user.id
+    assert (await reload(User, user.id)).balance_kopeks == 700
+
+
+async def test_concurrent_deliveries_grant_one_bonus(client, login, redeliver, rows, reload):
+    await create(client, "race", balance_bonus_kopeks=900)
+    user_id = await login(9601, "race")
+    await asyncio.gather(*(redeliver(user_id) for _ in range(4)))
+    assert [r.user_id for r in await rows(CampaignRegistration)] == [user_id]
+    assert (await reload(User, user_id)).balance_kopeks == 900
+    assert len([t for t in await rows(Transaction) if t.user_id == user_id]) == 1
