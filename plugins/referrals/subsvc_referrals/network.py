@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic_core import to_json
 from sqlalchemy import ColumnElement, Integer, Table, any_, func, literal, or_
 from sqlalchemy import select as sa_select
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -16,6 +17,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
 from starlette.applications import Starlette
+from starlette.responses import Response
 from subsvc_billing.api import DEPOSIT, Transaction
 from subsvc_subscriptions.api import Subscription
 from subsvc_users.api import User
@@ -24,9 +26,6 @@ from subsvc_referrals.hookspecs import NetworkCampaign
 from subsvc_referrals.models import ReferralEarning
 from subsvc_referrals.network_schemas import (
     NetworkCampaignNode,
-    NetworkEdge,
-    NetworkGraphResponse,
-    NetworkUserNode,
     TopReferrer,
 )
 from subsvc_referrals.summaries import campaigns, partner_ids
@@ -201,10 +200,12 @@ def _branches(ids: Sequence[int], facts: Facts) -> tuple[dict[int, int], dict[in
     return size, revenue
 
 
-def user_node(user: Any, facts: Facts, size: int, branch_revenue: int) -> NetworkUserNode:
+def user_node(user: Any, facts: Facts, size: int, branch_revenue: int) -> dict[str, Any]:
+    """A user as the network shows it (a :class:`NetworkUserNode`'s fields, JSON-ready: a graph
+    has thousands, serialised straight to JSON)."""
     assert user.id is not None
     sub = facts.subscription.get(user.id)
-    return NetworkUserNode.model_construct(  # the values are typed already: no validation, many nodes
+    return dict(
         id=user.id,
         tg_id=user.messenger_id,
         username=user.username,
@@ -269,8 +270,9 @@ async def campaign_node(session: AsyncSession, campaign: NetworkCampaign) -> Net
 
 async def graph(
     app: Starlette, session: AsyncSession, ids: Sequence[int], known: Sequence[NetworkCampaign]
-) -> NetworkGraphResponse:
-    """The graph of users ``ids`` and campaigns ``known``."""
+) -> dict[str, Any]:
+    """The graph of users ``ids`` and campaigns ``known``: a :class:`NetworkGraphResponse`'s
+    fields, JSON-ready."""
     ids = sorted(set(ids))[:MAX_NODES]
     found = await facts(app, session, ids, known)
     size, branch_revenue = _branches(ids, found)
@@ -281,12 +283,12 @@ async def graph(
     ]
     members = set(found.users)
     edges = [
-        NetworkEdge(source=f"user_{node.referrer_id}", target=f"user_{node.id}", type="referral")
+        {"source": f"user_{node['referrer_id']}", "target": f"user_{node['id']}", "type": "referral"}
         for node in users
-        if node.referrer_id is not None and node.referrer_id in members
+        if node["referrer_id"] in members
     ]
     edges += [
-        NetworkEdge(source=f"campaign_{c.id}", target=f"user_{user_id}", type="campaign")
+        {"source": f"campaign_{c.id}", "target": f"user_{user_id}", "type": "campaign"}
         for c in known
         for user_id in c.user_ids
         if user_id in members
@@ -294,19 +296,24 @@ async def graph(
     total_earnings = (
         await session.exec(select(func.coalesce(func.sum(col(ReferralEarning.amount_kopeks)), 0)))
     ).one()
-    return NetworkGraphResponse(
-        users=users,
-        campaigns=[await campaign_node(session, c) for c in known],
-        edges=edges,
-        total_users=len(users),
-        total_referrers=sum(1 for node in users if node.direct_referrals > 0),
-        total_campaigns=len(known),
-        total_earnings_kopeks=int(total_earnings),
-        total_subscription_revenue_kopeks=sum(node.personal_spent_kopeks for node in users),
-    )
+    return {
+        "users": users,
+        "campaigns": [(await campaign_node(session, c)).model_dump(mode="json") for c in known],
+        "edges": edges,
+        "total_users": len(users),
+        "total_referrers": sum(1 for node in users if node["direct_referrals"] > 0),
+        "total_campaigns": len(known),
+        "total_earnings_kopeks": int(total_earnings),
+        "total_subscription_revenue_kopeks": sum(node["personal_spent_kopeks"] for node in users),
+    }
 
 
-async def full_graph(app: Starlette, session: AsyncSession) -> NetworkGraphResponse:
+def graph_answer(graph: dict[str, Any]) -> Response:
+    """A graph as the JSON answer (its shape is :class:`NetworkGraphResponse`, tested)."""
+    return Response(to_json(graph), media_type="application/json")
+
+
+async def full_graph(app: Starlette, session: AsyncSession) -> dict[str, Any]:
     known = await campaigns(app, session, None)
     ids = await member_ids(session, (user_id for c in known for user_id in c.user_ids))
     return await graph(app, session, ids, known)
