@@ -3,6 +3,7 @@ decisions, the partners, their commission and revocation."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Any, Literal
 
 from sqlmodel import col, func, select
@@ -36,49 +37,55 @@ CAMPAIGN_NOT_FOUND = "Кампания не найдена"
 Limit100 = Annotated[int, Query(ge=1, le=100)]
 
 
+REFERRAL_FIELDS = {  # ours -> referrals' setting, stored through its api
+    "referral_program_enabled": "enabled",
+    "first_payment_commission_percent": "first_payment_commission_percent",
+    "recurring_commission_tiers": "recurring_commission_tiers",
+}
+
+
 async def _settings(
-    request: Request,
-    programme_enabled: bool | None = None,
-    session: AsyncSession | None = None,
-    **changes: Any,
+    request: Request, session: AsyncSession | None = None, **changes: Any
 ) -> PartnerSettingsResponse:
-    """The settings; with ``session``, after storing ``changes`` in it."""
-    if programme_enabled is None:
-        programme_enabled = (await referral_settings(request.app)).enabled
-    current = (
-        await config.partner_config(request.app)
-        if session is None
-        else await config.write(session, request.app, changes)
-    )
+    """The settings; with ``session``, after storing ``changes`` in it (referrals' own values
+    through its api; its cached configuration is read before the change, never after)."""
+    referral = dataclasses.asdict(await referral_settings(request.app))
+    ours = {k: v for k, v in changes.items() if k not in REFERRAL_FIELDS}
+    theirs = {REFERRAL_FIELDS[k]: v for k, v in changes.items() if k in REFERRAL_FIELDS}
+    if session is None:
+        current = await config.partner_config(request.app)
+    else:
+        if theirs:
+            try:
+                await update_referral_settings(request.app, session, theirs)
+            except ValueError as error:
+                raise HTTPError(400, str(error)) from None
+            referral |= theirs
+        current = await config.write(session, request.app, ours)
     return PartnerSettingsResponse(
-        withdrawal_enabled=current.withdrawal_enabled,
-        withdrawal_min_amount_kopeks=current.withdrawal_min_amount_kopeks,
-        withdrawal_cooldown_days=current.withdrawal_cooldown_days,
-        withdrawal_requisites_text=current.withdrawal_requisites_text,
-        partner_section_visible=current.partner_section_visible,
-        referral_program_enabled=programme_enabled,
+        **dataclasses.asdict(current),
+        **{name: referral[key] for name, key in REFERRAL_FIELDS.items()},
     )
 
 
 @router.get(f"{BASE}/settings", summary="Get Partner Settings", permission="partners:settings")
 async def get_partner_settings(request: Request) -> PartnerSettingsResponse:
-    """The partner and withdrawal settings."""
+    """The partner and withdrawal settings, and the referral programme's."""
     return await _settings(request)
 
 
-@router.patch(f"{BASE}/settings", summary="Update Partner Settings", permission="partners:settings")
+@router.patch(
+    f"{BASE}/settings",
+    summary="Update Partner Settings",
+    permission="partners:settings",
+    responses={400: "A bad value (e.g. commission tiers)"},
+)
 async def update_partner_settings(
     request: Request, session: AsyncSession, payload: PartnerSettingsUpdateRequest
 ) -> PartnerSettingsResponse:
     """Store the values sent (null: unchanged) in the database; every instance uses them once
     committed."""
-    changes = payload.model_dump(exclude_none=True)
-    programme_enabled = changes.pop("referral_program_enabled", None)
-    if programme_enabled is None:
-        programme_enabled = (await referral_settings(request.app)).enabled
-    else:  # referrals' own setting, stored through its api (its cache is read before, never after)
-        await update_referral_settings(request.app, session, {"enabled": programme_enabled})
-    return await _settings(request, programme_enabled, session, **changes)
+    return await _settings(request, session, **payload.model_dump(exclude_none=True))
 
 
 @router.get(f"{BASE}/applications", summary="List Applications", permission="partners:read")

@@ -152,6 +152,8 @@ class PartnerSettingsResponse(BaseModel):
     withdrawal_requisites_text: str
     partner_section_visible: bool
     referral_program_enabled: bool
+    first_payment_commission_percent: int | None = None
+    recurring_commission_tiers: str = ""
 
 
 class PartnerSettingsUpdateRequest(BaseModel):
@@ -161,6 +163,8 @@ class PartnerSettingsUpdateRequest(BaseModel):
     withdrawal_requisites_text: str | None = Field(default=None, max_length=2000)
     partner_section_visible: bool | None = None
     referral_program_enabled: bool | None = None
+    first_payment_commission_percent: int | None = Field(default=None, ge=0, le=100)
+    recurring_commission_tiers: str | None = Field(default=None, max_length=500)
 
 
 class AdminPartnerApplicationItem(BaseModel):

@@ -108,3 +108,18 @@ async def test_settings_are_stored(admin, admin_user):
     assert (got["withdrawal_cooldown_days"], got["withdrawal_requisites_text"]) == (7, "IBAN")
     assert got["referral_program_enabled"] is False and got["withdrawal_min_amount_kopeks"] == 100000
     assert (await admin.patch(f"{ADMIN}/settings", json={"withdrawal_cooldown_days": 366})).status_code == 422
+
+
+async def test_referral_settings_go_through_referrals(admin, admin_user):
+    changed = await admin.patch(
+        f"{ADMIN}/settings",
+        json={"first_payment_commission_percent": 40, "recurring_commission_tiers": "0:10,5:20"},
+    )
+    assert changed.status_code == 200, changed.text
+    got = (await admin.get(f"{ADMIN}/settings")).json()
+    assert (got["first_payment_commission_percent"], got["recurring_commission_tiers"]) == (40, "0:10,5:20")
+    bad = await admin.patch(
+        f"{ADMIN}/settings", json={"recurring_commission_tiers": "ten", "withdrawal_cooldown_days": 3}
+    )
+    assert bad.status_code == 400
+    assert (await admin.get(f"{ADMIN}/settings")).json()["withdrawal_cooldown_days"] == 30  # nothing stored
