@@ -1,0 +1,1 @@
+"""Plugin `referrals`: the referral programme."""
