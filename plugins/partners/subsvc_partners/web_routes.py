@@ -40,7 +40,7 @@ from subsvc_partners.web_schemas import (
 )
 
 router = Router(area="web", tag="partners")
-EARNINGS: sa.Table = ReferralEarning.__table__
+EARNINGS: sa.Table = ReferralEarning.__table__  # type: ignore[attr-defined]
 NOT_FOUND = {404: "User not found"}
 Days = Annotated[int, Query(ge=1, le=365)]
 Limit200 = Annotated[int, Query(ge=1, le=200)]
