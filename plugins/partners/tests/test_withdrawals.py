@@ -169,3 +169,32 @@ async def test_missing_requests(admin, enabled):
 async def test_members_may_not_decide(member, enabled):
     assert (await member.get(ADMIN)).status_code == 403
     assert (await member.post(f"{ADMIN}/1/approve", json={})).status_code == 403
+
+
+async def test_risk_score(member, admin, client, enabled, earn):
+    await earn(2, 60000)  # through referee 3
+    low = (await request(member, 100)).json()["id"]
+    assert (await admin.get(f"{ADMIN}/{low}")).json()["risk_level"] == "low"
+    await member.post(f"{BASE}/{low}/cancel")
+    assert (await client.post("/users/2/deposit", json={"amount_kopeks": 1000})).status_code == 200
+    assert (await client.post("/users/3/deposit", json={"amount_kopeks": 60000})).status_code == 200
+    risky = (await request(member, 100)).json()["id"]
+    detail = (await admin.get(f"{ADMIN}/{risky}")).json()
+    assert (detail["risk_score"], detail["risk_level"]) == (70, "critical")  # 40 + 10 + 20
+    analysis = detail["risk_analysis"]
+    assert analysis["flags"] == ["deposits_without_purchases", "one_paying_referee"]
+    assert analysis["suspicious_referees"] == [{"user_id": 3, "deposits": 1, "amount_kopeks": 60000}]
+    assert analysis["recommendation"] == "reject"
+
+
+async def test_cancel_and_reject_at_once_give_back_once(member, admin, enabled, earn, reload, rows):
+    await earn(2, 5000)
+    request_id = (await request(member, 5000)).json()["id"]
+    answers = await asyncio.gather(
+        member.post(f"{BASE}/{request_id}/cancel"), admin.post(f"{ADMIN}/{request_id}/reject", json={})
+    )
+    assert sorted(a.status_code for a in answers) == [200, 400]
+    assert await balance_of(reload, 2) == 5000
+    assert [t for t in await transactions_of(rows, 2) if t[0] == "withdrawal_release"] == [
+        ("withdrawal_release", 5000)
+    ]
