@@ -62,10 +62,7 @@ class BalanceChange:
 
 @functools.cache
 def _balance_update(
-    credit: bool,
-    by_path_id: bool,
-    returning: tuple[str, ...] = ("id", "balance_kopeks"),
-    marks_topup: bool = True,
+    credit: bool, by_path_id: bool, returning: tuple[str, ...] = ("id", "balance_kopeks")
 ) -> Update:
     """``UPDATE users SET balance_kopeks = balance_kopeks + :delta ... WHERE id = <target> AND
     balance_kopeks + :delta >= 0 RETURNING id, balance_kopeks`` (or the columns named in
@@ -75,7 +72,7 @@ def _balance_update(
         "balance_kopeks": USERS.c.balance_kopeks + delta,
         "updated_at": bindparam("now"),
     }
-    if credit and marks_topup:
+    if credit:
         values["has_made_first_topup"] = True
     target = path_id_subquery() if by_path_id else bindparam("user_id", type_=Integer)
     return (
@@ -100,18 +97,16 @@ def _change_parameters(user: UserTarget, delta: int, now: datetime) -> dict[str,
     return parameters
 
 
-async def change_balance(
-    session: AsyncSession, user: UserTarget, delta: int, *, marks_topup: bool = True
-) -> tuple[int, int]:
+async def change_balance(session: AsyncSession, user: UserTarget, delta: int) -> tuple[int, int]:
     """Add ``delta`` kopeks to a user's balance in one conditional UPDATE; returns the user's
-    id and new balance. A credit also marks ``has_made_first_topup`` unless ``marks_topup`` is
-    false (money given back, not paid in). A ``User`` object passed in is brought up to date.
+    id and new balance. A credit also marks ``has_made_first_topup``. A ``User`` object passed
+    in is brought up to date.
 
     Raises :class:`InsufficientBalance` when the balance would go below zero (or, for a
     :class:`PathId`, when it names no user: the caller tells the two apart).
     """
     now = utcnow()
-    statement = _balance_update(delta > 0, isinstance(user, PathId), marks_topup=marks_topup)
+    statement = _balance_update(delta > 0, isinstance(user, PathId))
     parameters = _change_parameters(user, delta, now)
     row = (await session.exec(statement, params=parameters)).first()
     if row is None:
@@ -120,7 +115,7 @@ async def change_balance(
     if isinstance(user, User):
         set_committed_value(user, "balance_kopeks", balance)
         set_committed_value(user, "updated_at", now)
-        if delta > 0 and marks_topup:
+        if delta > 0:
             set_committed_value(user, "has_made_first_topup", True)
     return user_id, balance
 
