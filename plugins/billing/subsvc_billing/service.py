@@ -62,7 +62,11 @@ class BalanceChange:
 
 @functools.cache
 def _balance_update(
-    credit: bool, by_path_id: bool, returning: tuple[str, ...] = ("id", "balance_kopeks")
+    credit: bool,
+    by_path_id: bool,
+    returning: tuple[str, ...] = ("id", "balance_kopeks"),
+    *,
+    topup: bool = True,
 ) -> Update:
     """``UPDATE users SET balance_kopeks = balance_kopeks + :delta ... WHERE id = <target> AND
     balance_kopeks + :delta >= 0 RETURNING id, balance_kopeks`` (or the columns named in
@@ -72,7 +76,7 @@ def _balance_update(
         "balance_kopeks": USERS.c.balance_kopeks + delta,
         "updated_at": bindparam("now"),
     }
-    if credit:
+    if credit and topup:
         values["has_made_first_topup"] = True
     target = path_id_subquery() if by_path_id else bindparam("user_id", type_=Integer)
     return (
@@ -97,16 +101,18 @@ def _change_parameters(user: UserTarget, delta: int, now: datetime) -> dict[str,
     return parameters
 
 
-async def change_balance(session: AsyncSession, user: UserTarget, delta: int) -> tuple[int, int]:
+async def change_balance(
+    session: AsyncSession, user: UserTarget, delta: int, *, topup: bool = True
+) -> tuple[int, int]:
     """Add ``delta`` kopeks to a user's balance in one conditional UPDATE; returns the user's
-    id and new balance. A credit also marks ``has_made_first_topup``. A ``User`` object passed
-    in is brought up to date.
+    id and new balance. A credit also marks ``has_made_first_topup`` unless ``topup`` is
+    false (a bonus, which is no top-up). A ``User`` object passed in is brought up to date.
 
     Raises :class:`InsufficientBalance` when the balance would go below zero (or, for a
     :class:`PathId`, when it names no user: the caller tells the two apart).
     """
     now = utcnow()
-    statement = _balance_update(delta > 0, isinstance(user, PathId))
+    statement = _balance_update(delta > 0, isinstance(user, PathId), topup=topup)
     parameters = _change_parameters(user, delta, now)
     row = (await session.exec(statement, params=parameters)).first()
     if row is None:
@@ -115,7 +121,7 @@ async def change_balance(session: AsyncSession, user: UserTarget, delta: int) ->
     if isinstance(user, User):
         set_committed_value(user, "balance_kopeks", balance)
         set_committed_value(user, "updated_at", now)
-        if delta > 0:
+        if delta > 0 and topup:
             set_committed_value(user, "has_made_first_topup", True)
     return user_id, balance
 
