@@ -173,7 +173,7 @@ async def _move(
 
 async def _release(session: AsyncSession, app: Starlette, request: WithdrawalRequest) -> int:
     """Give the request's amount back to the balance; the transaction's id."""
-    _, balance = await change_balance(session, request.user_id, request.amount_kopeks, marks_topup=False)
+    _, balance = await change_balance(session, request.user_id, request.amount_kopeks, topup=False)
     transaction_id = await record_transaction(
         session,
         services(app).events,
