@@ -1,0 +1,186 @@
+"""The administrators' referral network of one user with ``--descendants`` users below it
+(default 10,000; each user refers up to ``--fanout`` others, breadth first): ``GET
+/cabinet/admin/referral-network/user/{root}`` (the whole branch counted by recursive SQL, its
+revenue summed) and ``GET /cabinet/admin/referral-network/scoped?user_ids={root}`` (the graph
+of the branch, at most 5000 users), beside ``GET /health`` in the same run.
+
+Starts `subsvc serve` (pinned to CPU 0), writes the users and one provider deposit per user
+straight into the database, then wrk (pinned to CPU 1) sends each request with an
+administrator's access JWT; medians over ``--runs``. After the runs it checks the answers:
+the branch size equals the descendants written, the scoped graph holds min(5000, all) users.
+
+Usage: python bench/referral_network.py --database-url postgresql+asyncpg://... [--runs 3]
+Quick check of the harness: python bench/referral_network.py --runs 1 --duration 2 --descendants 500
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import secrets
+import sys
+import urllib.request
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from run import (
+    Service,
+    bearer_script,
+    load_main,
+    log,
+    measure_ceiling,
+    measures_table,
+    medians,
+    report,
+    run_wrk,
+    service,
+)
+from sqlalchemy import insert
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
+from subsvc_billing.api import Transaction
+from subsvc_users.api import User
+
+from subsvc.auth.jwt import JWTCodec
+
+BASE = "/cabinet/admin/referral-network"
+JWT_SECRET = secrets.token_hex(32)
+STAMP = secrets.randbelow(10**6)
+MESSENGER_IDS = 7_500_000_000 + STAMP * 100_000
+ADMIN_MESSENGER_ID = MESSENGER_IDS - 1
+BATCH = 5_000
+MAX_NODES = 5000
+
+
+def _user(number: int, referrer: int | None, now: datetime) -> dict[str, Any]:
+    return User(
+        messenger_id=MESSENGER_IDS + number,
+        username=f"n{STAMP}x{number}",
+        referral_code=f"n{STAMP}x{number}",
+        referred_by_id=referrer,
+        created_at=now,
+        updated_at=now,
+    ).model_dump(exclude={"id"})
+
+
+async def seed(url: str, descendants: int, fanout: int) -> tuple[int, int]:
+    """The administrator, the root and its branch (breadth first, ``fanout`` referees each),
+    one deposit per user of the branch. Returns the administrator's and the root's ids."""
+    now = datetime.now(UTC)
+    table = User.__table__
+    engine = create_async_engine(url, poolclass=NullPool)
+    try:
+        async with engine.begin() as connection:
+            admin = User(
+                messenger_id=ADMIN_MESSENGER_ID, first_name="Bench admin", created_at=now, updated_at=now
+            )
+            admin_id = (
+                await connection.execute(
+                    insert(table).returning(table.c.id), admin.model_dump(exclude={"id"})
+                )
+            ).scalar_one()
+            root_id = (
+                await connection.execute(insert(table).returning(table.c.id), _user(0, None, now))
+            ).scalar_one()
+            ids = [root_id]  # ids[k]: the k-th user written, breadth first
+            start = 1
+            while start <= descendants:  # a batch holds referees of users already written only
+                numbers = range(start, min(descendants + 1, start + BATCH, len(ids) * fanout + 1))
+                start = numbers.stop
+                rows = [_user(n, ids[(n - 1) // fanout], now) for n in numbers]
+                made = await connection.execute(insert(table).returning(table.c.id), rows)
+                new = [row[0] for row in made.all()]
+                ids.extend(new)
+                deposits = [
+                    Transaction(
+                        user_id=user_id,
+                        type="deposit",
+                        amount_kopeks=10_000,
+                        payment_method="bench",
+                        external_id=f"bench-{STAMP}-{user_id}",
+                        created_at=now,
+                    ).model_dump(exclude={"id"})
+                    for user_id in new
+                ]
+                await connection.execute(insert(Transaction.__table__), deposits)
+        return admin_id, root_id
+    finally:
+        await engine.dispose()
+
+
+def answer(svc: Service, path: str, token: str) -> dict[str, Any]:
+    request = urllib.request.Request(svc.base + path, headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        body: dict[str, Any] = json.loads(response.read())
+        return body
+
+
+def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
+    log(f"seeding a root with {args.descendants:,} descendants (fan-out {args.fanout})")
+    admin_id, root_id = asyncio.run(seed(svc.database_url, args.descendants, args.fanout))
+    token = JWTCodec(JWT_SECRET, access_minutes=120).access_token(admin_id, messenger_id=ADMIN_MESSENGER_ID)
+    paths = {"user": f"{BASE}/user/{root_id}", "scoped": f"{BASE}/scoped?user_ids={root_id}"}
+    scripts = {
+        name: bearer_script(workdir, f"{name}.lua", "GET", path, [token]) for name, path in paths.items()
+    }
+    runs: list[dict[str, Any]] = []
+    for number in range(args.runs):
+        run: dict[str, Any] = {}
+        for name, script in scripts.items():
+            result = run_wrk(args, svc.pin, svc.base + paths[name], script, args.duration)
+            run[f"{name}_per_second"] = result.rps
+            run[f"{name}_p50_ms"] = result.p50_ms
+            run[f"{name}_p99_ms"] = result.p99_ms
+            run[f"{name}_non_2xx"] = result.non_2xx
+        run.update(measure_ceiling(args, svc, workdir))
+        log(
+            f"run {number + 1}: user {run['user_per_second']:,.1f}/s p50 {run['user_p50_ms']:.1f} ms, "
+            f"scoped {run['scoped_per_second']:,.1f}/s p50 {run['scoped_p50_ms']:.1f} ms"
+        )
+        runs.append(run)
+    detail = answer(svc, paths["user"], token)
+    scoped = answer(svc, paths["scoped"], token)
+    checks = {
+        "branch": detail["total_branch_users"] == args.descendants,
+        "revenue": detail["branch_revenue_kopeks"] == args.descendants * 10_000,
+        "scoped": len(scoped["users"]) == min(MAX_NODES, args.descendants + 1),
+        "all_2xx": all(run[f"{name}_non_2xx"] == 0 for run in runs for name in scripts),
+    }
+    log(f"checks: {checks}")
+    return {"runs": runs, "median": medians(runs), "checks": checks, "ok": all(checks.values())}
+
+
+def render(result: dict[str, Any], args: argparse.Namespace) -> str:
+    m = result["median"]
+    rows = [
+        ("GET .../referral-network/user/{root}/s", f"{m['user_per_second']:,.1f}"),
+        ("  p50 / p99", f"{m['user_p50_ms']:.1f} / {m['user_p99_ms']:.1f} ms"),
+        ("GET .../referral-network/scoped?user_ids={root}/s", f"{m['scoped_per_second']:,.1f}"),
+        ("  p50 / p99", f"{m['scoped_p50_ms']:.1f} / {m['scoped_p99_ms']:.1f} ms"),
+    ]
+    settings = f", {args.descendants:,} descendants, fan-out {args.fanout}"
+    return measures_table(
+        args, settings, m, rows, ("branch size, revenue and graph size exact", result["ok"])
+    )
+
+
+def benchmark(args: argparse.Namespace, workdir: Path) -> int:
+    env = {"CABINET_JWT_SECRET": JWT_SECRET, "ADMIN_IDS": str(ADMIN_MESSENGER_ID)}
+    with service(args, workdir, env) as svc:
+        result = measure(args, svc, workdir)
+    return report(args, result, render(result, args), "an answer disagreed with the database (see --json)")
+
+
+def own_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--descendants", type=int, default=10_000, help="users below the root (default 10000)")
+    p.add_argument("--fanout", type=int, default=10, help="referees per user (default 10)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    return load_main(__doc__, argv, own_options, benchmark, "subsvc-bench-referral-network-")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
