@@ -14,7 +14,7 @@ from subsvc_users.api import User
 
 from subsvc.api import HTTPError, Offset, Query, Router
 from subsvc.auth.principal import Principal
-from subsvc_partners import config, programme
+from subsvc_partners import config, notices, programme
 from subsvc_partners.models import Partner, PartnerApplication, WithdrawalRequest
 from subsvc_partners.money import PENDING
 from subsvc_partners.people import earnings_since, period_starts, referee_counts, users_by_id
@@ -135,12 +135,19 @@ DECIDED = {400: f"{programme.APPLICATION_NOT_FOUND} / {programme.ALREADY_PROCESS
     responses=DECIDED,
 )
 async def approve_application(
-    session: AsyncSession, principal: Principal, application_id: int, payload: AdminApproveRequest
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    application_id: int,
+    payload: AdminApproveRequest,
 ) -> dict[str, bool]:
-    """Approve a pending application with the partner's commission percent."""
-    await programme.decide(
-        session, application_id, principal.id, True, payload.commission_percent, payload.comment
+    """Approve a pending application with the partner's commission percent; the user is told."""
+    percent = payload.commission_percent
+    application = await programme.decide(
+        session, application_id, principal.id, True, percent, payload.comment
     )
+    text = f"✅ Ваша заявка на партнёрство одобрена. Ваша комиссия: {percent}%."
+    notices.to_user(request.app, session, application.user_id, text)
     return {"success": True}
 
 
@@ -152,10 +159,18 @@ async def approve_application(
     responses=DECIDED,
 )
 async def reject_application(
-    session: AsyncSession, principal: Principal, application_id: int, payload: AdminRejectRequest
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    application_id: int,
+    payload: AdminRejectRequest,
 ) -> dict[str, bool]:
-    """Reject a pending application (the user may apply again)."""
-    await programme.decide(session, application_id, principal.id, False, None, payload.comment)
+    """Reject a pending application (the user may apply again); the user is told why."""
+    application = await programme.decide(session, application_id, principal.id, False, None, payload.comment)
+    reason = f" Причина: {payload.comment}" if payload.comment else ""
+    notices.to_user(
+        request.app, session, application.user_id, f"❌ Ваша заявка на партнёрство отклонена.{reason}"
+    )
     return {"success": True}
 
 

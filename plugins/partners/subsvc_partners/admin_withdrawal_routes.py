@@ -14,9 +14,9 @@ from subsvc_referrals.api import earned_totals
 
 from subsvc.api import HTTPError, Offset, Query, Router, rubles
 from subsvc.auth.principal import Principal
-from subsvc_partners import withdrawals
+from subsvc_partners import notices, withdrawals
 from subsvc_partners.models import WithdrawalRequest
-from subsvc_partners.money import PENDING, STATUSES
+from subsvc_partners.money import PENDING, STATUSES, rub
 from subsvc_partners.people import referee_counts, users_by_id
 from subsvc_partners.risk import level
 from subsvc_partners.schemas import (
@@ -121,10 +121,16 @@ async def get_withdrawal_detail(session: AsyncSession, withdrawal_id: int) -> Ad
     responses={400: withdrawals.ALREADY_PROCESSED},
 )
 async def approve_withdrawal(
-    session: AsyncSession, principal: Principal, withdrawal_id: int, payload: AdminApproveWithdrawalRequest
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    withdrawal_id: int,
+    payload: AdminApproveWithdrawalRequest,
 ) -> dict[str, bool]:
-    """Approve a pending request (its money stays reserved until it is paid out)."""
-    await withdrawals.approve(session, withdrawal_id, principal.id, payload.comment)
+    """Approve a pending request (its money stays reserved until it is paid out); the user is told."""
+    row = await withdrawals.approve(session, withdrawal_id, principal.id, payload.comment)
+    text = f"✅ Заявка на вывод #{row.id} на {rub(row.amount_kopeks)} ₽ одобрена."
+    notices.to_user(request.app, session, row.user_id, text)
     return {"success": True}
 
 
@@ -142,8 +148,11 @@ async def reject_withdrawal(
     withdrawal_id: int,
     payload: AdminRejectWithdrawalRequest,
 ) -> dict[str, bool]:
-    """Reject a pending request; its reserved money goes back to the balance."""
-    await withdrawals.reject(session, request.app, withdrawal_id, principal.id, payload.comment)
+    """Reject a pending request; its reserved money goes back to the balance; the user is told."""
+    row = await withdrawals.reject(session, request.app, withdrawal_id, principal.id, payload.comment)
+    reason = f" Причина: {payload.comment}" if payload.comment else ""
+    text = f"❌ Заявка на вывод #{row.id} отклонена, {rub(row.amount_kopeks)} ₽ возвращены на баланс.{reason}"
+    notices.to_user(request.app, session, row.user_id, text)
     return {"success": True}
 
 
@@ -155,8 +164,10 @@ async def reject_withdrawal(
     responses={400: withdrawals.NOT_APPROVED},
 )
 async def complete_withdrawal(
-    session: AsyncSession, principal: Principal, withdrawal_id: int
+    request: Request, session: AsyncSession, principal: Principal, withdrawal_id: int
 ) -> dict[str, bool]:
-    """Mark an approved request paid out; the reserve becomes final."""
-    await withdrawals.complete(session, withdrawal_id, principal.id, None)
+    """Mark an approved request paid out; the reserve becomes final; the user is told."""
+    row = await withdrawals.complete(session, withdrawal_id, principal.id, None)
+    text = f"💸 Выплата по заявке #{row.id}: {rub(row.amount_kopeks)} ₽ отправлена."
+    notices.to_user(request.app, session, row.user_id, text)
     return {"success": True}

@@ -10,10 +10,11 @@ from subsvc_referrals.api import referral_settings
 
 from subsvc.api import HTTPError, Router, rubles
 from subsvc.auth.principal import Principal
-from subsvc_partners import programme, withdrawals
+from subsvc_partners import notices, programme, withdrawals
 from subsvc_partners.config import partner_config
 from subsvc_partners.models import PartnerApplication, WithdrawalRequest
-from subsvc_partners.money import standing
+from subsvc_partners.money import rub, standing
+from subsvc_partners.risk import level
 from subsvc_partners.schemas import (
     PartnerApplicationInfo,
     PartnerApplicationRequest,
@@ -60,10 +61,18 @@ async def get_partner_status(
     f"{PARTNER}/apply", summary="Apply For Partner", responses={400: "Already a partner, or pending"}
 )
 async def apply_for_partner(
-    session: AsyncSession, principal: Principal, payload: PartnerApplicationRequest
+    request: Request, session: AsyncSession, principal: Principal, payload: PartnerApplicationRequest
 ) -> PartnerApplicationInfo:
-    """Apply to the partner programme (one pending application at a time)."""
-    return application_info(await programme.apply(session, principal.id, payload.model_dump()))
+    """Apply to the partner programme (one pending application at a time); the administrators
+    are told."""
+    application = await programme.apply(session, principal.id, payload.model_dump())
+    company = f" ({application.company_name})" if application.company_name else ""
+    notices.to_admins(
+        request.app,
+        session,
+        f"🤝 Заявка на партнёрство #{application.id} от пользователя {principal.id}{company}",
+    )
+    return application_info(application)
 
 
 @partner.get(
@@ -126,6 +135,12 @@ async def create_withdrawal(
         enabled=await _enabled(request),
     )
     assert created.id is not None
+    notices.to_admins(
+        request.app,
+        session,
+        f"💸 Заявка на вывод #{created.id}: {rub(created.amount_kopeks)} ₽ от пользователя {principal.id}, "
+        f"риск {created.risk_score} ({level(created.risk_score)})",
+    )
     return WithdrawalCreateResponse(id=created.id, amount_kopeks=created.amount_kopeks, status=created.status)
 
 

@@ -1,7 +1,7 @@
 """Plugin `partners`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_partners import hooks
+from subsvc_partners import hooks, notices
 from subsvc_partners.admin_partner_routes import router as admin_partners
 from subsvc_partners.admin_withdrawal_routes import router as admin_withdrawals
 from subsvc_partners.cabinet_routes import partner, withdrawal
@@ -24,5 +24,6 @@ plugin = Plugin(
     },
     tags={"partners": "Referrers and partners: lists, statistics, individual commission."},
     settings=PartnersSettings,
+    jobs=notices.JOBS,
     hooks=[hooks],
 )

@@ -13,6 +13,7 @@ from starlette.applications import Starlette
 from subsvc_referrals.api import record_earning
 
 from subsvc.db import Database
+from subsvc.testing_messenger import FakeBotAPI
 
 SETTINGS = "/cabinet/admin/partners/settings"
 Earn = Callable[..., Awaitable[None]]
@@ -20,7 +21,13 @@ Earn = Callable[..., Awaitable[None]]
 
 @pytest.fixture
 def subsvc_plugins() -> list[str]:
-    return ["users", "billing", "referrals", "partners"]
+    return ["partners"]
+
+
+@pytest.fixture
+def subsvc_settings_overrides(fake_bot_api: FakeBotAPI) -> dict[str, Any]:
+    """The app's messenger is the loopback fake Bot API."""
+    return fake_bot_api.settings(MESSENGER_MESSAGES_PER_SECOND=0, MESSENGER_CHAT_INTERVAL_SECONDS=0)
 
 
 @pytest.fixture
