@@ -13,6 +13,7 @@ from subsvc_billing.api import Transaction
 from subsvc_referrals.api import earned_totals
 from subsvc_users.api import User
 
+from subsvc.api import HTTPError
 from subsvc_partners.models import WithdrawalRequest
 
 PENDING, APPROVED, COMPLETED, REJECTED, CANCELLED = (
@@ -58,7 +59,9 @@ async def request_sums(session: AsyncSession, user_id: int) -> dict[str, int]:
 
 async def standing(session: AsyncSession, user_id: int) -> Standing:
     """The user's standing as ``session``'s transaction sees it now."""
-    balance = (await session.exec(select(User.balance_kopeks).where(col(User.id) == user_id))).one()
+    balance = (await session.exec(select(User.balance_kopeks).where(col(User.id) == user_id))).first()
+    if balance is None:  # deleted meanwhile (authentication found the user)
+        raise HTTPError(404, "User not found")
     sums = await request_sums(session, user_id)
     earned = (await earned_totals(session, [user_id])).get(user_id, 0)
     spent = (

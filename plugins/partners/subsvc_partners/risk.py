@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_billing.api import DEPOSIT, Transaction
+from subsvc_referrals.api import ReferralEarning
 from subsvc_users.api import User
 
 from subsvc.db import utcnow
@@ -17,6 +18,7 @@ from subsvc_partners.money import Standing
 from subsvc_partners.settings import PartnersSettings
 
 ONE_PAYER_EARNINGS_KOPEKS = 50000
+MANY_EARNINGS_IN_A_WEEK = 20
 
 
 def level(score: int) -> str:
@@ -89,6 +91,16 @@ async def analyse(
     paying = sum(1 for _id, paid in referees if paid)
     if paying == 1 and money.total_earned > ONE_PAYER_EARNINGS_KOPEKS:
         score, flags = score + 20, [*flags, "one_paying_referee"]
+    recent = (
+        await session.exec(
+            select(sa.func.count()).where(
+                col(ReferralEarning.user_id) == user_id,
+                col(ReferralEarning.created_at) >= utcnow() - timedelta(days=7),
+            )
+        )
+    ).one()
+    if recent > MANY_EARNINGS_IN_A_WEEK:
+        score, flags = score + 15, [*flags, "many_earnings_this_week"]
     score = min(score, 100)
     analysis = {
         "risk_score": score,

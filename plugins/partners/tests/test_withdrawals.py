@@ -198,3 +198,11 @@ async def test_cancel_and_reject_at_once_give_back_once(member, admin, enabled, 
     assert [t for t in await transactions_of(rows, 2) if t[0] == "withdrawal_release"] == [
         ("withdrawal_release", 5000)
     ]
+
+
+async def test_many_earnings_in_a_week_raise_the_risk(member, admin, enabled, earn):
+    for _ in range(21):
+        await earn(2, 100)
+    created = (await request(member, 100)).json()["id"]
+    detail = (await admin.get(f"{ADMIN}/{created}")).json()
+    assert detail["risk_score"] == 15 and "many_earnings_this_week" in detail["risk_analysis"]["flags"]
