@@ -123,3 +123,12 @@ async def test_referral_settings_go_through_referrals(admin, admin_user):
     )
     assert bad.status_code == 400
     assert (await admin.get(f"{ADMIN}/settings")).json()["withdrawal_cooldown_days"] == 30  # nothing stored
+
+
+async def test_referrals_hears_the_partners(app, db, member, admin, member_user):
+    application = (await member.post(f"{PARTNER}/apply", json={})).json()["id"]
+    async with db.session() as session:
+        assert await services(app).plugins.hook.referral_partner_ids(session=session) == set()
+    await admin.post(f"{ADMIN}/applications/{application}/approve", json={"commission_percent": 10})
+    async with db.session() as session:
+        assert await services(app).plugins.hook.referral_partner_ids(session=session) == {2}

@@ -12,6 +12,8 @@ from subsvc_billing.api import Transaction
 from subsvc_partners.models import WithdrawalAudit, WithdrawalRequest
 from subsvc_users.api import User
 
+from subsvc.services import services
+
 BASE = "/cabinet/referral/withdrawal"
 ADMIN = "/cabinet/admin/withdrawals"
 DETAILS = {"payment_details": "Card 4000 0000 0000 0002"}
@@ -206,3 +208,14 @@ async def test_many_earnings_in_a_week_raise_the_risk(member, admin, enabled, ea
     created = (await request(member, 100)).json()["id"]
     detail = (await admin.get(f"{ADMIN}/{created}")).json()
     assert detail["risk_score"] == 15 and "many_earnings_this_week" in detail["risk_analysis"]["flags"]
+
+
+async def test_referrals_hears_the_totals(app, db, member, admin, enabled, earn):
+    await earn(2, 5000)
+    first = (await request(member, 1000)).json()["id"]
+    await admin.post(f"{ADMIN}/{first}/approve", json={})
+    await admin.post(f"{ADMIN}/{first}/complete")
+    async with db.session() as session:
+        hook = services(app).plugins.hook
+        assert await hook.referral_withdrawal_totals(session=session, user_id=2) == (1000, 0)
+        assert await hook.referral_partner_ids(session=session) == set()
