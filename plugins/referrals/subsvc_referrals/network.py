@@ -7,12 +7,17 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from sqlalchemy import Table, func, literal, or_
+from pydantic_core import to_json
+from sqlalchemy import ColumnElement, Integer, Table, any_, func, literal, or_
+from sqlalchemy import select as sa_select
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
 from starlette.applications import Starlette
+from starlette.responses import Response
 from subsvc_billing.api import DEPOSIT, Transaction
 from subsvc_subscriptions.api import Subscription
 from subsvc_users.api import User
@@ -21,9 +26,6 @@ from subsvc_referrals.hookspecs import NetworkCampaign
 from subsvc_referrals.models import ReferralEarning
 from subsvc_referrals.network_schemas import (
     NetworkCampaignNode,
-    NetworkEdge,
-    NetworkGraphResponse,
-    NetworkUserNode,
     TopReferrer,
 )
 from subsvc_referrals.summaries import campaigns, partner_ids
@@ -32,6 +34,14 @@ MAX_DEPTH = 50
 MAX_NODES = 5000
 USERS: Table = User.__table__  # type: ignore[attr-defined]
 SPENDING = ("subscription_payment", "gift_payment")
+
+
+def among(session: AsyncSession, column: Any, ids: Sequence[int]) -> ColumnElement[bool]:
+    """``column IN ids``; on PostgreSQL ``= ANY(:ids)``, one array parameter however many ids
+    (an expanded IN of thousands of parameters costs more to compile than to run)."""
+    if session.get_bind().dialect.name == "postgresql":
+        return column == any_(literal(list(ids), type_=ARRAY(Integer)))  # type: ignore[no-any-return]
+    return column.in_(ids)  # type: ignore[no-any-return]
 
 
 def descendants(roots: Sequence[int]) -> SelectOfScalar[int]:
@@ -77,7 +87,28 @@ async def member_ids(session: AsyncSession, extra: Iterable[int] = ()) -> list[i
     return sorted(found | set(extra))[:MAX_NODES]
 
 
-def display_name(user: User) -> str:
+USER_COLUMNS = (
+    USERS.c.id,
+    USERS.c.messenger_id,
+    USERS.c.username,
+    USERS.c.email,
+    USERS.c.first_name,
+    USERS.c.last_name,
+    USERS.c.referred_by_id,
+    USERS.c.created_at,
+)
+SUBSCRIPTIONS: Table = Subscription.__table__  # type: ignore[attr-defined]
+SUBSCRIPTION_COLUMNS = (
+    SUBSCRIPTIONS.c.id,
+    SUBSCRIPTIONS.c.user_id,
+    SUBSCRIPTIONS.c.status,
+    SUBSCRIPTIONS.c.is_trial,
+    SUBSCRIPTIONS.c.end_date,
+)
+
+
+def display_name(user: Any) -> str:
+    """A user's (or a row of :data:`USER_COLUMNS`') name as the network shows it."""
     full = " ".join(part for part in (user.first_name, user.last_name) if part)
     return full or user.username or user.email or f"User {user.id}"
 
@@ -86,19 +117,25 @@ def display_name(user: User) -> str:
 class Facts:
     """What a graph shows of its users, read in a few grouped queries."""
 
-    users: dict[int, User] = field(default_factory=dict)
+    users: dict[int, Any] = field(default_factory=dict)  # rows of USER_COLUMNS
     direct: dict[int, int] = field(default_factory=dict)
     revenue: dict[int, int] = field(default_factory=dict)
     spent: dict[int, int] = field(default_factory=dict)
-    subscription: dict[int, Subscription] = field(default_factory=dict)
+    subscription: dict[int, Any] = field(default_factory=dict)  # rows of SUBSCRIPTION_COLUMNS
     partners: set[int] = field(default_factory=set)
     campaign_of: dict[int, int] = field(default_factory=dict)
 
 
-async def _sums(session: AsyncSession, ids: Sequence[int], *conditions: object) -> dict[int, int]:
+async def _sums(
+    session: AsyncSession, ids: Sequence[int], *conditions: ColumnElement[bool]
+) -> dict[int, int]:
     query = (
         select(col(Transaction.user_id), func.sum(col(Transaction.amount_kopeks)))
-        .where(col(Transaction.user_id).in_(ids), col(Transaction.is_completed).is_(True), *conditions)  # type: ignore[arg-type]
+        .where(
+            among(session, col(Transaction.user_id), ids),
+            col(Transaction.is_completed).is_(True),
+            *conditions,
+        )
         .group_by(col(Transaction.user_id))
     )
     return {user_id: int(total or 0) for user_id, total in (await session.exec(query)).all()}
@@ -110,11 +147,11 @@ async def facts(
     found = Facts()
     if not ids:
         return found
-    users = await session.exec(select(User).where(col(User.id).in_(ids)))
-    found.users = {user.id: user for user in users.all() if user.id is not None}
+    users = await session.exec(sa_select(*USER_COLUMNS).where(among(session, USERS.c.id, ids)))  # type: ignore[call-overload]
+    found.users = {user.id: user for user in users.all()}
     direct = (
         select(USERS.c.referred_by_id, func.count())
-        .where(USERS.c.referred_by_id.in_(ids))
+        .where(among(session, USERS.c.referred_by_id, ids))
         .group_by(USERS.c.referred_by_id)
     )
     found.direct = {referrer: int(n) for referrer, n in (await session.exec(direct)).all()}
@@ -122,8 +159,10 @@ async def facts(
         session, ids, col(Transaction.type) == DEPOSIT, col(Transaction.payment_method).is_not(None)
     )
     found.spent = await _sums(session, ids, col(Transaction.type).in_(SPENDING))
-    subscriptions = await session.exec(
-        select(Subscription).where(col(Subscription.user_id).in_(ids)).order_by(col(Subscription.end_date))
+    subscriptions = await session.exec(  # type: ignore[call-overload]
+        sa_select(*SUBSCRIPTION_COLUMNS)
+        .where(among(session, SUBSCRIPTIONS.c.user_id, ids))
+        .order_by(SUBSCRIPTIONS.c.end_date)
     )
     found.subscription = {sub.user_id: sub for sub in subscriptions.all()}  # the latest end wins
     found.partners = await partner_ids(app, session)
@@ -161,10 +200,12 @@ def _branches(ids: Sequence[int], facts: Facts) -> tuple[dict[int, int], dict[in
     return size, revenue
 
 
-def user_node(user: User, facts: Facts, size: int, branch_revenue: int) -> NetworkUserNode:
+def user_node(user: Any, facts: Facts, size: int, branch_revenue: int) -> dict[str, Any]:
+    """A user as the network shows it (a :class:`NetworkUserNode`'s fields, JSON-ready: a graph
+    has thousands, serialised straight to JSON)."""
     assert user.id is not None
     sub = facts.subscription.get(user.id)
-    return NetworkUserNode(
+    return dict(
         id=user.id,
         tg_id=user.messenger_id,
         username=user.username,
@@ -229,8 +270,9 @@ async def campaign_node(session: AsyncSession, campaign: NetworkCampaign) -> Net
 
 async def graph(
     app: Starlette, session: AsyncSession, ids: Sequence[int], known: Sequence[NetworkCampaign]
-) -> NetworkGraphResponse:
-    """The graph of users ``ids`` and campaigns ``known``."""
+) -> dict[str, Any]:
+    """The graph of users ``ids`` and campaigns ``known``: a :class:`NetworkGraphResponse`'s
+    fields, JSON-ready."""
     ids = sorted(set(ids))[:MAX_NODES]
     found = await facts(app, session, ids, known)
     size, branch_revenue = _branches(ids, found)
@@ -241,12 +283,12 @@ async def graph(
     ]
     members = set(found.users)
     edges = [
-        NetworkEdge(source=f"user_{node.referrer_id}", target=f"user_{node.id}", type="referral")
+        {"source": f"user_{node['referrer_id']}", "target": f"user_{node['id']}", "type": "referral"}
         for node in users
-        if node.referrer_id is not None and node.referrer_id in members
+        if node["referrer_id"] in members
     ]
     edges += [
-        NetworkEdge(source=f"campaign_{c.id}", target=f"user_{user_id}", type="campaign")
+        {"source": f"campaign_{c.id}", "target": f"user_{user_id}", "type": "campaign"}
         for c in known
         for user_id in c.user_ids
         if user_id in members
@@ -254,19 +296,24 @@ async def graph(
     total_earnings = (
         await session.exec(select(func.coalesce(func.sum(col(ReferralEarning.amount_kopeks)), 0)))
     ).one()
-    return NetworkGraphResponse(
-        users=users,
-        campaigns=[await campaign_node(session, c) for c in known],
-        edges=edges,
-        total_users=len(users),
-        total_referrers=sum(1 for node in users if node.direct_referrals > 0),
-        total_campaigns=len(known),
-        total_earnings_kopeks=int(total_earnings),
-        total_subscription_revenue_kopeks=sum(node.personal_spent_kopeks for node in users),
-    )
+    return {
+        "users": users,
+        "campaigns": [(await campaign_node(session, c)).model_dump(mode="json") for c in known],
+        "edges": edges,
+        "total_users": len(users),
+        "total_referrers": sum(1 for node in users if node["direct_referrals"] > 0),
+        "total_campaigns": len(known),
+        "total_earnings_kopeks": int(total_earnings),
+        "total_subscription_revenue_kopeks": sum(node["personal_spent_kopeks"] for node in users),
+    }
 
 
-async def full_graph(app: Starlette, session: AsyncSession) -> NetworkGraphResponse:
+def graph_answer(graph: dict[str, Any]) -> Response:
+    """A graph as the JSON answer (its shape is :class:`NetworkGraphResponse`, tested)."""
+    return Response(to_json(graph), media_type="application/json")
+
+
+async def full_graph(app: Starlette, session: AsyncSession) -> dict[str, Any]:
     known = await campaigns(app, session, None)
     ids = await member_ids(session, (user_id for c in known for user_id in c.user_ids))
     return await graph(app, session, ids, known)

@@ -9,6 +9,7 @@ from sqlalchemy import ColumnElement, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
+from starlette.responses import Response
 from subsvc_users.api import User
 
 from subsvc.api import HTTPError, Query, Router
@@ -19,6 +20,7 @@ from subsvc_referrals.network_schemas import (
     NetworkGraphResponse,
     NetworkSearchResult,
     NetworkUserDetail,
+    NetworkUserNode,
     PartnerOption,
     ScopeOptionsResponse,
 )
@@ -33,10 +35,10 @@ Ids = Annotated[list[int], Query(max_length=50)]
 SEARCH_LIMIT = 20
 
 
-@router.get(f"{BASE}/", summary="Get Referral Network")
-async def get_referral_network(request: Request, session: AsyncSession) -> NetworkGraphResponse:
+@router.get(f"{BASE}/", summary="Get Referral Network", response_model=NetworkGraphResponse)
+async def get_referral_network(request: Request, session: AsyncSession) -> Response:
     """Get the whole referral network (at most 5000 users, the lowest ids first)."""
-    return await network.full_graph(request.app, session)
+    return network.graph_answer(await network.full_graph(request.app, session))
 
 
 @router.get(f"{BASE}/scope-options", summary="Get Scope Options")
@@ -71,6 +73,7 @@ async def get_scope_options(request: Request, session: AsyncSession) -> ScopeOpt
 @router.get(
     f"{BASE}/scoped",
     summary="Get Scoped Referral Network",
+    response_model=NetworkGraphResponse,
     responses={400: f"{NOTHING_SELECTED}; {TOO_MANY}; {NONE_VALID}"},
 )
 async def get_scoped_network(
@@ -79,7 +82,7 @@ async def get_scoped_network(
     campaign_ids: Ids = [],  # noqa: B006
     partner_ids: Ids = [],  # noqa: B006
     user_ids: Ids = [],  # noqa: B006
-) -> NetworkGraphResponse:
+) -> Response:
     """Get the graph of the chosen campaigns, partners and users: them, every user below them
     (recursive, at most 50 levels) and the referrers above."""
     if not (campaign_ids or partner_ids or user_ids):
@@ -105,7 +108,7 @@ async def get_scoped_network(
         below = network.descendants(roots).order_by(None).limit(network.MAX_NODES)
         ids |= set((await session.exec(below)).all())
         ids |= set((await session.exec(network.ancestors(roots))).all())
-    return await network.graph(request.app, session, sorted(ids), known)
+    return network.graph_answer(await network.graph(request.app, session, sorted(ids), known))
 
 
 @router.get(f"{BASE}/user/{{user_id}}", summary="Get Network User Detail", responses={404: "User not found"})
@@ -121,9 +124,9 @@ async def get_network_user(request: Request, session: AsyncSession, user_id: int
     branch_revenue = await network.branch_revenue(session, below)
     node = network.user_node(user, facts, await network.branch_size(session, [user_id]), branch_revenue)
     referrer = await session.get(User, user.referred_by_id) if user.referred_by_id is not None else None
-    campaign = next((c for c in known if c.id == node.campaign_id), None)
+    campaign = next((c for c in known if c.id == node["campaign_id"]), None)
     return NetworkUserDetail(
-        **node.model_dump(),
+        **node,
         referrer_display_name=network.display_name(referrer) if referrer is not None else None,
         campaign_name=campaign.name if campaign is not None else None,
     )
@@ -171,5 +174,6 @@ async def search_network(
     matched = [c for c in known if text.lower() in c.name.lower()][:SEARCH_LIMIT]
     graph = await network.graph(request.app, session, ids, known)
     return NetworkSearchResult(
-        users=graph.users, campaigns=[await network.campaign_node(session, c) for c in matched]
+        users=[NetworkUserNode(**node) for node in graph["users"]],
+        campaigns=[await network.campaign_node(session, c) for c in matched],
     )

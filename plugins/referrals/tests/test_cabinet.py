@@ -125,3 +125,24 @@ async def test_bad_settings_are_refused_and_nothing_is_stored(app, db, anon_clie
 
 async def test_the_referral_page_needs_a_login(anon_client):
     assert (await anon_client.get("/cabinet/referral")).status_code == 401
+
+
+async def test_another_instance_s_change_arrives_through_the_bus(app, db, anon_client, wait_for):
+    """A value stored by another instance is not seen until its message arrives on the bus."""
+    from sqlalchemy import insert
+    from subsvc_referrals.models import ReferralSetting
+    from subsvc_referrals.store import INVALIDATE_CHANNEL
+
+    from subsvc.services import services
+
+    assert (await anon_client.get("/cabinet/referral/terms")).json()["commission_percent"] == 25  # cached now
+    async with db.session() as session:  # the other instance's write
+        await session.exec(insert(ReferralSetting).values(key="commission_percent", value=40))
+        await session.commit()
+    assert (await anon_client.get("/cabinet/referral/terms")).json()["commission_percent"] == 25
+    await services(app).bus.publish(INVALIDATE_CHANNEL, "*")
+
+    async def seen() -> bool:
+        return (await anon_client.get("/cabinet/referral/terms")).json()["commission_percent"] == 40
+
+    await wait_for(seen)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from subsvc_referrals.hookspecs import NetworkCampaign
+from subsvc_referrals.network_schemas import NetworkGraphResponse
 
 from subsvc.hookspecs import hookimpl
 
@@ -37,6 +38,7 @@ async def tree(admin_user, make_user):
 
 async def test_the_whole_network(admin, tree):
     graph = (await admin.get(f"{BASE}/")).json()
+    NetworkGraphResponse.model_validate(graph, strict=False)  # the answer is written straight to JSON
     ids = {node["id"]: node for node in graph["users"]}
     assert set(ids) == {tree[k].id for k in ["root", "a", "b", "c", "d"]}
     assert ids[tree["root"].id]["total_branch_users"] == 4
@@ -106,6 +108,7 @@ async def test_campaigns_from_the_hook(app, admin, tree):
     assert detail["name"] == "Spring"
     assert (await admin.get(f"{BASE}/campaign/8")).status_code == 404
     scoped = (await admin.get(f"{BASE}/scoped", params={"campaign_ids": [7]})).json()
+    NetworkGraphResponse.model_validate(scoped)
     assert {node["id"] for node in scoped["users"]} == {tree[k].id for k in ["root", "a", "b", "c", "d"]}
     options = (await admin.get(f"{BASE}/scope-options")).json()
     assert options["campaigns"][0]["direct_users"] == 1
