@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
 from subsvc.app import create_app
-from subsvc.db import migrate
+from subsvc.db import migrate, once_after_commit
 from subsvc.db.database import WriteGate
 from subsvc.testing import API_KEY
 
@@ -259,3 +259,21 @@ async def test_a_released_savepoint_is_undone_by_the_enclosing_rollback(db):
         await session.rollback()
     async with db.session() as session:
         assert (await session.exec(select(ProbeNote))).all() == []
+
+
+async def test_once_after_commit_waits_for_the_outermost_commit(db):
+    """A SAVEPOINT released inside the transaction is no commit: the callback runs once, at
+    the real commit, and never after a rollback."""
+    calls: list[str] = []
+    async with db.session() as session:
+        once_after_commit(session, "test.key", lambda _s: calls.append("a"))
+        once_after_commit(session, "test.key", lambda _s: calls.append("again"))
+        async with session.begin_nested():
+            pass
+        assert calls == []
+        await session.commit()
+    assert calls == ["a"]
+    async with db.session() as session:
+        once_after_commit(session, "test.other", lambda _s: calls.append("b"))
+        await session.rollback()
+    assert calls == ["a"]

@@ -83,6 +83,18 @@ async def test_a_job_asked_for_in_a_rolled_back_transaction_never_runs(app, db):
     assert runs("probe.ping") == []
 
 
+async def test_a_released_savepoint_is_not_the_commit(app, db):
+    async with db.session() as session:
+        app.state.jobs.enqueue_after_commit(session, "probe.ping", reason="after the commit")
+        async with session.begin_nested():
+            session.add(ProbeNote(text="in a savepoint"))
+        await asyncio.sleep(0.05)
+        assert runs("probe.ping") == []  # SQLAlchemy reports the release as after_commit too
+        await session.commit()
+    await wait_for(lambda: runs("probe.ping"))
+    assert runs("probe.ping") == [{"reason": "after the commit"}]
+
+
 async def test_a_rolled_back_savepoint_keeps_the_job_of_its_transaction(app, db):
     async with db.session() as session:
         app.state.jobs.enqueue_after_commit(session, "probe.ping", reason="kept")

@@ -197,6 +197,8 @@ class Jobs:
         pending[(name, json.dumps(kwargs, sort_keys=True, default=str))] = kwargs
 
     def _after_commit(self, session: Session) -> None:
+        if session.get_nested_transaction() is not None:  # a SAVEPOINT released: not the commit
+            return
         pending = session.info.pop(_AFTER_COMMIT_KEY, None) or {}
         for (name, _), kwargs in pending.items():
             self.spawn(self.enqueue(name, **kwargs))

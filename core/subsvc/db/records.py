@@ -33,14 +33,21 @@ async def add_new(session: AsyncSession, record: R) -> R:
 
 def once_after_commit(session: AsyncSession, key: str, callback: Callable[[Session], None]) -> None:
     """Call ``callback(session)`` once when ``session`` next commits, however many times it
-    is asked for under ``key`` before (nothing if it rolls back and is not committed)."""
+    is asked for under ``key`` before (nothing if it rolls back and is not committed). The
+    release of a SAVEPOINT (``begin_nested``), which SQLAlchemy also reports as
+    ``after_commit``, is not the commit: the callback waits for the outermost one."""
     sync_session = session.sync_session
     if sync_session.info.get(key):
         return
     sync_session.info[key] = True
 
+    pending = [True]
+
     def called(committed: Session) -> None:
+        if not pending or committed.get_nested_transaction() is not None:  # done, or a SAVEPOINT
+            return
+        pending.clear()
         committed.info.pop(key, None)
         callback(committed)
 
-    event.listen(sync_session, "after_commit", called, once=True)
+    event.listen(sync_session, "after_commit", called)

@@ -18,6 +18,8 @@ TRANSACTION_TYPES = (
     "subscription_payment",
     "refund",
     "failed_refund",
+    "withdrawal_reserve",  # money set aside for a payout request (partners), out of the balance
+    "withdrawal_release",  # reserved money given back (a payout rejected or cancelled)
     "referral_reward",
     "poll_reward",
     "gift_payment",

@@ -1,0 +1,1 @@
+"""The partner programme and withdrawals of referral earnings."""

@@ -1,0 +1,183 @@
+"""The user's side: "Cabinet Partner" (`/cabinet/referral/partner/...`) and "Cabinet Withdrawal"
+(`/cabinet/referral/withdrawal/...`)."""
+
+from __future__ import annotations
+
+from sqlmodel import col, func, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.requests import Request
+from subsvc_referrals.api import referral_settings
+
+from subsvc.api import HTTPError, Router, rubles
+from subsvc.auth.principal import Principal
+from subsvc_partners import notices, programme, withdrawals
+from subsvc_partners.config import partner_config
+from subsvc_partners.models import PartnerApplication, WithdrawalRequest
+from subsvc_partners.money import rub, standing
+from subsvc_partners.risk import level
+from subsvc_partners.schemas import (
+    PartnerApplicationInfo,
+    PartnerApplicationRequest,
+    PartnerCampaignDetailedStats,
+    PartnerStatusResponse,
+    WithdrawalBalanceResponse,
+    WithdrawalCreateRequest,
+    WithdrawalCreateResponse,
+    WithdrawalItemResponse,
+    WithdrawalListResponse,
+)
+from subsvc_partners.settings import PartnersSettings
+
+partner = Router(area="cabinet", tag="Cabinet Partner")
+withdrawal = Router(area="cabinet", tag="Cabinet Withdrawal")
+PARTNER, WITHDRAWAL = "/cabinet/referral/partner", "/cabinet/referral/withdrawal"
+PARTNER_REQUIRED = "Partner status required"
+CAMPAIGN_NOT_YOURS = "Campaign not found or not assigned to you"
+
+
+def application_info(application: PartnerApplication) -> PartnerApplicationInfo:
+    return PartnerApplicationInfo.model_validate(application, from_attributes=True)
+
+
+@partner.get(f"{PARTNER}/status", summary="Get Partner Status")
+async def get_partner_status(
+    request: Request, session: AsyncSession, principal: Principal
+) -> PartnerStatusResponse:
+    """My partner status, commission percent and latest application."""
+    row = await programme.partner_of(session, principal.id)
+    status = row.status if row is not None else programme.NONE
+    percent = row.commission_percent if row is not None else None
+    if percent is None and status == programme.APPROVED:
+        percent = (await referral_settings(request.app)).commission_percent
+    latest = await programme.latest_application(session, principal.id)
+    return PartnerStatusResponse(
+        partner_status=status,
+        commission_percent=percent,
+        latest_application=application_info(latest) if latest is not None else None,
+    )
+
+
+@partner.post(
+    f"{PARTNER}/apply", summary="Apply For Partner", responses={400: "Already a partner, or pending"}
+)
+async def apply_for_partner(
+    request: Request, session: AsyncSession, principal: Principal, payload: PartnerApplicationRequest
+) -> PartnerApplicationInfo:
+    """Apply to the partner programme (one pending application at a time); the administrators
+    are told."""
+    application = await programme.apply(session, principal.id, payload.model_dump())
+    company = f" ({application.company_name})" if application.company_name else ""
+    notices.to_admins(
+        request.app,
+        session,
+        f"🤝 Заявка на партнёрство #{application.id} от пользователя {principal.id}{company}",
+    )
+    return application_info(application)
+
+
+@partner.get(
+    f"{PARTNER}/campaigns/{{campaign_id}}/stats",
+    summary="Get Campaign Stats",
+    responses={403: PARTNER_REQUIRED, 404: CAMPAIGN_NOT_YOURS},
+)
+async def get_campaign_stats(
+    session: AsyncSession, principal: Principal, campaign_id: int
+) -> PartnerCampaignDetailedStats:
+    """Statistics of a campaign assigned to me (campaign assignment is not kept here yet)."""
+    if await programme.status_of(session, principal.id) != programme.APPROVED:
+        raise HTTPError(403, PARTNER_REQUIRED)
+    raise HTTPError(404, CAMPAIGN_NOT_YOURS)
+
+
+async def _enabled(request: Request) -> bool:
+    config = await partner_config(request.app)
+    return config.withdrawal_enabled and (await referral_settings(request.app)).enabled
+
+
+@withdrawal.get(f"{WITHDRAWAL}/balance", summary="Get Withdrawal Balance")
+async def get_withdrawal_balance(
+    request: Request, session: AsyncSession, principal: Principal
+) -> WithdrawalBalanceResponse:
+    """What I earned, what requests hold, what I may withdraw, and whether I may ask now."""
+    config = await partner_config(request.app)
+    only_referral = PartnersSettings.of(request.app).REFERRAL_WITHDRAWAL_ONLY_REFERRAL_BALANCE
+    enabled = await _enabled(request)
+    money = await standing(session, principal.id)
+    reason = await withdrawals.refusal(session, request.app, config, principal.id, money, enabled)
+    return WithdrawalBalanceResponse(
+        total_earned=money.total_earned,
+        referral_spent=money.referral_spent,
+        withdrawn=money.withdrawn,
+        pending=money.pending,
+        available_referral=money.available_referral,
+        available_total=money.available_referral if only_referral else money.balance,
+        only_referral_mode=only_referral,
+        min_amount_kopeks=config.withdrawal_min_amount_kopeks,
+        is_withdrawal_enabled=enabled,
+        can_request=reason is None,
+        cannot_request_reason=reason,
+        requisites_text=config.withdrawal_requisites_text,
+    )
+
+
+@withdrawal.post(f"{WITHDRAWAL}/create", summary="Create Withdrawal", responses={400: "Refused (the reason)"})
+async def create_withdrawal(
+    request: Request, session: AsyncSession, principal: Principal, payload: WithdrawalCreateRequest
+) -> WithdrawalCreateResponse:
+    """Ask to withdraw: the amount leaves the balance at once (reserved) until the request is
+    paid out, or comes back if it is rejected or cancelled."""
+    created = await withdrawals.create(
+        session,
+        request.app,
+        principal.id,
+        payload.amount_kopeks,
+        payload.payment_details,
+        enabled=await _enabled(request),
+    )
+    assert created.id is not None
+    notices.to_admins(
+        request.app,
+        session,
+        f"💸 Заявка на вывод #{created.id}: {rub(created.amount_kopeks)} ₽ от пользователя {principal.id}, "
+        f"риск {created.risk_score} ({level(created.risk_score)})",
+    )
+    return WithdrawalCreateResponse(id=created.id, amount_kopeks=created.amount_kopeks, status=created.status)
+
+
+def item(row: WithdrawalRequest) -> WithdrawalItemResponse:
+    assert row.id is not None
+    return WithdrawalItemResponse(
+        id=row.id,
+        amount_kopeks=row.amount_kopeks,
+        amount_rubles=rubles(row.amount_kopeks),
+        status=row.status,
+        payment_details=row.payment_details,
+        admin_comment=row.admin_comment,
+        created_at=row.created_at,
+        processed_at=row.processed_at,
+    )
+
+
+@withdrawal.get(f"{WITHDRAWAL}/history", summary="Get Withdrawal History")
+async def get_withdrawal_history(session: AsyncSession, principal: Principal) -> WithdrawalListResponse:
+    """My requests, newest first."""
+    mine = col(WithdrawalRequest.user_id) == principal.id
+    rows = (
+        await session.exec(select(WithdrawalRequest).where(mine).order_by(col(WithdrawalRequest.id).desc()))
+    ).all()
+    total = (await session.exec(select(func.count()).select_from(WithdrawalRequest).where(mine))).one()
+    return WithdrawalListResponse(items=[item(r) for r in rows], total=total)
+
+
+@withdrawal.post(
+    f"{WITHDRAWAL}/{{request_id}}/cancel",
+    summary="Cancel Withdrawal",
+    response_model=dict[str, bool],
+    responses={400: withdrawals.ONLY_PENDING_CANCEL, 404: withdrawals.NOT_FOUND},
+)
+async def cancel_withdrawal(
+    request: Request, session: AsyncSession, principal: Principal, request_id: int
+) -> dict[str, bool]:
+    """Cancel my pending request; its money comes back to the balance."""
+    await withdrawals.cancel(session, request.app, principal.id, request_id)
+    return {"success": True}

@@ -1,0 +1,112 @@
+"""Aggregate queries of the Web API statistics: referees and earnings counted by period or by
+day in SQL (one query per figure, whatever the number of users)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import ColumnElement
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+from subsvc_referrals.api import ReferralEarning
+from subsvc_users.api import User
+
+from subsvc.db import utcnow
+
+
+def _referees(referrer_id: int | None) -> ColumnElement[bool]:
+    return (
+        col(User.referred_by_id).is_not(None)
+        if referrer_id is None
+        else col(User.referred_by_id) == referrer_id
+    )
+
+
+def _earnings(referrer_id: int | None) -> list[ColumnElement[bool]]:
+    return [] if referrer_id is None else [col(ReferralEarning.user_id) == referrer_id]
+
+
+async def referees_between(
+    session: AsyncSession, referrer_id: int | None, since: datetime | None, until: datetime | None = None
+) -> int:
+    query = select(sa.func.count()).select_from(User).where(_referees(referrer_id))
+    if since is not None:
+        query = query.where(col(User.created_at) >= since)
+    if until is not None:
+        query = query.where(col(User.created_at) < until)
+    return int((await session.exec(query)).one())
+
+
+async def earned_between(
+    session: AsyncSession, referrer_id: int | None, since: datetime | None, until: datetime | None = None
+) -> int:
+    query = select(sa.func.coalesce(sa.func.sum(ReferralEarning.amount_kopeks), 0)).where(
+        *_earnings(referrer_id)
+    )
+    if since is not None:
+        query = query.where(col(ReferralEarning.created_at) >= since)
+    if until is not None:
+        query = query.where(col(ReferralEarning.created_at) < until)
+    return int((await session.exec(query)).one())
+
+
+def _day(value: Any) -> str:
+    return value.isoformat() if isinstance(value, date) else str(value)[:10]
+
+
+async def daily(session: AsyncSession, referrer_id: int | None, days: int) -> list[dict[str, Any]]:
+    """New referees and earnings per day of the last ``days`` days (today included), oldest first."""
+    today = utcnow().date()
+    first = today - timedelta(days=days - 1)
+    since = datetime.combine(first, datetime.min.time(), tzinfo=utcnow().tzinfo)
+    user_day = sa.func.date(User.created_at)
+    joined = (
+        await session.exec(
+            select(user_day, sa.func.count())
+            .where(_referees(referrer_id), col(User.created_at) >= since)
+            .group_by(user_day)
+        )
+    ).all()
+    earning_day = sa.func.date(ReferralEarning.created_at)
+    earned = (
+        await session.exec(
+            select(earning_day, sa.func.sum(ReferralEarning.amount_kopeks))
+            .where(*_earnings(referrer_id), col(ReferralEarning.created_at) >= since)
+            .group_by(earning_day)
+        )
+    ).all()
+    referrals = {_day(d): int(n) for d, n in joined}
+    earnings = {_day(d): int(n or 0) for d, n in earned}
+    out = []
+    for offset in range(days):
+        key = (first + timedelta(days=offset)).isoformat()
+        out.append(
+            {"date": key, "referrals_count": referrals.get(key, 0), "earnings_kopeks": earnings.get(key, 0)}
+        )
+    return out
+
+
+def change(current: int, previous: int) -> dict[str, Any]:
+    """``current - previous``, its percent of ``previous`` (100 from nothing to something), the trend."""
+    diff = current - previous
+    percent = round(diff / previous * 100, 2) if previous else (100.0 if current > 0 else 0.0)
+    trend = "up" if diff > 0 else "down" if diff < 0 else "stable"
+    return {"absolute": diff, "percent": percent, "trend": trend}
+
+
+async def earned_from(session: AsyncSession, referrer_id: int, referee_ids: Sequence[int]) -> dict[int, int]:
+    """What the referrer earned through each referee."""
+    if not referee_ids:
+        return {}
+    query = (
+        select(ReferralEarning.referral_id, sa.func.sum(ReferralEarning.amount_kopeks))
+        .where(
+            col(ReferralEarning.user_id) == referrer_id,
+            col(ReferralEarning.referral_id).in_(list(referee_ids)),
+        )
+        .group_by(col(ReferralEarning.referral_id))
+    )
+    return {int(r): int(n or 0) for r, n in (await session.exec(query)).all() if r is not None}
