@@ -40,6 +40,7 @@ __all__ = [
     "SquadAssignmentPanel",
     "SquadsPanel",
     "SubscriptionPanel",
+    "SubscriptionRequest",
     "failure_text",
     "failures_as_502",
 ]
@@ -123,6 +124,16 @@ class PanelDevice:
 
 
 @dataclass(frozen=True)
+class SubscriptionRequest:
+    """One request of an account's subscription link, as the panel logged it."""
+
+    id: int
+    request_at: datetime | None = None
+    request_ip: str | None = None
+    user_agent: str | None = None
+
+
+@dataclass(frozen=True)
 class NodeUsage:
     """Traffic of one node: the total and one figure per day of the period."""
 
@@ -199,6 +210,11 @@ class AccountsPanel(Protocol[UserT, SubscriptionT]):
     async def push(
         self, user: UserT, subscription: SubscriptionT, panel_uuid: str | None, options: PushOptions
     ) -> PushResult: ...
+
+    async def request_history(self, panel_uuid: str) -> Sequence[SubscriptionRequest]:
+        """The panel's log of the account's subscription-link requests, newest first, as
+        much as the panel keeps (none for an account it does not know)."""
+        ...
 
     async def disable_user(self, panel_uuid: str) -> bool: ...
 

@@ -24,6 +24,7 @@ from subsvc.panel import (
     PanelUser,
     PushOptions,
     PushResult,
+    SubscriptionRequest,
 )
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "PanelUser",
     "PushOptions",
     "PushResult",
+    "SubscriptionRequest",
 ]
 
 PanelGateway: TypeAlias = AccountsPanel[User, Subscription]

@@ -642,8 +642,17 @@ class CancelRecurringResponse(ActionResponse):
     cancelled: bool = False
 
 
+class SubscriptionRequestItem(BaseModel):
+    """One request of the subscription link, as the panel logged it."""
+
+    id: int
+    request_ip: str | None = None
+    user_agent: str | None = None
+    request_at: datetime | None = None
+
+
 class SubscriptionRequestHistoryResponse(BaseModel):
-    items: list[dict[str, Any]] = Field(default_factory=list)
+    items: list[SubscriptionRequestItem] = Field(default_factory=list)
     total: int = 0
     offset: int = 0
     limit: int = 20

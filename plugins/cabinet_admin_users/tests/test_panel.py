@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections.abc import Sequence
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -21,6 +21,7 @@ from subsvc_cabinet_admin_users.panel import (
     PanelUser,
     PushOptions,
     PushResult,
+    SubscriptionRequest,
 )
 from subsvc_subscriptions.models import Subscription
 from subsvc_users.models import User
@@ -40,6 +41,7 @@ class FakePanel:
         self.accounts: dict[str, PanelUser] = {}
         self.messenger_ids: dict[int, str] = {}
         self.devices_of: dict[str, list[PanelDevice]] = {}
+        self.requests_of: dict[str, list[SubscriptionRequest]] = {}
         self.failure: str | None = None
         self.pushed: list[PushOptions] = []
 
@@ -101,6 +103,10 @@ class FakePanel:
             return PushResult("created", account.uuid, {"created_in_panel": True})
         self.accounts[account.uuid] = dataclasses.replace(account, **fields)
         return PushResult("updated", account.uuid, {"status": fields["status"]})
+
+    async def request_history(self, panel_uuid: str) -> Sequence[SubscriptionRequest]:
+        self._check()
+        return list(self.requests_of.get(panel_uuid, []))
 
     async def disable_user(self, panel_uuid: str) -> bool:
         self._check()
@@ -492,13 +498,46 @@ async def test_a_panel_failure_does_not_keep_a_full_delete_from_our_database(adm
     assert await reload(User, user.id) is None
 
 
-async def test_request_history_is_not_read_from_the_panel(admin, make_user, panel):
+async def test_request_history_pages_the_accounts_log(admin, make_user, make_subscription, panel):
+    user, stranger = await make_user(), await make_user()
+    mine, theirs = await make_subscription(user), await make_subscription(stranger)
+    account = panel.add(user)
+    moment = utcnow().replace(microsecond=0)
+    panel.requests_of[account.uuid] = [
+        SubscriptionRequest(n, moment - timedelta(minutes=n), f"10.0.0.{n}", f"Happ/{n}") for n in range(1, 6)
+    ]
+    url = f"{BASE}/{user.id}/subscription-request-history"
+    first = (await admin.get(url, params={"limit": 2})).json()
+    assert (first["total"], first["offset"], first["limit"]) == (5, 0, 2)
+    newest = first["items"][0]
+    assert (newest["id"], newest["request_ip"], newest["user_agent"]) == (1, "10.0.0.1", "Happ/1")
+    assert [item["id"] for item in first["items"]] == [1, 2]
+    at = datetime.fromisoformat(newest["request_at"].replace("Z", "+00:00"))
+    assert at.replace(tzinfo=None) == (moment - timedelta(minutes=1)).replace(tzinfo=None)
+    last = (await admin.get(url, params={"offset": 4, "limit": 2, "subscription_id": mine.id})).json()
+    assert [item["id"] for item in last["items"]] == [5] and last["total"] == 5
+    beyond = (await admin.get(url, params={"offset": 10})).json()
+    assert (beyond["items"], beyond["total"]) == ([], 5)
+    other = await admin.get(url, params={"subscription_id": theirs.id})
+    assert (other.status_code, other.json()) == (404, {"detail": "Subscription not found"})
+    for bad in ({"limit": 0}, {"limit": 101}, {"offset": -1}):
+        assert (await admin.get(url, params=bad)).status_code == 422
+
+
+async def test_request_history_of_a_user_without_an_account_is_empty(admin, make_user, panel):
     user = await make_user()
+    body = (await admin.get(f"{BASE}/{user.id}/subscription-request-history")).json()
+    assert body == {"items": [], "total": 0, "offset": 0, "limit": 20}
+    missing = await admin.get(f"{BASE}/999999/subscription-request-history")
+    assert (missing.status_code, missing.json()) == (404, {"detail": "User not found"})
+
+
+async def test_request_history_when_the_panel_fails_is_502(admin, make_user, panel):
+    user = await make_user()
+    panel.add(user)
+    panel.failure = "timeout"
     response = await admin.get(f"{BASE}/{user.id}/subscription-request-history")
-    assert (response.status_code, response.json()) == (
-        501,
-        {"detail": "The VPN panel integration does not read subscription request history"},
-    )
+    assert (response.status_code, response.json()) == (502, {"detail": "VPN panel error: timeout"})
 
 
 @pytest.mark.parametrize("path", ["/devices", "/node-usage", "/panel-info"])

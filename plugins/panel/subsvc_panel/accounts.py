@@ -10,11 +10,12 @@ from typing import Any
 from subsvc_subscriptions.api import Subscription
 from subsvc_users.api import User
 
-from subsvc.panel import GIB, PanelDevice, PanelUser
+from subsvc.panel import GIB, PanelDevice, PanelUser, SubscriptionRequest
 from subsvc_panel.client import PanelClient, PanelNotFound
 from subsvc_panel.service import as_int
 
 DISABLED_STATUSES = frozenset({"disabled"})
+NEVER = datetime.min.replace(tzinfo=UTC)
 
 
 def username_for(user: User) -> str:
@@ -186,3 +187,25 @@ async def delete_all_devices(panel: PanelClient, panel_uuid: str) -> int:
     if count:
         await panel.delete_all_user_devices(panel_uuid)
     return count
+
+
+def subscription_request(record: dict[str, Any]) -> SubscriptionRequest:
+    """One record of the panel's request log as the port's :class:`subsvc.panel.SubscriptionRequest`."""
+    ip, agent = record.get("requestIp"), record.get("userAgent")
+    return SubscriptionRequest(
+        id=as_int(record.get("id")),
+        request_at=parse_time(record.get("requestAt")),
+        request_ip=ip if isinstance(ip, str) else None,
+        user_agent=agent if isinstance(agent, str) else None,
+    )
+
+
+async def request_history_of(panel: PanelClient, panel_uuid: str) -> list[SubscriptionRequest]:
+    """The account's subscription-link requests, newest first; none for an account the
+    panel does not know."""
+    try:
+        found = await panel.user_subscription_requests(panel_uuid)
+    except PanelNotFound:
+        return []
+    requests = [subscription_request(record) for record in found]
+    return sorted(requests, key=lambda r: (r.request_at or NEVER, r.id), reverse=True)

@@ -376,6 +376,14 @@ class PanelClient:
         path = f"/users/stats/usage/{_segment(user_uuid)}/range"
         return _list(await self.request("GET", path, params=params))
 
+    async def user_subscription_requests(self, user_uuid: str) -> list[dict[str, Any]]:
+        """``GET /api/users/{uuid}/subscription-request-history``: the panel's recent log of
+        the user's subscription-link requests (it keeps the last 24; no paging), ``[{id,
+        userUuid (newer panels: userId), requestAt, requestIp, userAgent}]``;
+        :class:`PanelNotFound` for an unknown user."""
+        found = await self._object("GET", f"/users/{_segment(user_uuid)}/subscription-request-history")
+        return _list(found.get("records"))
+
     async def user_devices(self, user_uuid: str) -> list[dict[str, Any]]:
         """``GET /api/hwid/devices/{uuid}``: ``[{hwid, platform, osVersion, deviceModel,
         userAgent, createdAt}]``."""

@@ -53,6 +53,8 @@ RUNTIME = {
 }
 GEOCHECK_IMAGE = {"format": "png", "mediaType": "image/png", "encoding": "base64", "data": "iVBORw0KGgo="}
 USER_STATUSES = ("ACTIVE", "DISABLED", "LIMITED", "EXPIRED")
+#: How many of a user's subscription-link requests the panel answers (its "recent 24").
+REQUEST_HISTORY_KEPT = 24
 
 
 class FakePanelError(Exception):
@@ -90,7 +92,7 @@ class FakePanel:
     realtime: list[dict[str, Any]] = field(default_factory=list)
     # the panel's own processes, as /system/health reports them
     runtime: list[dict[str, Any]] = field(default_factory=lambda: [dict(RUNTIME)])
-    # subscription-link requests: [{"userUuid", "userAgent", "requestAt"}]
+    # subscription-link requests: [{"id", "userUuid", "requestAt", "requestIp", "userAgent"}]
     subscription_requests: list[dict[str, Any]] = field(default_factory=list)
     # geo-check jobs by id: {"nodeUuid", "polls", "result" (set once done), "failed"}
     geochecks: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -269,11 +271,25 @@ class FakePanel:
         self.devices.setdefault(user_uuid, []).append(device)
         return device
 
-    def add_subscription_request(self, user_uuid: str, user_agent: str) -> None:
-        """A client app fetched the user's subscription link."""
-        self.subscription_requests.append(
-            {"userUuid": user_uuid, "userAgent": user_agent, "requestAt": _now()}
-        )
+    def add_subscription_request(
+        self,
+        user_uuid: str,
+        user_agent: str | None,
+        *,
+        request_ip: str | None = None,
+        request_at: datetime | None = None,
+    ) -> dict[str, Any]:
+        """A client app fetched the user's subscription link (now, unless ``request_at``)."""
+        moment = (request_at or datetime.now(UTC)).astimezone(UTC).isoformat().replace("+00:00", "Z")
+        record = {
+            "id": len(self.subscription_requests) + 1,
+            "userUuid": user_uuid,
+            "requestAt": moment,
+            "requestIp": request_ip,
+            "userAgent": user_agent,
+        }
+        self.subscription_requests.append(record)
+        return record
 
     def add_usage(self, user_uuid: str, node_uuid: str, day: str, total: int) -> None:
         """``total`` bytes of the user on the node on ``day`` (YYYY-MM-DD)."""
@@ -361,7 +377,7 @@ class FakePanel:
             case "GET", ["hwid", "devices", "stats"]:
                 return self._devices_stats()
             case "GET", ["subscription-request-history", "stats"]:
-                return {"byParsedApp": _by_app(r["userAgent"] for r in self.subscription_requests)}
+                return {"byParsedApp": _by_app(r["userAgent"] or "" for r in self.subscription_requests)}
             case "POST", ["nodes", node_uuid, "actions", "geocheck"]:
                 job_id = new_uuid()
                 self.geochecks[job_id] = {"nodeUuid": self._node(node_uuid)["uuid"], "polls": 0, "body": body}
@@ -458,6 +474,8 @@ class FakePanel:
             case "GET", ["users", "stats", "usage", user_uuid, "range"]:
                 user = self._user(user_uuid)
                 return self._user_range(user["uuid"], query)
+            case "GET", ["users", user_uuid, "subscription-request-history"]:
+                return self._request_history(self._user(user_uuid)["uuid"])
             case "GET", ["users", user_uuid]:
                 return self._user(user_uuid)
             case "DELETE", ["users", user_uuid]:
@@ -543,6 +561,13 @@ class FakePanel:
         if user is None:
             raise FakePanelError(404, "User not found", "A063")
         return user
+
+    def _request_history(self, user_uuid: str) -> dict[str, Any]:
+        """The user's latest :data:`REQUEST_HISTORY_KEPT` requests, newest first (no paging)."""
+        mine = [r for r in self.subscription_requests if r["userUuid"] == user_uuid]
+        mine.sort(key=lambda r: (r["requestAt"], r["id"]), reverse=True)
+        records = mine[:REQUEST_HISTORY_KEPT]
+        return {"total": len(records), "records": records}
 
     def _forget(self, user: dict[str, Any]) -> None:
         del self.users[user["uuid"]]

@@ -179,3 +179,25 @@ async def test_ten_thousand_users_cost_little(panel: PanelClient, fake_panel: Fa
     found = await panel.users_by_messenger_id(500_009_999)
     assert [u["username"] for u in found] == ["user_500009999"]
     assert time.monotonic() - started < 20
+
+
+async def test_subscription_request_history(panel: PanelClient, fake_panel: FakePanel):
+    user = fake_panel.add_user("ann")
+    moment = datetime(2026, 3, 1, 12, tzinfo=UTC)
+    fake_panel.add_subscription_request(user["uuid"], "Happ/1.0", request_ip="10.1.1.1", request_at=moment)
+    path = f"/users/{user['uuid']}/subscription-request-history"
+    assert await panel.user_subscription_requests(user["uuid"]) == [
+        {
+            "id": 1,
+            "userUuid": user["uuid"],
+            "requestAt": "2026-03-01T12:00:00Z",
+            "requestIp": "10.1.1.1",
+            "userAgent": "Happ/1.0",
+        }
+    ]
+    assert fake_panel.requests[-1] == ("GET", path)
+    with pytest.raises(PanelNotFound):
+        await panel.user_subscription_requests("00000000-0000-0000-0000-000000000000")
+    fake_panel.fail_with(500, times=1, path=path)
+    assert len(await panel.user_subscription_requests(user["uuid"])) == 1  # a read is retried
+    assert fake_panel.count("GET", path) == 3

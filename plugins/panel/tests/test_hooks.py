@@ -108,3 +108,43 @@ async def test_unified_health_says_the_panel_is_configured(anon_client: httpx2.A
 async def test_unified_health_says_an_unconfigured_panel_is_not(anon_client: httpx2.AsyncClient):
     panel = (await anon_client.get("/health/unified")).json()["panel_webhook"]
     assert panel == {"configured": False, "path": None}
+
+
+async def test_admin_user_subscription_request_history(
+    admin: httpx2.AsyncClient, fake_panel: FakePanel, make_user, make_subscription
+):
+    user = await make_user()
+    mine = await make_subscription(user)
+    account = fake_panel.add_user(f"user_{user.messenger_id}", telegramId=user.messenger_id)
+    other = fake_panel.add_user("someone_else")
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    for n in range(30):
+        fake_panel.add_subscription_request(
+            account["uuid"], f"Happ/{n}", request_ip=f"10.0.0.{n}", request_at=start + timedelta(hours=n)
+        )
+    fake_panel.add_subscription_request(other["uuid"], "Streisand", request_at=start)
+    fake_panel.add_subscription_request(account["uuid"], None, request_at=start - timedelta(days=1))
+    url = f"{USERS}/{user.id}/subscription-request-history"
+    body = (await admin.get(url, params={"limit": 2, "subscription_id": mine.id})).json()
+    assert fake_panel.count("GET", f"/users/{account['uuid']}/subscription-request-history") == 1
+    # the panel answers its latest 24 records: those are paged, newest first
+    assert (body["total"], body["offset"], body["limit"]) == (24, 0, 2)
+    assert body["items"] == [
+        {"id": 30, "request_ip": "10.0.0.29", "user_agent": "Happ/29", "request_at": "2026-01-02T05:00:00Z"},
+        {"id": 29, "request_ip": "10.0.0.28", "user_agent": "Happ/28", "request_at": "2026-01-02T04:00:00Z"},
+    ]
+    tail = (await admin.get(url, params={"offset": 23})).json()
+    assert [item["user_agent"] for item in tail["items"]] == ["Happ/6"]
+    fake_panel.fail_with(500)
+    failed = await admin.get(url)
+    assert failed.status_code == 502 and failed.json()["detail"].startswith("VPN panel error")
+
+
+async def test_subscription_request_history_of_a_user_the_panel_does_not_know(
+    admin: httpx2.AsyncClient, fake_panel: FakePanel, make_user
+):
+    user = await make_user()
+    body = (await admin.get(f"{USERS}/{user.id}/subscription-request-history")).json()
+    assert body == {"items": [], "total": 0, "offset": 0, "limit": 20}
+    assert fake_panel.count("GET", "/users/") >= 1
+    assert not any(path.endswith("/subscription-request-history") for _, path in fake_panel.requests)

@@ -8,17 +8,21 @@ from typing import Annotated
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 
-from subsvc.api import HTTPError, Query
-from subsvc.panel import NOT_CONFIGURED
-from subsvc_cabinet_admin_users import activity
+from subsvc.api import Query
+from subsvc.panel import RESPONSES as PANEL_RESPONSES
+from subsvc.panel import failures_as_502
+from subsvc_cabinet_admin_users import activity, sync
 from subsvc_cabinet_admin_users.panel import GATEWAY
 from subsvc_cabinet_admin_users.routes.common import READ, USER_NOT_FOUND, get_user, new_router
 from subsvc_cabinet_admin_users.routes.panel import SUBSCRIPTION_NOT_FOUND, SubscriptionId, named_subscription
-from subsvc_cabinet_admin_users.schemas import SubscriptionRequestHistoryResponse, UserActivityResponse
+from subsvc_cabinet_admin_users.schemas import (
+    SubscriptionRequestHistoryResponse,
+    SubscriptionRequestItem,
+    UserActivityResponse,
+)
 
 router = new_router()
 
-NO_REQUEST_HISTORY = "The VPN panel integration does not read subscription request history"
 MAX_OFFSET = 100_000
 
 
@@ -45,11 +49,7 @@ async def get_user_activity(
 @router.get(
     "/{user_id}/subscription-request-history",
     permission=READ,
-    responses={
-        404: f"{USER_NOT_FOUND}; {SUBSCRIPTION_NOT_FOUND}",
-        501: NO_REQUEST_HISTORY,
-        503: NOT_CONFIGURED,
-    },
+    responses={404: f"{USER_NOT_FOUND}; {SUBSCRIPTION_NOT_FOUND} (not one of the user's)", **PANEL_RESPONSES},
 )
 async def get_subscription_request_history(
     request: Request,
@@ -59,10 +59,17 @@ async def get_subscription_request_history(
     offset: Annotated[int, Query(ge=0)] = 0,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> SubscriptionRequestHistoryResponse:
-    """The panel's log of the subscription link's requests. 503 without a panel; the panel
-    integration installed here does not read that log, so with one it is 501 (rather than an
-    empty list that would claim there were no requests)."""
+    """The panel's log of the user's subscription-link requests, newest first, paged here
+    (the panel answers its recent records at once). The panel keeps one account per user:
+    `subscription_id` must be one of the user's (404) and names that same account. A user
+    without a panel account has none; 503 without a panel, 502 when it fails."""
     user = await get_user(session, user_id)
     await named_subscription(session, user, subscription_id)
-    await GATEWAY.require(request.app)
-    raise HTTPError(501, NO_REQUEST_HISTORY)
+    gateway = await GATEWAY.require(request.app)
+    with failures_as_502():
+        account = await sync.find_account(gateway, session, user)
+        found = await gateway.request_history(account.uuid) if account else []
+    items = [SubscriptionRequestItem(**vars(record)) for record in found]
+    return SubscriptionRequestHistoryResponse(
+        items=items[offset : offset + limit], total=len(items), offset=offset, limit=limit
+    )

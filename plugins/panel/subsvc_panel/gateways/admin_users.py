@@ -9,7 +9,15 @@ from typing import Any
 from subsvc_subscriptions.api import Subscription
 from subsvc_users.api import User
 
-from subsvc.panel import NodeUsage, PanelDevice, PanelError, PanelUser, PushOptions, PushResult
+from subsvc.panel import (
+    NodeUsage,
+    PanelDevice,
+    PanelError,
+    PanelUser,
+    PushOptions,
+    PushResult,
+    SubscriptionRequest,
+)
 from subsvc_panel import accounts
 from subsvc_panel.client import PanelClient, PanelNotFound
 from subsvc_panel.service import as_int
@@ -89,6 +97,9 @@ class AdminUsersGateway:
             return PushResult("no_changes", account.get("uuid"))
         await self.panel.update_user(account["uuid"], {k: v["new"] for k, v in changes.items()})
         return PushResult("updated", account.get("uuid"), dict(changes))
+
+    async def request_history(self, panel_uuid: str) -> Sequence[SubscriptionRequest]:
+        return await accounts.request_history_of(self.panel, panel_uuid)
 
     async def disable_user(self, panel_uuid: str) -> bool:
         try:
