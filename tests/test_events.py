@@ -55,14 +55,20 @@ async def test_rolled_back_change_publishes_nothing(app, client, db):
 
 
 async def test_events_left_undispatched_are_dispatched_at_the_next_start(subsvc_settings, app, db):
-    async with db.session() as session:
-        session.add(OutboxEvent(event_type="probe.note_created", payload={"note_id": 1, "text": "left over"}))
-        await session.commit()
-    fresh = create_app(subsvc_settings, plugins=["subsvc_probe"])
-    received: list[Event] = []
-    fresh.state.events.subscribe("probe.note_created", received.append)
-    async with fresh.router.lifespan_context(fresh):
-        await wait_for(lambda: received)
+    # the running app's dispatcher stops, as a process that died would: its periodic pass
+    # must not take the row before the next start does
+    await app.state.events.stop()
+    try:
+        async with db.session() as session:
+            session.add(OutboxEvent(event_type="probe.note_created", payload={"note_id": 1, "text": "left over"}))
+            await session.commit()
+        fresh = create_app(subsvc_settings, plugins=["subsvc_probe"])
+        received: list[Event] = []
+        fresh.state.events.subscribe("probe.note_created", received.append)
+        async with fresh.router.lifespan_context(fresh):
+            await wait_for(lambda: received)
+    finally:
+        await app.state.events.start()
     assert received[0].payload["text"] == "left over"
     assert all(row.dispatched_at is not None for row in await outbox(db))
 

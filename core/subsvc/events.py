@@ -364,6 +364,7 @@ class EventBus:
             self._wake.set()
 
     async def start(self) -> None:
+        self._stopping = False
         self._task = asyncio.create_task(self._run(), name="subsvc-outbox")
 
     async def stop(self) -> None:
