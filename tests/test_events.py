@@ -60,7 +60,8 @@ async def test_events_left_undispatched_are_dispatched_at_the_next_start(subsvc_
     await app.state.events.stop()
     try:
         async with db.session() as session:
-            session.add(OutboxEvent(event_type="probe.note_created", payload={"note_id": 1, "text": "left over"}))
+            left_over = {"note_id": 1, "text": "left over"}
+            session.add(OutboxEvent(event_type="probe.note_created", payload=left_over))
             await session.commit()
         fresh = create_app(subsvc_settings, plugins=["subsvc_probe"])
         received: list[Event] = []
