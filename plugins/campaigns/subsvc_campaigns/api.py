@@ -4,11 +4,32 @@
   the bonus once, in the caller's transaction (a landing's guest purchase, a bot start).
 - :class:`Campaign` and :class:`CampaignRegistration`, the ORM models, for reading and
   joining (one registration per user); only this plugin writes them.
+- :func:`set_campaign_partner` assigns or unassigns a campaign's partner conditionally
+  (``None``: no such campaign, ``False``: another partner has it); :func:`unassign_partner`
+  frees every campaign of a partner; :func:`partner_campaigns` lists a partner's campaigns
+  (:class:`PartnerCampaign`, registrations counted); :func:`campaign_user_ids` the users a
+  campaign registered.
 """
 
 from __future__ import annotations
 
 from subsvc_campaigns.attribution import attribute
 from subsvc_campaigns.models import Campaign, CampaignRegistration
+from subsvc_campaigns.partnering import (
+    PartnerCampaign,
+    campaign_user_ids,
+    partner_campaigns,
+    set_campaign_partner,
+    unassign_partner,
+)
 
-__all__ = ["Campaign", "CampaignRegistration", "attribute"]
+__all__ = [
+    "Campaign",
+    "CampaignRegistration",
+    "PartnerCampaign",
+    "attribute",
+    "campaign_user_ids",
+    "partner_campaigns",
+    "set_campaign_partner",
+    "unassign_partner",
+]

@@ -5,13 +5,16 @@ cabinet's deep-link login for an account the bot made)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
+from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_cabinet_auth.api import FIRST_CAMPAIGN_RECORDED
 
 from subsvc.hookspecs import hookimpl
 from subsvc.services import services
 from subsvc_campaigns.attribution import on_user_created
+from subsvc_campaigns.partnering import NetworkCampaignView, network_campaigns
 
 
 @hookimpl
@@ -19,3 +22,11 @@ async def startup(app: Starlette) -> None:
     events = services(app).events
     for event_type in ("user.created", FIRST_CAMPAIGN_RECORDED):
         events.subscribe(event_type, functools.partial(on_user_created, app))
+
+
+@hookimpl(optionalhook=True)
+async def referral_network_campaigns(
+    session: AsyncSession, campaign_ids: Sequence[int] | None
+) -> list[NetworkCampaignView]:
+    """The referrals plugin's network campaigns, when it runs (it is not required)."""
+    return await network_campaigns(session, campaign_ids)

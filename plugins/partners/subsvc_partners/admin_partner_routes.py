@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
+from subsvc_campaigns.api import partner_campaigns, set_campaign_partner
 from subsvc_referrals.api import referral_settings, update_referral_settings
 from subsvc_users.api import User
 
@@ -27,6 +28,7 @@ from subsvc_partners.schemas import (
     AdminPartnerListResponse,
     AdminRejectRequest,
     AdminUpdateCommissionRequest,
+    CampaignSummary,
     PartnerSettingsResponse,
     PartnerSettingsUpdateRequest,
 )
@@ -34,6 +36,8 @@ from subsvc_partners.schemas import (
 router = Router(area="cabinet-admin", tag="Cabinet Admin Partners")
 BASE = "/cabinet/admin/partners"
 CAMPAIGN_NOT_FOUND = "Кампания не найдена"
+CAMPAIGN_TAKEN = "Кампания уже привязана к другому партнёру"
+CAMPAIGN_NOT_THEIRS = "Кампания не привязана к этому партнёру"
 Limit100 = Annotated[int, Query(ge=1, le=100)]
 
 
@@ -283,6 +287,16 @@ async def get_partner_detail(session: AsyncSession, user_id: int) -> AdminPartne
         earnings_week=earned["week"],
         earnings_month=earned["month"],
         conversion_to_paid=round(paid / total * 100, 2) if total else 0.0,
+        campaigns=[
+            CampaignSummary(
+                id=c.id,
+                name=c.name,
+                start_parameter=c.start_parameter,
+                is_active=c.is_active,
+                registrations_count=c.registrations,
+            )
+            for c in await partner_campaigns(session, user_id)
+        ],
         created_at=user.created_at,
     )
 
@@ -310,7 +324,8 @@ async def update_commission(
     responses={400: programme.NOT_A_PARTNER},
 )
 async def revoke_partner(session: AsyncSession, user_id: int) -> dict[str, bool]:
-    """Take the partner status away (the individual percent with it); referees keep their referrer."""
+    """Take the partner status away (the individual percent and the campaigns with it); referees
+    keep their referrer."""
     await programme.revoke(session, user_id)
     return {"success": True}
 
@@ -323,12 +338,17 @@ CAMPAIGN = f"{BASE}/{{user_id}}/campaigns/{{campaign_id}}"
     summary="Assign Campaign",
     permission="partners:edit",
     response_model=dict[str, bool],
-    responses={400: programme.NOT_A_PARTNER, 404: CAMPAIGN_NOT_FOUND},
+    responses={400: f"{programme.NOT_A_PARTNER}, {CAMPAIGN_TAKEN}", 404: CAMPAIGN_NOT_FOUND},
 )
 async def assign_campaign(session: AsyncSession, user_id: int, campaign_id: int) -> dict[str, bool]:
-    """Assign a campaign to a partner (campaigns are not reachable from here yet: none is found)."""
+    """Assign a campaign to a partner: free, or already theirs (one conditional update)."""
     await programme.require_partner(session, user_id, missing=400)
-    raise HTTPError(404, CAMPAIGN_NOT_FOUND)
+    done = await set_campaign_partner(session, campaign_id, user_id, expected=None)
+    if done is None:
+        raise HTTPError(404, CAMPAIGN_NOT_FOUND)
+    if not done:
+        raise HTTPError(400, CAMPAIGN_TAKEN)
+    return {"success": True}
 
 
 @router.post(
@@ -336,8 +356,13 @@ async def assign_campaign(session: AsyncSession, user_id: int, campaign_id: int)
     summary="Unassign Campaign",
     permission="partners:edit",
     response_model=dict[str, bool],
-    responses={404: CAMPAIGN_NOT_FOUND},
+    responses={400: CAMPAIGN_NOT_THEIRS, 404: CAMPAIGN_NOT_FOUND},
 )
 async def unassign_campaign(session: AsyncSession, user_id: int, campaign_id: int) -> dict[str, bool]:
-    """Unassign a partner's campaign (campaigns are not reachable from here yet: none is found)."""
-    raise HTTPError(404, CAMPAIGN_NOT_FOUND)
+    """Unassign a campaign from the partner who has it (one conditional update)."""
+    done = await set_campaign_partner(session, campaign_id, None, expected=user_id)
+    if done is None:
+        raise HTTPError(404, CAMPAIGN_NOT_FOUND)
+    if not done:
+        raise HTTPError(400, CAMPAIGN_NOT_THEIRS)
+    return {"success": True}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
+from subsvc_campaigns.api import PartnerCampaign, partner_campaigns
 from subsvc_referrals.api import referral_settings
 
 from subsvc.api import HTTPError, Router, rubles
@@ -19,7 +20,11 @@ from subsvc_partners.schemas import (
     PartnerApplicationInfo,
     PartnerApplicationRequest,
     PartnerCampaignDetailedStats,
+    PartnerCampaignInfo,
     PartnerStatusResponse,
+    PeriodChange,
+    PeriodComparison,
+    PeriodStats,
     WithdrawalBalanceResponse,
     WithdrawalCreateRequest,
     WithdrawalCreateResponse,
@@ -39,6 +44,19 @@ def application_info(application: PartnerApplication) -> PartnerApplicationInfo:
     return PartnerApplicationInfo.model_validate(application, from_attributes=True)
 
 
+def campaign_info(campaign: PartnerCampaign) -> PartnerCampaignInfo:
+    return PartnerCampaignInfo(
+        id=campaign.id,
+        name=campaign.name,
+        start_parameter=campaign.start_parameter,
+        bonus_type=campaign.bonus_type,
+        balance_bonus_kopeks=campaign.balance_bonus_kopeks,
+        subscription_duration_days=campaign.subscription_duration_days,
+        subscription_traffic_gb=campaign.subscription_traffic_gb,
+        registrations_count=campaign.registrations,
+    )
+
+
 @partner.get(f"{PARTNER}/status", summary="Get Partner Status")
 async def get_partner_status(
     request: Request, session: AsyncSession, principal: Principal
@@ -54,6 +72,9 @@ async def get_partner_status(
         partner_status=status,
         commission_percent=percent,
         latest_application=application_info(latest) if latest is not None else None,
+        campaigns=[campaign_info(c) for c in await partner_campaigns(session, principal.id)]
+        if status == programme.APPROVED
+        else [],
     )
 
 
@@ -83,10 +104,22 @@ async def apply_for_partner(
 async def get_campaign_stats(
     session: AsyncSession, principal: Principal, campaign_id: int
 ) -> PartnerCampaignDetailedStats:
-    """Statistics of a campaign assigned to me (campaign assignment is not kept here yet)."""
+    """Statistics of a campaign assigned to me: its registrations (earnings are not tied to
+    campaigns yet: they stay 0)."""
     if await programme.status_of(session, principal.id) != programme.APPROVED:
         raise HTTPError(403, PARTNER_REQUIRED)
-    raise HTTPError(404, CAMPAIGN_NOT_YOURS)
+    found = await partner_campaigns(session, principal.id, campaign_id)
+    if not found:
+        raise HTTPError(404, CAMPAIGN_NOT_YOURS)
+    week = PeriodStats(days=7)
+    return PartnerCampaignDetailedStats(
+        campaign_id=found[0].id,
+        campaign_name=found[0].name,
+        registrations_count=found[0].registrations,
+        period_comparison=PeriodComparison(
+            current=week, previous=week, referrals_change=PeriodChange(), earnings_change=PeriodChange()
+        ),
+    )
 
 
 async def _enabled(request: Request) -> bool:

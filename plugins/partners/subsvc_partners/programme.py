@@ -11,6 +11,7 @@ from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from subsvc_campaigns.api import unassign_partner
 from subsvc_users.api import User, touch
 
 from subsvc.api import HTTPError
@@ -127,6 +128,8 @@ async def set_commission(session: AsyncSession, user_id: int, percent: int) -> N
 
 
 async def revoke(session: AsyncSession, user_id: int) -> None:
-    """Back to ``none``, the individual percent dropped; referees keep their referrer."""
+    """Back to ``none``, the individual percent dropped and every campaign unassigned; referees
+    keep their referrer."""
     await require_partner(session, user_id, missing=400)
     await _set_status(session, user_id, NONE, None)
+    await unassign_partner(session, user_id)
