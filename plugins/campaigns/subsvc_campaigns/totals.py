@@ -166,7 +166,10 @@ def _day(column: Any) -> Any:
 
 
 def backfill(connection: Connection) -> None:
-    """Compute every counter from the registrations and the transactions (empty tables)."""
+    """Compute every counter from the registrations and the transactions, replacing what the
+    counter tables hold (the migration; a bench that wrote registrations directly)."""
+    for table in (PAYMENTS, DAYS, TOTALS):
+        connection.execute(table.delete())
     counted = sa.select(TX.c.id, REG.c.campaign_id, TX.c.user_id, TX.c.amount_kopeks).select_from(
         REG.join(TX, TX.c.user_id == REG.c.user_id)
     )
