@@ -21,7 +21,7 @@ from subsvc_billing.api import DEPOSIT, Transaction
 from subsvc_subscriptions.api import LIVE, Subscription
 from subsvc_users.api import USERS
 
-from subsvc_campaigns.models import Campaign, CampaignRegistration, CampaignTotals
+from subsvc_campaigns.models import Campaign, CampaignPayment, CampaignRegistration, CampaignTotals
 
 REG = sa.inspect(CampaignRegistration).local_table
 TX = sa.inspect(Transaction).local_table
@@ -227,12 +227,13 @@ async def spending(session: AsyncSession, campaign_id: int) -> int:
 
 
 async def top_registrations(session: AsyncSession, campaign_id: int, limit: int = 10) -> list[Any]:
-    """The registered users who paid the most: registration, user and revenue columns."""
+    """The registered users who paid the most: registration, user and revenue columns (from
+    the counted payments, which hold exactly the campaign's revenue)."""
+    paid = sa.inspect(CampaignPayment).local_table
     earned = (
-        sa.select(TX.c.user_id, sa.func.sum(TX.c.amount_kopeks).label("kopeks"))
-        .select_from(REG.join(TX, TX.c.user_id == REG.c.user_id))
-        .where(REG.c.campaign_id == campaign_id, PAID)
-        .group_by(TX.c.user_id)
+        sa.select(paid.c.user_id, sa.func.sum(paid.c.amount_kopeks).label("kopeks"))
+        .where(paid.c.campaign_id == campaign_id)
+        .group_by(paid.c.user_id)
         .subquery()
     )
     query = (
