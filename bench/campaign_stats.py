@@ -6,7 +6,8 @@ trials, conversion), ``GET /cabinet/admin/campaigns`` (the list's counts and rev
 Starts `subsvc serve` (pinned to CPU 0), then writes ``--registrations`` users (default
 1,000,000) registered in one campaign over 60 days, and one gateway deposit for every tenth
 of them, straight into the database (the registrations and deposits by ``INSERT ...
-SELECT``). wrk (pinned to CPU 1) sends each request with the administrator's access JWT over
+SELECT``), then the campaigns' running totals from them (the migration's backfill). wrk
+(pinned to CPU 1) sends each request with the administrator's access JWT over
 ``--connections`` keep-alive connections for ``--duration`` seconds; medians over ``--runs``.
 After the runs it checks the answers: registrations, revenue and paying users equal what was
 written.
@@ -43,6 +44,7 @@ from sqlalchemy import insert, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 from subsvc_campaigns.models import Campaign
+from subsvc_campaigns.totals import backfill
 from subsvc_users.api import User
 
 from subsvc.auth.jwt import JWTCodec
@@ -114,9 +116,13 @@ async def seed(url: str, registrations: int) -> tuple[int, int, int]:
                 {**bounds, "amount": DEPOSIT},
             )
             paying = paid.rowcount
+            await connection.run_sync(backfill)  # the counters, as the migration computes them
             if connection.dialect.name == "postgresql":
                 await connection.execute(
-                    text("ANALYZE users, advertising_campaign_registrations, transactions")
+                    text(
+                        "ANALYZE users, advertising_campaign_registrations, transactions,"
+                        " campaign_totals, campaign_days, campaign_payments"
+                    )
                 )
         return admin_id, campaign_id, paying
     finally:

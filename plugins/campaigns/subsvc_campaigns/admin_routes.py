@@ -18,8 +18,8 @@ from subsvc_users.api import USERS, User
 from subsvc.api import HTTPError, Query, Router
 from subsvc.auth.principal import Principal
 from subsvc.db import utcnow
-from subsvc_campaigns import service, stats
-from subsvc_campaigns.models import Campaign
+from subsvc_campaigns import service, stats, totals
+from subsvc_campaigns.models import Campaign, CampaignTotals
 from subsvc_campaigns.schemas import (
     AdminCampaignChartDataResponse,
     AdminDailyStatItem,
@@ -121,20 +121,18 @@ async def list_campaigns(
         session, include_inactive=include_inactive, offset=offset, limit=limit
     )
     ids = [c.id for c in campaigns if c.id is not None]
-    registered = await stats.registrations_by_campaign(session, ids)
-    revenue = await stats.revenue_by_campaign(session, ids)
+    kept = await totals.by_campaign(session, ids)
     names = await partner_names(session, {c.partner_user_id for c in campaigns if c.partner_user_id})
     items = []
     for c in campaigns:
-        count = registered[c.id].count if c.id in registered else 0
-        paid = revenue.get(c.id or 0, stats.Revenue())
+        row = kept.get(c.id or 0) or CampaignTotals(campaign_id=c.id or 0)
         items.append(
             CampaignListItem.model_validate(
                 {
                     **c.model_dump(),
-                    "registrations_count": count,
-                    "total_revenue_kopeks": paid.kopeks,
-                    "conversion_rate": stats.percent(paid.paid_users, count),
+                    "registrations_count": row.registrations,
+                    "total_revenue_kopeks": row.revenue_kopeks,
+                    "conversion_rate": stats.percent(row.paid_users, row.registrations),
                     "partner_name": names.get(c.partner_user_id) if c.partner_user_id else None,
                 }
             )
@@ -214,7 +212,7 @@ async def get_campaign_stats(
     """Registrations, bonuses issued, revenue, trials and conversion of a campaign."""
     campaign = await _one(session, campaign_id)
     deep_link, web_link = _settings(request).links(campaign.start_parameter)
-    figures = await stats.campaign_figures(session, campaign_id, utcnow())
+    figures = await stats.campaign_figures(session, await totals.of(session, campaign_id), utcnow())
     return CampaignStatisticsResponse.model_validate(
         {**campaign.model_dump(), **figures, "deep_link": deep_link, "web_link": web_link}
     )
@@ -233,9 +231,9 @@ async def get_campaign_chart_data(session: AsyncSession, campaign_id: int) -> Ad
     before, the registered users who paid the most."""
     await _one(session, campaign_id)
     now = utcnow()
-    days = await stats.daily(session, campaign_id, now - timedelta(days=CHART_DAYS))
+    days = await totals.daily(session, campaign_id, now - timedelta(days=CHART_DAYS))
     current_start, previous_start = stats.window(now, COMPARE_DAYS)
-    recent = await stats.daily(session, campaign_id, previous_start)
+    recent = await totals.daily(session, campaign_id, previous_start)
     split = current_start.date().isoformat()
     current = [v for k, v in recent.items() if k > split]
     previous = [v for k, v in recent.items() if k <= split]
@@ -249,7 +247,7 @@ async def get_campaign_chart_data(session: AsyncSession, campaign_id: int) -> Ad
         referrals_count=sum(r for r, _ in previous),
         earnings_kopeks=sum(e for _, e in previous),
     )
-    revenue = (await stats.revenue_by_campaign(session, [campaign_id])).get(campaign_id, stats.Revenue())
+    revenue = await totals.of(session, campaign_id)
     top = [
         AdminTopRegistrationItem(
             id=row.id,
@@ -263,7 +261,7 @@ async def get_campaign_chart_data(session: AsyncSession, campaign_id: int) -> Ad
     ]
     return AdminCampaignChartDataResponse(
         campaign_id=campaign_id,
-        total_deposits_kopeks=revenue.kopeks,
+        total_deposits_kopeks=revenue.revenue_kopeks,
         total_spending_kopeks=await stats.spending(session, campaign_id),
         daily_stats=[
             AdminDailyStatItem(date=day, referrals_count=r, earnings_kopeks=e)

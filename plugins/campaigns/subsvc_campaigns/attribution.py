@@ -13,37 +13,57 @@ from __future__ import annotations
 import logging
 
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_billing.api import CAMPAIGN_BONUS, change_balance, record_transaction
+from subsvc_billing.api import CAMPAIGN_BONUS, Transaction, change_balance, record_transaction
 from subsvc_cabinet_auth.api import first_campaign
 from subsvc_users.api import User, UserRuleError, set_referrer
 
 from subsvc.db import utcnow
 from subsvc.events import Event
 from subsvc.services import services
+from subsvc_campaigns import totals
 from subsvc_campaigns.bonuses import grant_subscription, grant_tariff
 from subsvc_campaigns.models import Campaign, CampaignRegistration
+from subsvc_campaigns.stats import PAID
 
 log = logging.getLogger("subsvc.campaigns")
 
 
 async def _register(session: AsyncSession, campaign: Campaign, user_id: int) -> bool:
-    """Insert the user's registration unless the user has one (any campaign); whether it did."""
+    """Insert the user's registration unless the user has one (any campaign) and count it
+    with the payments the user made before; whether it did."""
     insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    now = utcnow()
+    bonus_kopeks = campaign.balance_bonus_kopeks if campaign.bonus_type == "balance" else 0
     values = {
         "campaign_id": campaign.id,
         "user_id": user_id,
         "bonus_type": campaign.bonus_type,
-        "balance_bonus_kopeks": campaign.balance_bonus_kopeks if campaign.bonus_type == "balance" else 0,
+        "balance_bonus_kopeks": bonus_kopeks,
         "subscription_duration_days": campaign.subscription_duration_days,
         "tariff_id": campaign.tariff_id,
         "tariff_duration_days": campaign.tariff_duration_days,
-        "created_at": utcnow(),
+        "created_at": now,
     }
     statement = insert(CampaignRegistration).values(values).on_conflict_do_nothing(index_elements=["user_id"])
-    return bool((await session.exec(statement)).rowcount)
+    if not (await session.exec(statement)).rowcount:
+        return False
+    assert campaign.id is not None
+    campaign_id = campaign.id
+    paid = select(Transaction.id, Transaction.amount_kopeks, Transaction.created_at).where(
+        col(Transaction.user_id) == user_id, PAID
+    )
+    payments = (await session.exec(paid)).all()
+
+    def count(sync: Session) -> None:
+        totals.count_registration(sync, campaign_id, campaign.bonus_type, bonus_kopeks, now)
+        totals.count_user_payments(sync, campaign_id, user_id, payments)
+
+    await session.run_sync(count)
+    return True
 
 
 async def _link_partner(app: Starlette, session: AsyncSession, user: User, partner_id: int | None) -> None:

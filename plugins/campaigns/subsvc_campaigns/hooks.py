@@ -1,6 +1,7 @@
 """Runtime hooks: new users are attributed to the campaign they arrived with, when the
 account is made (``user.created``) or when its first campaign is recorded later (the
-cabinet's deep-link login for an account the bot made)."""
+cabinet's deep-link login for an account the bot made); a registered user's gateway payment
+is counted in the campaign's totals in the payment's transaction."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from subsvc_cabinet_auth.api import FIRST_CAMPAIGN_RECORDED
 
 from subsvc.hookspecs import hookimpl
 from subsvc.services import services
+from subsvc_campaigns import totals
 from subsvc_campaigns.attribution import on_user_created
 from subsvc_campaigns.partnering import NetworkCampaignView, network_campaigns
 
@@ -20,6 +22,7 @@ from subsvc_campaigns.partnering import NetworkCampaignView, network_campaigns
 @hookimpl
 async def startup(app: Starlette) -> None:
     events = services(app).events
+    events.subscribe_in_transaction(totals.on_commit)
     for event_type in ("user.created", FIRST_CAMPAIGN_RECORDED):
         events.subscribe(event_type, functools.partial(on_user_created, app))
 

@@ -11,6 +11,7 @@ from sqlmodel import Field, SQLModel
 
 from subsvc.db.types import UTCDateTime, utcnow
 
+COUNTER = {"server_default": "0"}
 BONUS_TYPES = ("balance", "subscription", "none", "tariff")
 
 
@@ -62,3 +63,53 @@ class CampaignRegistration(SQLModel, table=True):
     tariff_id: int | None = None
     tariff_duration_days: int | None = None
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class CampaignTotals(SQLModel, table=True):
+    """A campaign's running totals, changed in the transaction of what they count: the
+    registrations and bonuses (attribution) and the registered users' gateway payments."""
+
+    __tablename__ = "campaign_totals"
+
+    campaign_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("advertising_campaigns.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    registrations: int = Field(default=0, sa_type=BigInteger, sa_column_kwargs=COUNTER)
+    balance_kopeks: int = Field(default=0, sa_type=BigInteger, sa_column_kwargs=COUNTER)
+    subscriptions: int = Field(default=0, sa_type=BigInteger, sa_column_kwargs=COUNTER)
+    tariffs: int = Field(default=0, sa_type=BigInteger, sa_column_kwargs=COUNTER)
+    last_registration: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    revenue_kopeks: int = Field(default=0, sa_type=BigInteger, sa_column_kwargs=COUNTER)
+    paid_users: int = Field(default=0, sa_type=BigInteger, sa_column_kwargs=COUNTER)
+    first_payments_kopeks: int = Field(default=0, sa_type=BigInteger, sa_column_kwargs=COUNTER)
+
+
+class CampaignDay(SQLModel, table=True):
+    """A campaign's registrations and revenue of one UTC day (``YYYY-MM-DD``)."""
+
+    __tablename__ = "campaign_days"
+
+    campaign_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("advertising_campaigns.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    day: str = Field(sa_column=Column(String(10), primary_key=True))
+    registrations: int = Field(default=0, sa_type=BigInteger, sa_column_kwargs=COUNTER)
+    revenue_kopeks: int = Field(default=0, sa_type=BigInteger, sa_column_kwargs=COUNTER)
+
+
+class CampaignPayment(SQLModel, table=True):
+    """A gateway payment counted in a campaign's revenue: the key that counts it once."""
+
+    __tablename__ = "campaign_payments"
+    __table_args__ = (Index("ix_campaign_payments_user", "user_id"),)
+
+    transaction_id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    campaign_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("advertising_campaigns.id", ondelete="CASCADE"), nullable=False)
+    )
+    user_id: int = Field(sa_column=Column(Integer, nullable=False))
+    amount_kopeks: int = Field(sa_type=BigInteger)

@@ -2,11 +2,17 @@
 
 from subsvc.manifest import Plugin
 from subsvc_campaigns import admin_routes, hooks, web_routes
-from subsvc_campaigns.models import Campaign, CampaignRegistration
+from subsvc_campaigns.models import (
+    Campaign,
+    CampaignDay,
+    CampaignPayment,
+    CampaignRegistration,
+    CampaignTotals,
+)
 from subsvc_campaigns.settings import CampaignsSettings
 
 plugin = Plugin(
-    models=[Campaign, CampaignRegistration],
+    models=[Campaign, CampaignRegistration, CampaignTotals, CampaignDay, CampaignPayment],
     endpoints=[web_routes.router, admin_routes.router],
     permissions={"campaigns": ["read", "create", "edit", "delete", "stats"]},
     tags={

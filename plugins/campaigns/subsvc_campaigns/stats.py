@@ -1,6 +1,8 @@
-"""Campaign statistics, each figure one aggregate statement over the registrations (indexed
-by ``(campaign_id, created_at)``) joined with the registered users' transactions (indexed by
-``(user_id, created_at)``) and subscriptions: no per-row queries.
+"""Campaign statistics. The registration and revenue figures are read from the running totals
+(:mod:`subsvc_campaigns.totals`); the aggregates here compute them from the rows (the tests'
+oracle, the backfill's definition) and answer the rest. Each figure is one aggregate statement
+over the registrations (indexed by ``(campaign_id, created_at)``) joined with the registered
+users' transactions (indexed by ``(user_id, created_at)``) and subscriptions.
 
 Revenue is what the registered users paid through a payment provider: completed
 ``deposit`` transactions whose method is a gateway (not ``manual``, not ``balance``). A
@@ -19,7 +21,7 @@ from subsvc_billing.api import DEPOSIT, Transaction
 from subsvc_subscriptions.api import LIVE, Subscription
 from subsvc_users.api import USERS
 
-from subsvc_campaigns.models import Campaign, CampaignRegistration
+from subsvc_campaigns.models import Campaign, CampaignPayment, CampaignRegistration, CampaignTotals
 
 REG = sa.inspect(CampaignRegistration).local_table
 TX = sa.inspect(Transaction).local_table
@@ -103,21 +105,25 @@ async def revenue_by_campaign(session: AsyncSession, ids: Sequence[int]) -> dict
 
 
 async def overview(session: AsyncSession) -> dict[str, int]:
-    """Totals over every campaign and registration."""
+    """Totals over every campaign and registration (their running totals summed)."""
     campaigns = sa.inspect(Campaign).local_table
     counted = sa.select(
         sa.func.count().label("total"), _count_if(campaigns.c.is_active.is_(True)).label("active")
     )
     totals = (await session.exec(counted)).one()  # type: ignore[call-overload]
-    registered = (await session.exec(sa.select(*_registration_columns()))).one()  # type: ignore[call-overload]
+    kept = sa.inspect(CampaignTotals).local_table.c
+    sums = (sa.func.coalesce(sa.func.sum(c), 0) for c in (kept.registrations, kept.balance_kopeks))
+    issued = (sa.func.coalesce(sa.func.sum(c), 0) for c in (kept.subscriptions, kept.tariffs))
+    query = sa.select(*sums, *issued)
+    count, balance, subscriptions, tariffs = (await session.exec(query)).one()  # type: ignore[call-overload]
     return {
         "total": _int(totals.total),
         "active": _int(totals.active),
         "inactive": _int(totals.total) - _int(totals.active),
-        "total_registrations": _int(registered.count),
-        "total_balance_issued_kopeks": _int(registered.balance_kopeks),
-        "total_subscription_issued": _int(registered.subscriptions),
-        "total_tariff_issued": _int(registered.tariffs),
+        "total_registrations": _int(count),
+        "total_balance_issued_kopeks": _int(balance),
+        "total_subscription_issued": _int(subscriptions),
+        "total_tariff_issued": _int(tariffs),
     }
 
 
@@ -126,22 +132,23 @@ def percent(part: int, whole: int) -> float:
     return round(part * 100 / whole, 2) if whole else 0.0
 
 
-async def campaign_figures(session: AsyncSession, campaign_id: int, now: datetime) -> dict[str, Any]:
-    """The statistics of one campaign (three statements)."""
-    registered = (await registrations_by_campaign(session, [campaign_id])).get(campaign_id, Registrations())
-    revenue = (await revenue_by_campaign(session, [campaign_id])).get(campaign_id, Revenue())
-    mine = REG.c.campaign_id == campaign_id
+async def first_payment_average(session: AsyncSession, campaign_id: int) -> int:
+    """The average first gateway payment of the campaign's paying users (the aggregate)."""
     first_ids = (
         sa.select(sa.func.min(TX.c.id).label("id"))
         .select_from(REG.join(TX, TX.c.user_id == REG.c.user_id))
-        .where(mine, PAID)
+        .where(REG.c.campaign_id == campaign_id, PAID)
         .group_by(TX.c.user_id)
         .subquery()
     )
     first = sa.select(sa.func.avg(TX.c.amount_kopeks)).where(TX.c.id.in_(sa.select(first_ids.c.id)))
-    avg_first = _int(round((await session.exec(first)).scalar() or 0))  # type: ignore[call-overload]
+    return _int(round((await session.exec(first)).scalar() or 0))  # type: ignore[call-overload]
+
+
+async def trials(session: AsyncSession, campaign_id: int, now: datetime) -> Any:
+    """The campaign's trial users, those still on a live trial, those who paid (one statement)."""
     paid_user = sa.exists().where(TX.c.user_id == SUBS.c.user_id, PAID)
-    trials = (
+    query = (
         sa.select(
             sa.func.count(sa.distinct(SUBS.c.user_id)).label("trial_users"),
             sa.func.count(
@@ -152,28 +159,33 @@ async def campaign_figures(session: AsyncSession, campaign_id: int, now: datetim
             sa.func.count(sa.distinct(sa.case((paid_user, SUBS.c.user_id)))).label("trial_paid"),
         )
         .select_from(REG.join(SUBS, SUBS.c.user_id == REG.c.user_id))
-        .where(mine, SUBS.c.is_trial.is_(True))
+        .where(REG.c.campaign_id == campaign_id, SUBS.c.is_trial.is_(True))
     )
-    trial = (await session.exec(trials)).one()  # type: ignore[call-overload]
+    return (await session.exec(query)).one()  # type: ignore[call-overload]
+
+
+async def campaign_figures(session: AsyncSession, totals: CampaignTotals, now: datetime) -> dict[str, Any]:
+    """The statistics of one campaign: its running totals and the trials (one statement)."""
+    count, kopeks, payers = totals.registrations, totals.revenue_kopeks, totals.paid_users
+    avg_first = round(totals.first_payments_kopeks / payers) if payers else 0
+    trial = await trials(session, totals.campaign_id, now)
     return {
-        "registrations": registered.count,
-        "balance_issued_kopeks": registered.balance_kopeks,
-        "balance_issued_rubles": registered.balance_kopeks / 100,
-        "subscription_issued": registered.subscriptions + registered.tariffs,
-        "last_registration": registered.last,
-        "total_revenue_kopeks": revenue.kopeks,
-        "total_revenue_rubles": revenue.kopeks / 100,
-        "avg_revenue_per_user_kopeks": revenue.kopeks // registered.count if registered.count else 0,
-        "avg_revenue_per_user_rubles": round(revenue.kopeks / registered.count / 100, 2)
-        if registered.count
-        else 0.0,
+        "registrations": count,
+        "balance_issued_kopeks": totals.balance_kopeks,
+        "balance_issued_rubles": totals.balance_kopeks / 100,
+        "subscription_issued": totals.subscriptions + totals.tariffs,
+        "last_registration": totals.last_registration,
+        "total_revenue_kopeks": kopeks,
+        "total_revenue_rubles": kopeks / 100,
+        "avg_revenue_per_user_kopeks": kopeks // count if count else 0,
+        "avg_revenue_per_user_rubles": round(kopeks / count / 100, 2) if count else 0.0,
         "avg_first_payment_kopeks": avg_first,
         "avg_first_payment_rubles": avg_first / 100,
         "trial_users_count": _int(trial.trial_users),
         "active_trials_count": _int(trial.active_trials),
-        "conversion_count": revenue.paid_users,
-        "paid_users_count": revenue.paid_users,
-        "conversion_rate": percent(revenue.paid_users, registered.count),
+        "conversion_count": payers,
+        "paid_users_count": payers,
+        "conversion_rate": percent(payers, count),
         "trial_conversion_rate": percent(_int(trial.trial_paid), _int(trial.trial_users)),
     }
 
@@ -215,12 +227,13 @@ async def spending(session: AsyncSession, campaign_id: int) -> int:
 
 
 async def top_registrations(session: AsyncSession, campaign_id: int, limit: int = 10) -> list[Any]:
-    """The registered users who paid the most: registration, user and revenue columns."""
+    """The registered users who paid the most: registration, user and revenue columns (from
+    the counted payments, which hold exactly the campaign's revenue)."""
+    paid = sa.inspect(CampaignPayment).local_table
     earned = (
-        sa.select(TX.c.user_id, sa.func.sum(TX.c.amount_kopeks).label("kopeks"))
-        .select_from(REG.join(TX, TX.c.user_id == REG.c.user_id))
-        .where(REG.c.campaign_id == campaign_id, PAID)
-        .group_by(TX.c.user_id)
+        sa.select(paid.c.user_id, sa.func.sum(paid.c.amount_kopeks).label("kopeks"))
+        .where(paid.c.campaign_id == campaign_id)
+        .group_by(paid.c.user_id)
         .subquery()
     )
     query = (

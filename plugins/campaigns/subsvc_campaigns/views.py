@@ -12,7 +12,7 @@ from subsvc_users.api import User
 from subsvc_campaigns.models import Campaign
 from subsvc_campaigns.schemas import CampaignDetailResponse, CampaignResponse, TariffInfo
 from subsvc_campaigns.settings import CampaignsSettings
-from subsvc_campaigns.stats import registrations_by_campaign
+from subsvc_campaigns.totals import by_campaign
 
 
 async def _tariff_names(session: AsyncSession, campaigns: Sequence[Campaign]) -> dict[int, str]:
@@ -34,14 +34,14 @@ async def partner_names(session: AsyncSession, ids: set[int]) -> dict[int, str]:
 async def web_views(session: AsyncSession, campaigns: Sequence[Campaign]) -> list[CampaignResponse]:
     """The Web API's campaigns, with tariff names and registration counts (two statements)."""
     names = await _tariff_names(session, campaigns)
-    counts = await registrations_by_campaign(session, [c.id for c in campaigns if c.id is not None])
+    counts = await by_campaign(session, [c.id for c in campaigns if c.id is not None])
     return [
         CampaignResponse.model_validate(
             {
                 **campaign.model_dump(),
                 "balance_bonus_rubles": campaign.balance_bonus_kopeks / 100,
                 "tariff_name": names.get(campaign.tariff_id) if campaign.tariff_id else None,
-                "registrations_count": counts[campaign.id].count if campaign.id in counts else 0,
+                "registrations_count": counts[campaign.id].registrations if campaign.id in counts else 0,
             }
         )
         for campaign in campaigns

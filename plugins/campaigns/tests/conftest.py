@@ -11,11 +11,13 @@ from urllib.parse import urlencode
 
 import pytest
 from starlette.applications import Starlette
+from subsvc_billing.api import DEPOSIT, change_balance, record_transaction
 from subsvc_cabinet_auth.messenger import init_data_secret, sign
 from subsvc_campaigns.attribution import on_user_created
 
 from subsvc.db import utcnow
 from subsvc.events import Event
+from subsvc.services import services
 
 BOT_TOKEN = "123456:TEST-bot-token-for-signatures"
 
@@ -63,3 +65,27 @@ def redeliver(app: Starlette) -> Callable[[int], Awaitable[None]]:
         await on_user_created(app, event)
 
     return deliver
+
+
+@pytest.fixture
+def pay(app: Starlette) -> Callable[[int, int, str], Awaitable[int]]:
+    """``await pay(user_id, kopeks, method)``: a completed deposit through billing's public
+    API, as a payment plugin records one (``manual`` is an administrator's credit); its id."""
+
+    async def deposit(user_id: int, kopeks: int, method: str) -> int:
+        async with services(app).db.session() as session:
+            _, balance = await change_balance(session, user_id, kopeks)
+            transaction_id = await record_transaction(
+                session,
+                services(app).events,
+                user_id=user_id,
+                type=DEPOSIT,
+                amount_kopeks=kopeks,
+                new_balance_kopeks=balance,
+                description=None,
+                payment_method=method,
+            )
+            await session.commit()
+        return transaction_id
+
+    return deposit

@@ -12,7 +12,7 @@ from subsvc.testing import ADMIN_MESSENGER_ID, stored
 ADMIN = "/cabinet/admin/campaigns"
 
 
-async def test_statistics_are_exact(admin, login, redeliver, db, rows, insert_user):
+async def test_statistics_are_exact(admin, login, redeliver, db, rows, insert_user, pay):
     await insert_user(messenger_id=ADMIN_MESSENGER_ID)
     body = {
         "name": "Spring",
@@ -32,9 +32,7 @@ async def test_statistics_are_exact(admin, login, redeliver, db, rows, insert_us
         (users[0], 20000, "cryptobot"),
         (users[1], 50000, "manual"),  # an administrator's credit: not revenue
     ):
-        await stored(
-            db, Transaction(user_id=user_id, type="deposit", amount_kopeks=kopeks, payment_method=method)
-        )
+        await pay(user_id, kopeks, method)
     await stored(
         db,
         Transaction(
