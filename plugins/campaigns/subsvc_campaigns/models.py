@@ -19,6 +19,7 @@ class Campaign(SQLModel, table=True):
     """A deep-link campaign: its start parameter (slug) and the bonus a new user gets."""
 
     __tablename__ = "advertising_campaigns"
+    __table_args__ = (Index("ix_advertising_campaigns_partner_user_id", "partner_user_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_type=String(255))
