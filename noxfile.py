@@ -25,7 +25,7 @@ SHARED = Path(os.environ.get("SUBSVC_SHARED") or ROOT.parent / "shared")
 # compatible: release 4.1.0 (the contract of record, what the clients in the field speak) and
 # 3.36.0, which it extends. Raise them with the counts as operations are added, never lower
 # them to make a change pass.
-CONFORMANCE_FLOORS = {"openapi-4.1.0.json": 542, "openapi.json": 470}
+CONFORMANCE_FLOORS = {"openapi-4.1.0.json": 618, "openapi.json": 544}
 # Most tests wait (on the database, on loopback servers) more than they compute: run them in
 # several processes (pytest-xdist), a file per process at a time so module fixtures stay
 # together. `nox -s tests -- -n 0` runs them in one process.
