@@ -4,9 +4,9 @@ becomes the user's referrer when there is none, and the bonus is granted in the 
 transaction as the registration — a second delivery finds the registration and does nothing.
 
 Entry points: the ``user.created`` and ``cabinet.first_campaign_recorded`` events; the slug
-is the one cabinet_auth recorded for the account (:func:`subsvc_cabinet_auth.api.first_campaign`).
-The Web API's ``POST /users`` (the bot's registrations) carries no start parameter: a bot
-registration is attributed only when the user then signs in to the cabinet with the slug."""
+is the bot's start parameter of the Web API's ``POST /users`` (carried by ``user.created``),
+else the one cabinet_auth recorded for the account
+(:func:`subsvc_cabinet_auth.api.first_campaign`)."""
 
 from __future__ import annotations
 
@@ -112,12 +112,14 @@ async def attribute(app: Starlette, session: AsyncSession, user_id: int, slug: s
 
 async def on_user_created(app: Starlette, event: Event) -> None:
     """``user.created`` / ``cabinet.first_campaign_recorded``: attribute the user to the
-    campaign cabinet_auth recorded (at least once delivery: a repeat finds the registration)."""
+    campaign of the bot's start parameter (``user.created`` of ``POST /users``), else to the
+    one cabinet_auth recorded (at least once delivery: a repeat finds the registration)."""
     user_id = int(event.payload["user_id"])
     async with services(app).db.session() as session:
         arrival = await first_campaign(session, user_id)
-        if arrival is None:
-            return
-        if await attribute(app, session, user_id, arrival.campaign_slug):
-            await session.commit()
-            log.info("user %s attributed to campaign %r", user_id, arrival.campaign_slug)
+        slugs = [event.payload.get("start_parameter"), arrival.campaign_slug if arrival else None]
+        for slug in filter(None, slugs):
+            if await attribute(app, session, user_id, slug):
+                await session.commit()
+                log.info("user %s attributed to campaign %r", user_id, slug)
+                return

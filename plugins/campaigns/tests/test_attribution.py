@@ -7,9 +7,12 @@ import asyncio
 
 from subsvc_billing.api import Transaction
 from subsvc_cabinet_auth.api import CabinetAuthSettings
+from subsvc_campaigns.attribution import on_user_created
 from subsvc_campaigns.models import CampaignRegistration
 from subsvc_users.models import User
 
+from subsvc.db import utcnow
+from subsvc.events import Event, OutboxEvent
 from subsvc.testing import ADMIN_MESSENGER_ID
 
 ADMIN = "/cabinet/admin/campaigns"
@@ -110,6 +113,26 @@ async def test_a_deep_link_login_attributes_the_account_the_bot_made(
     (registration,) = await wait_for(lambda: rows(CampaignRegistration))
     assert registration.user_id == user.id
     assert (await reload(User, user.id)).balance_kopeks == 700
+
+
+async def test_a_bot_registration_with_the_start_parameter_gets_the_bonus_once(
+    app, client, rows, wait_for, reload
+):
+    """The bot's ``POST /users`` with ``start_parameter``: attributed at once, a redelivered
+    ``user.created`` (the outbox row's own payload) grants nothing more."""
+    campaign = await create(client, "botlink", balance_bonus_kopeks=1200)
+    made = await client.post("/users", json={"messenger_id": 9700, "start_parameter": "botlink"})
+    assert made.status_code == 201, made.text
+    user_id = made.json()["id"]
+    (registration,) = await wait_for(lambda: rows(CampaignRegistration))
+    assert (registration.user_id, registration.campaign_id) == (user_id, campaign["id"])
+    (event,) = [e for e in await rows(OutboxEvent) if e.event_type == "user.created"]
+    again = Event(id=event.id, type=event.event_type, payload=event.payload, created_at=utcnow())
+    for _ in range(2):
+        await on_user_created(app, again)
+    assert len(await rows(CampaignRegistration)) == 1
+    assert (await reload(User, user_id)).balance_kopeks == 1200
+    assert [t.amount_kopeks for t in await rows(Transaction) if t.user_id == user_id] == [1200]
 
 
 async def test_concurrent_deliveries_grant_one_bonus(client, login, redeliver, rows, reload):

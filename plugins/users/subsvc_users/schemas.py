@@ -25,6 +25,7 @@ RowId = Annotated[int, Field(ge=1, le=INT32_MAX)]
 Text255 = Annotated[str, Field(max_length=255)]
 Language = Annotated[str, StringConstraints(strip_whitespace=True, min_length=2, max_length=10)]
 ReferralCode = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
+StartParameter = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=64)]
 
 
 class PromoGroupSummary(BaseModel):
@@ -111,6 +112,12 @@ class UserCreateRequest(BaseModel):
     language: Language = "ru"
     referred_by_id: RowId | None = Field(default=None, description="Internal id of the referrer.")
     promo_group_id: RowId | None = None
+    start_parameter: StartParameter | None = Field(
+        default=None,
+        description="The parameter the user started the bot with (`/start <parameter>`): a user's "
+        "referral code makes that user the referrer when `referred_by_id` is absent; an active "
+        "campaign's start parameter registers the user in that campaign (first touch).",
+    )
 
 
 class UserUpdateRequest(BaseModel):
@@ -141,3 +148,6 @@ class UserCreatedPayload(BaseModel):
     referred_by_id: int | None = None
     promo_group_id: int | None = None
     created_at: datetime
+    start_parameter: str | None = Field(
+        default=None, description="The bot's start parameter the user was created with, if any."
+    )

@@ -189,7 +189,9 @@ async def _exists(session: AsyncSession, condition: ColumnElement[bool]) -> bool
 
 async def create_user(app: Starlette, session: AsyncSession, data: UserCreateRequest) -> User:
     """Add a user (in the given promo group, else the default one, created when missing) with
-    a fresh unique referral code, and publish ``user.created`` in the same transaction."""
+    a fresh unique referral code, and publish ``user.created`` in the same transaction. A
+    ``start_parameter`` that is a user's referral code makes that user the referrer (unless
+    ``referred_by_id`` names one); the event carries the parameter (campaign attribution)."""
     if data.messenger_id is not None and await _exists(session, col(User.messenger_id) == data.messenger_id):
         raise UserRuleError(DUPLICATE_MESSENGER_ID)
     if data.promo_group_id is not None:
@@ -198,11 +200,16 @@ async def create_user(app: Starlette, session: AsyncSession, data: UserCreateReq
             raise UserRuleError(PROMO_GROUP_NOT_FOUND)
     else:
         group = await ensure_default_group(session)
-    if data.referred_by_id is not None and not await _exists(session, col(User.id) == data.referred_by_id):
+    referred_by_id = data.referred_by_id
+    if referred_by_id is not None and not await _exists(session, col(User.id) == referred_by_id):
         raise UserRuleError(REFERRER_NOT_FOUND)
+    if referred_by_id is None and data.start_parameter is not None:
+        by_code = select(col(User.id)).where(col(User.referral_code) == data.start_parameter)
+        referred_by_id = (await session.exec(by_code)).first()
     now = utcnow()
     values = {
-        **data.model_dump(exclude={"promo_group_id"}),
+        **data.model_dump(exclude={"promo_group_id", "start_parameter", "referred_by_id"}),
+        "referred_by_id": referred_by_id,
         "promo_group_id": group.id,
         "status": "active",
         "balance_kopeks": 0,
@@ -229,7 +236,9 @@ async def create_user(app: Starlette, session: AsyncSession, data: UserCreateReq
     if user is None:
         raise RuntimeError(f"no free referral code after {REFERRAL_ATTEMPTS} attempts")
     assert user.id is not None
-    payload = UserCreatedPayload(user_id=user.id, **user.model_dump(exclude={"id"}))
+    payload = UserCreatedPayload(
+        user_id=user.id, start_parameter=data.start_parameter, **user.model_dump(exclude={"id"})
+    )
     services(app).events.publish(session, "user.created", payload)
     count_cache(app).invalidate_on_commit(session)
     return user

@@ -127,6 +127,21 @@ async def test_referrer(client, make_user, rows):
     assert len(await rows(User)) == 2
 
 
+async def test_a_start_parameter_naming_a_referral_code_sets_the_referrer(client, make_user, rows):
+    referrer = await make_user(messenger_id=1)
+    other = await make_user(messenger_id=2)
+    code = referrer["referral_code"]
+    body = await make_user(messenger_id=3, start_parameter=f" {code} ")
+    assert body["referred_by_id"] == referrer["id"]
+    # an explicit referrer wins; a parameter that is no code (a campaign's) sets none
+    body = await make_user(messenger_id=4, start_parameter=code, referred_by_id=other["id"])
+    assert body["referred_by_id"] == other["id"]
+    body = await make_user(messenger_id=5, start_parameter="summer_campaign")
+    assert body["referred_by_id"] is None
+    events = [e.payload for e in await rows(OutboxEvent) if e.payload["messenger_id"] == 5]
+    assert [e["start_parameter"] for e in events] == ["summer_campaign"]
+
+
 async def test_referral_codes_are_unique_with_retry_on_collision(make_user, rows, monkeypatch):
     taken = (await make_user())["referral_code"]
     codes = iter([taken, taken, "refFresh123"])
@@ -155,6 +170,8 @@ def test_new_referral_codes_look_right():
         ({"language": "x" * 11}, "language"),
         ({"referred_by_id": 0}, "referred_by_id"),
         ({"promo_group_id": 2**31}, "promo_group_id"),
+        ({"start_parameter": ""}, "start_parameter"),
+        ({"start_parameter": "x" * 65}, "start_parameter"),
     ],
 )
 async def test_create_bounds_are_422(client, rows, payload, field):
@@ -186,6 +203,7 @@ async def test_user_created_event_is_in_the_outbox_of_the_same_transaction(make_
         "referred_by_id": None,
         "promo_group_id": body["promo_group"]["id"],
         "created_at": body["created_at"],
+        "start_parameter": None,
     }
 
 
