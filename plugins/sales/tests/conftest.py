@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from subsvc_panel.testing import FakePanel
 from subsvc_panel_sync.testing import FAST_SYNC
-from subsvc_servers.api import Server
 from subsvc_tariffs.api import Tariff
 
 from subsvc.db import Database
@@ -51,17 +50,6 @@ def make_tariff(db: Database) -> Callable[..., Awaitable[Any]]:
         fields.setdefault("traffic_limit_gb", 100)
         fields.setdefault("device_limit", 2)
         return await stored(db, Tariff(**fields))
-
-    return make
-
-
-@pytest.fixture
-def make_server(db: Database) -> Callable[..., Awaitable[Any]]:
-    """``await make_server("squad-a", price_kopeks=5000)``: a committed server (squad) row."""
-
-    async def make(squad: str, **fields: Any) -> Any:
-        fields.setdefault("display_name", squad)
-        return await stored(db, Server(squad_uuid=squad, **fields))
 
     return make
 
