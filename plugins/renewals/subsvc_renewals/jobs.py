@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 import subsvc_pricing.api as pricing
 import subsvc_sales.api as sales
 import subsvc_subscriptions.api as subscriptions
-from sqlalchemy import ColumnElement
+from sqlalchemy import ColumnExpressionArgument
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, false, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -62,7 +62,7 @@ def _failed(
 async def _each_candidate(
     app: Starlette,
     now: datetime,
-    candidates: Callable[[datetime], list[ColumnElement[bool]]],
+    candidates: Callable[[datetime], list[ColumnExpressionArgument[bool]]],
     one: Callable[[Starlette, int, datetime], Awaitable[bool]],
 ) -> int:
     """Call ``one`` for every subscription matching ``candidates(now)``, in pages of
@@ -99,7 +99,7 @@ def _autopay_due(subscription: Subscription, now: datetime) -> bool:
     )
 
 
-def _autopay_candidates(now: datetime) -> list[ColumnElement[bool]]:
+def _autopay_candidates(now: datetime) -> list[ColumnExpressionArgument[bool]]:
     return [
         col(Subscription.autopay_enabled),
         col(Subscription.status) == SubscriptionStatus.ACTIVE,
@@ -204,7 +204,7 @@ def _daily_due(subscription: Subscription, now: datetime) -> bool:
     )
 
 
-def _daily_candidates(now: datetime) -> list[ColumnElement[bool]]:
+def _daily_candidates(now: datetime) -> list[ColumnExpressionArgument[bool]]:
     return [
         col(Subscription.last_daily_charge_at).is_not(None),
         col(Subscription.last_daily_charge_at) <= now - DAY,
