@@ -5,12 +5,11 @@ current one)."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
+from subsvc_subscriptions.api import SubscriptionIdQuery
 
-from subsvc.api import Query, Router
+from subsvc.api import Router
 from subsvc.auth.principal import Principal
 from subsvc_addons import buying, traffic_sale
 from subsvc_addons.buying import RESTRICTED
@@ -28,7 +27,6 @@ from subsvc_addons.sale_schemas import (
 )
 
 router = Router(area="cabinet", tag="Cabinet Subscription")
-SubscriptionId = Annotated[int | None, Query(description="Subscription ID for multi-tariff")]
 SHORT = "Insufficient balance: `{code: insufficient_funds, message, missing_amount, ...}`, the cart saved"
 DEVICES_BOUGHT = {
     400: f"{NO_ACTIVE}; the subscription inactive, devices not sold, above the maximum",
@@ -49,7 +47,7 @@ async def purchase_traffic(
     session: AsyncSession,
     principal: Principal,
     payload: TrafficPurchaseRequest,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> TrafficPurchased:
     """Buy a traffic package from the balance (counted for the purchased traffic's days)."""
     return await buying.purchase_traffic(request.app, session, principal.id, subscription_id, payload.gb)
@@ -69,7 +67,7 @@ async def switch_traffic_package(
     session: AsyncSession,
     principal: Principal,
     payload: TrafficPurchaseRequest,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> TrafficSwitched:
     """Put a classic subscription on another traffic tier: an upgrade pays the difference for
     the days left, a downgrade is free; the purchased traffic goes."""
@@ -85,7 +83,7 @@ async def save_traffic_cart(
     session: AsyncSession,
     principal: Principal,
     payload: TrafficPurchaseRequest,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> CartSaved:
     """Keep a traffic package as the subscription's cart, for a top-up to buy."""
     return await buying.save_traffic_cart(request.app, session, principal.id, subscription_id, payload.gb)
@@ -100,7 +98,7 @@ async def purchase_devices_legacy(
     session: AsyncSession,
     principal: Principal,
     payload: DevicePurchaseRequest,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> DevicesPurchased:
     """Buy more devices from the balance (the older path of ``POST /devices/purchase``)."""
     return await buying.purchase_devices(
@@ -114,7 +112,7 @@ async def purchase_devices(
     session: AsyncSession,
     principal: Principal,
     payload: DevicePurchaseRequest,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> DevicesPurchased:
     """Buy more devices from the balance, priced for the subscription's days left."""
     return await buying.purchase_devices(request.app, session, principal.id, subscription_id, payload.devices)
@@ -126,7 +124,7 @@ async def save_devices_cart(
     session: AsyncSession,
     principal: Principal,
     payload: DevicePurchaseRequest,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> CartSaved:
     """Keep more devices as the subscription's cart, for a top-up to buy."""
     return await buying.save_devices_cart(
@@ -148,7 +146,7 @@ async def update_countries(
     session: AsyncSession,
     principal: Principal,
     payload: CountriesRequest,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> CountriesUpdated:
     """Connect the subscription to exactly these servers: those added are paid for the days
     left, those removed are free (no refund)."""

@@ -8,8 +8,9 @@ from typing import Annotated, Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
+from subsvc_subscriptions.api import SubscriptionIdQuery
 
-from subsvc.api import Path, Query, Router
+from subsvc.api import Path, Router
 from subsvc.auth.principal import Principal
 from subsvc.panel import RESPONSES as PANEL_RESPONSES
 from subsvc_addons import devices, links, traffic
@@ -28,7 +29,6 @@ from subsvc_addons.schemas import (
 )
 
 router = Router(area="cabinet", tag="Cabinet Subscription")
-SubscriptionId = Annotated[int | None, Query(description="Subscription ID for multi-tariff")]
 Hwid = Annotated[str, Path(min_length=1, max_length=HWID_LENGTH)]
 PANEL_ACTION = {
     **PANEL_RESPONSES,
@@ -39,7 +39,7 @@ PANEL_ACTION = {
 
 @router.get("/cabinet/subscription/devices", responses={404: NO_SUBSCRIPTION})
 async def get_devices(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> DeviceListResponse:
     """The devices connected to the subscription's panel account, with the names the user gave
     them; an empty list while the panel cannot say (no panel, no account yet, down)."""
@@ -48,7 +48,7 @@ async def get_devices(
 
 @router.delete("/cabinet/subscription/devices", responses=PANEL_ACTION)
 async def delete_all_devices(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> DevicesDeleted:
     """Forget every device of the subscription's panel account (at once, in the panel)."""
     return await devices.delete_all_devices(request.app, session, principal.id, subscription_id)
@@ -63,7 +63,7 @@ async def delete_device(
     session: AsyncSession,
     principal: Principal,
     hwid: Hwid,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> DeviceDeleted:
     """Forget one device of the subscription's panel account (at once, in the panel)."""
     return await devices.delete_device(request.app, session, principal.id, subscription_id, hwid)
@@ -75,7 +75,7 @@ async def rename_device(
     principal: Principal,
     hwid: Hwid,
     payload: DeviceRenameRequest,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> DeviceRenamed:
     """Name a device (for all of the user's subscriptions: the name follows the hardware id);
     null or an empty name clears it."""
@@ -89,7 +89,7 @@ async def rename_device(
     responses={404: f"{NO_SUBSCRIPTION}, or {links.NO_LINK} (before the panel made the account)"},
 )
 async def get_connection_link(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> ConnectionLink:
     """The subscription's link (written back by the panel sync after a push) and how to use it."""
     return await links.connection_link(request.app, session, principal.id, subscription_id)
@@ -97,7 +97,7 @@ async def get_connection_link(
 
 @router.post("/cabinet/subscription/revoke", responses=PANEL_ACTION)
 async def revoke_subscription(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> Revoked:
     """Revoke the subscription's link in the panel (at once): the old link stops working, the
     new one is kept and answered."""
@@ -112,7 +112,7 @@ async def get_happ_downloads(request: Request, principal: Principal) -> HappDown
 
 @router.get("/cabinet/subscription/app-config", responses={404: links.NO_APP_CONFIG})
 async def get_app_config(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> dict[str, Any]:
     """The connection apps per platform (`APP_CONFIG_FILE`) with the subscription's links in
     place of `{{SUBSCRIPTION_LINK}}`, `{{HAPP_CRYPT3_LINK}}` and `{{HAPP_CRYPT4_LINK}}`."""
@@ -124,7 +124,7 @@ async def get_app_config(
     responses={404: traffic.NO_ACTIVE_SUBSCRIPTION, 429: "Asked again within a minute (`Retry-After`)"},
 )
 async def refresh_traffic(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> TrafficRefresh:
     """The traffic the subscription used, read from the panel now (once a minute; the minute's
     answer again when asked sooner) and stored with it."""

@@ -9,6 +9,7 @@ from typing import Annotated
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
+from subsvc_subscriptions.api import SubscriptionIdQuery
 
 from subsvc.api import Query, Router
 from subsvc.auth.principal import Principal
@@ -24,12 +25,11 @@ from subsvc_addons.sale_schemas import (
 )
 
 router = Router(area="cabinet", tag="Cabinet Subscription")
-SubscriptionId = Annotated[int | None, Query(description="Subscription ID for multi-tariff")]
 
 
 @router.get("/cabinet/subscription/traffic-packages")
 async def get_traffic_packages(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> list[TrafficPackage]:
     """The traffic packages on sale for the subscription, at the price a purchase charges now."""
     return await traffic_sale.packages(request.app, session, principal.id, subscription_id)
@@ -41,7 +41,7 @@ async def get_device_price(
     session: AsyncSession,
     principal: Principal,
     devices: Annotated[int, Query(ge=1, le=100)] = 1,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> DevicePrice:
     """What more devices cost now (``available`` false with the reason when they cannot be
     bought)."""
@@ -50,7 +50,7 @@ async def get_device_price(
 
 @router.get("/cabinet/subscription/devices/reduction-info")
 async def get_device_reduction_info(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> DeviceReductionInfo:
     """How far the device limit can go down, and the devices connected now."""
     return await device_sale.reduction_info(request.app, session, principal.id, subscription_id)
@@ -69,7 +69,7 @@ async def reduce_devices(
     session: AsyncSession,
     principal: Principal,
     payload: DeviceReduceRequest,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> DeviceReduced:
     """Lower the device limit (no refund): the devices above it are deleted in the panel
     first, then the new limit is pushed with the change."""
@@ -80,7 +80,7 @@ async def reduce_devices(
 
 @router.get("/cabinet/subscription/countries", responses={404: NO_SUBSCRIPTION})
 async def get_available_countries(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> CountriesResponse:
     """The servers the user's promo group may connect to, their prices and those connected."""
     return await countries.countries(request.app, session, principal.id, subscription_id)

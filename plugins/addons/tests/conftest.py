@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from subsvc_panel.testing import FakePanel
 from subsvc_panel_sync.testing import FAST_SYNC
-from subsvc_servers.api import Server
 from subsvc_tariffs.api import Tariff
 
 from subsvc.testing import marked_env, stored
@@ -79,16 +78,5 @@ def make_tariff(db: Any) -> Callable[..., Awaitable[Any]]:
         fields.setdefault("name", "Standard")
         fields.setdefault("period_prices", {"30": 30000})
         return await stored(db, Tariff(**fields))
-
-    return make
-
-
-@pytest.fixture
-def make_server(db: Any) -> Callable[..., Awaitable[Any]]:
-    """``await make_server("squad-de", price_kopeks=9000, ...)``: a committed server (squad)."""
-
-    async def make(squad: str, **fields: Any) -> Any:
-        fields.setdefault("display_name", squad)
-        return await stored(db, Server(squad_uuid=squad, **fields))
 
     return make

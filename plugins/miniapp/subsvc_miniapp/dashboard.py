@@ -23,7 +23,7 @@ from subsvc_subscriptions.api import (
 from subsvc_tariffs.api import Tariff, find_tariff
 from subsvc_users.api import User
 
-from subsvc.api import price_label, rubles
+from subsvc.api import from_attributes, price_label, rubles
 from subsvc.db import utcnow
 from subsvc_miniapp.dashboard_schemas import (
     MiniAppCurrentTariff,
@@ -116,15 +116,11 @@ async def _transactions(session: AsyncSession, user_id: int) -> list[MiniAppTran
         .limit(RECENT_TRANSACTIONS)
     )
     return [
-        MiniAppTransaction(
+        from_attributes(
+            MiniAppTransaction,
+            row,
             id=row.id or 0,
-            type=row.type,
-            amount_kopeks=row.amount_kopeks,
             amount_rubles=rubles(row.amount_kopeks),
-            description=row.description,
-            payment_method=row.payment_method,
-            external_id=row.external_id,
-            is_completed=row.is_completed,
             created_at=row.created_at.isoformat(),
             completed_at=row.completed_at.isoformat() if row.completed_at else None,
         )

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import ValidationError
 from subsvc_sales.api import PeriodOption, PurchaseSelectionRequest
 
-from subsvc.api import HTTPError
+from subsvc.api import HTTPError, from_attributes
 from subsvc_miniapp.refusals import as_object
 from subsvc_miniapp.sales_schemas import MiniAppSubscriptionPurchasePreviewRequest, MiniAppTariffPeriod
 
@@ -75,15 +75,4 @@ def selection(body: MiniAppSubscriptionPurchasePreviewRequest) -> PurchaseSelect
 
 def tariff_period(option: PeriodOption) -> MiniAppTariffPeriod:
     """A period of the sales plugin's tariff options as the mini app lists it."""
-    return MiniAppTariffPeriod(
-        days=option.days,
-        months=option.months,
-        label=option.label,
-        price_kopeks=option.price_kopeks,
-        price_label=option.price_label,
-        price_per_month_kopeks=option.price_per_month_kopeks,
-        price_per_month_label=option.price_per_month_label,
-        original_price_kopeks=option.original_price_kopeks,
-        original_price_label=option.original_price_label,
-        discount_percent=option.discount_percent or 0,
-    )
+    return from_attributes(MiniAppTariffPeriod, option, discount_percent=option.discount_percent or 0)

@@ -54,26 +54,6 @@ def signed() -> Callable[..., str]:
     return init_data
 
 
-@pytest.fixture
-def make_tariff(db: Any) -> Callable[..., Awaitable[Any]]:
-    """``await make_tariff(period_prices={"30": 30_000}, ...)``: a tariff row."""
-    from subsvc_tariffs.api import Tariff
-
-    from subsvc.testing import stored
-
-    counter = iter(range(1, 1_000_000))
-
-    async def make(**fields: Any) -> Any:
-        number = next(counter)
-        fields.setdefault("name", f"Tariff {number}")
-        fields.setdefault("display_order", number)
-        fields.setdefault("period_prices", {"30": 30_000, "90": 80_000})
-        fields.setdefault("traffic_limit_gb", 100)
-        return await stored(db, Tariff(**fields))
-
-    return make
-
-
 Post = Callable[..., Awaitable[httpx2.Response]]
 
 

@@ -4,6 +4,7 @@ tables; and consuming the buyer's personal discount (through the granting plugin
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from datetime import datetime
 from typing import Any, Literal
 
@@ -29,6 +30,19 @@ from subsvc_pricing.model import (
     TariffTerms,
 )
 from subsvc_pricing.settings import PricingSettings
+
+__all__ = [
+    "buyer_of",
+    "classic_tables",
+    "consume_personal_discount",
+    "group_discounts",
+    "guest",
+    "personal_discount",
+    "sales_mode",
+    "server_prices",
+    "tariff_terms",
+    "terms_of",
+]
 
 SOURCES = ("promo_offer", "promocode")
 
@@ -163,38 +177,22 @@ async def consume_personal_discount(
 
 
 def terms_of(app: Starlette, tariff: Tariff, groups: Sequence[int]) -> TariffTerms:
-    """A tariff row (and its promo groups) as the engine prices it."""
+    """A tariff row (and its promo groups) as the engine prices it: the row's fields of the
+    same names, the tables with integer keys, the groups and the settings' defaults."""
     assert tariff.id is not None
-    settings = PricingSettings.of(app)
+    worked_out: dict[str, Any] = {
+        "period_prices": _int_keys(tariff.period_prices),
+        "traffic_topup_packages": _int_keys(tariff.traffic_topup_packages),
+        "allowed_squads": tuple(tariff.allowed_squads or ()),
+        "promo_group_ids": frozenset(groups),
+        "default_device_price_kopeks": PricingSettings.of(app).PRICE_PER_DEVICE,
+        "default_max_devices": SubscriptionSettings.of(app).MAX_DEVICES_LIMIT,
+    }
     return TariffTerms(
-        id=tariff.id,
-        name=tariff.name,
-        is_active=tariff.is_active,
-        tier_level=tariff.tier_level,
-        is_trial_available=tariff.is_trial_available,
-        period_prices=_int_keys(tariff.period_prices),
-        traffic_limit_gb=tariff.traffic_limit_gb,
-        device_limit=tariff.device_limit,
-        device_price_kopeks=tariff.device_price_kopeks,
-        max_device_limit=tariff.max_device_limit,
-        is_daily=tariff.is_daily,
-        daily_price_kopeks=tariff.daily_price_kopeks,
-        custom_days_enabled=tariff.custom_days_enabled,
-        price_per_day_kopeks=tariff.price_per_day_kopeks,
-        min_days=tariff.min_days,
-        max_days=tariff.max_days,
-        custom_traffic_enabled=tariff.custom_traffic_enabled,
-        traffic_price_per_gb_kopeks=tariff.traffic_price_per_gb_kopeks,
-        min_traffic_gb=tariff.min_traffic_gb,
-        max_traffic_gb=tariff.max_traffic_gb,
-        traffic_topup_enabled=tariff.traffic_topup_enabled,
-        traffic_topup_packages=_int_keys(tariff.traffic_topup_packages),
-        max_topup_traffic_gb=tariff.max_topup_traffic_gb,
-        allowed_squads=tuple(tariff.allowed_squads or ()),
-        external_squad_uuid=tariff.external_squad_uuid,
-        promo_group_ids=frozenset(groups),
-        default_device_price_kopeks=settings.PRICE_PER_DEVICE,
-        default_max_devices=SubscriptionSettings.of(app).MAX_DEVICES_LIMIT,
+        **{
+            field.name: worked_out[field.name] if field.name in worked_out else getattr(tariff, field.name)
+            for field in fields(TariffTerms)
+        }
     )
 
 

@@ -8,6 +8,23 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+__all__ = [
+    "Buyer",
+    "Category",
+    "ClassicSelection",
+    "ClassicTables",
+    "GroupDiscounts",
+    "Line",
+    "LineKind",
+    "PeriodPrice",
+    "PersonalDiscount",
+    "PricingError",
+    "Quote",
+    "ServerOffer",
+    "SwitchQuote",
+    "TariffTerms",
+]
+
 Category = Literal["period", "servers", "traffic", "devices"]
 LineKind = Literal["period", "devices", "traffic", "custom_traffic", "servers", "daily", "switch", "package"]
 DEFAULT_PERIOD_DAYS = 30

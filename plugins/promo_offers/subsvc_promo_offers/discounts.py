@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, or_, select
+from sqlalchemy import ColumnElement, delete, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.db import utcnow
@@ -92,10 +92,30 @@ async def clear_active_discount(
 ) -> int | None:
     """Remove the user's discount (logged as ``disabled`` with ``context``): the percent it had,
     ``None`` when there was none. The user's row is locked first."""
+    return await _removed(session, user_id, DISABLED, context)
+
+
+async def consume_active_discount(session: AsyncSession, user_id: int, *, context: str) -> int:
+    """Use the user's active discount for a purchase: it is removed (logged as ``consumed``
+    with ``context``) and its percent returned; 0 when the user has none. Atomic: two
+    purchases at once cannot both use it. The user's row is locked first."""
+    now = utcnow()
+    active = (
+        DISCOUNTS.c.discount_percent > 0,
+        or_(DISCOUNTS.c.expires_at.is_(None), DISCOUNTS.c.expires_at > now),
+    )
+    return await _removed(session, user_id, CONSUMED, context, *active) or 0
+
+
+async def _removed(
+    session: AsyncSession, user_id: int, action: str, context: str, *only: ColumnElement[bool]
+) -> int | None:
+    """Delete the user's discount (if it matches ``only``) and log it as ``action`` with
+    ``context``, the user's row locked first: the percent it had, ``None`` when none went."""
     await lock_user(session, user_id)
     statement = (
         delete(DISCOUNTS)
-        .where(DISCOUNTS.c.user_id == user_id)
+        .where(DISCOUNTS.c.user_id == user_id, *only)
         .returning(DISCOUNTS.c.discount_percent, DISCOUNTS.c.source, DISCOUNTS.c.offer_id)
     )
     row = (await session.exec(statement)).first()
@@ -104,38 +124,7 @@ async def clear_active_discount(
     percent, source, offer_id = row
     add_log(
         session,
-        action=DISABLED,
-        user_id=user_id,
-        offer_id=offer_id,
-        source=source,
-        percent=percent,
-        details={"context": context},
-    )
-    return int(percent)
-
-
-async def consume_active_discount(session: AsyncSession, user_id: int, *, context: str) -> int:
-    """Use the user's active discount for a purchase: it is removed (logged as ``consumed``
-    with ``context``) and its percent returned; 0 when the user has none. Atomic: two
-    purchases at once cannot both use it. The user's row is locked first."""
-    await lock_user(session, user_id)
-    now = utcnow()
-    statement = (
-        delete(DISCOUNTS)
-        .where(
-            DISCOUNTS.c.user_id == user_id,
-            DISCOUNTS.c.discount_percent > 0,
-            or_(DISCOUNTS.c.expires_at.is_(None), DISCOUNTS.c.expires_at > now),
-        )
-        .returning(DISCOUNTS.c.discount_percent, DISCOUNTS.c.source, DISCOUNTS.c.offer_id)
-    )
-    row = (await session.exec(statement)).first()
-    if row is None:
-        return 0
-    percent, source, offer_id = row
-    add_log(
-        session,
-        action=CONSUMED,
+        action=action,
         user_id=user_id,
         offer_id=offer_id,
         source=source,

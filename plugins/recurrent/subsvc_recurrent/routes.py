@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
+from subsvc_subscriptions.api import SubscriptionIdQuery
 
 from subsvc.api import Query, Router
 from subsvc.auth.principal import Principal
@@ -16,7 +17,6 @@ from subsvc_recurrent.schemas import RecurrentCancelled, RecurrentState
 
 router = Router(area="cabinet", tag="Cabinet Subscription")
 
-SubscriptionId = Annotated[int | None, Query(description="Subscription ID for multi-tariff")]
 TariffId = Annotated[int, Query(description="Tariff to subscribe to")]
 FOUND = {404: f"{service.SUBSCRIPTION_NOT_FOUND} (not the user's) / {service.NO_SUBSCRIPTION}"}
 PLATEGA_OFF = {503: f"{service.PLATEGA_NOT_CONFIGURED}"}
@@ -32,7 +32,7 @@ LAVA = {503: f"{service.LAVA_NOT_AVAILABLE} (no Lava provider plugin with recurr
 
 @router.get("/cabinet/subscription/platega-recurrent", responses={**FOUND, **PLATEGA_OFF})
 async def get_platega_recurrent(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> RecurrentState:
     """Platega's SBP auto-renewal of the subscription: whether it can be set up and is active."""
     return await service.platega_state(request.app, session, principal.id, subscription_id)
@@ -40,7 +40,7 @@ async def get_platega_recurrent(
 
 @router.post("/cabinet/subscription/platega-recurrent/enable", responses={**FOUND, **PLATEGA_UNAVAILABLE})
 async def enable_platega_recurrent(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> RecurrentState:
     """Enable Platega's SBP auto-renewal of the subscription (it would turn the balance autopay
     off); not available: 503, nothing changed."""
@@ -57,7 +57,7 @@ async def purchase_with_platega_recurrent(
 
 @router.post("/cabinet/subscription/platega-recurrent/cancel", responses={**FOUND, **PLATEGA_OFF})
 async def cancel_platega_recurrent(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> RecurrentCancelled:
     """Stop Platega's SBP auto-renewal of the subscription (never gated: a user can always
     stop being charged)."""
@@ -69,7 +69,7 @@ async def cancel_platega_recurrent(
 
 @router.get("/cabinet/subscription/lava-recurrent", responses=LAVA)
 async def get_lava_recurrent(
-    request: Request, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> dict[str, Any]:
     """Lava's auto-renewal of the subscription: not available (503)."""
     return await service.lava_refused(request.app)
@@ -77,7 +77,7 @@ async def get_lava_recurrent(
 
 @router.post("/cabinet/subscription/lava-recurrent/enable", responses=LAVA)
 async def enable_lava_recurrent(
-    request: Request, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> dict[str, Any]:
     """Enable Lava's auto-renewal: not available (503)."""
     return await service.lava_refused(request.app)
@@ -93,7 +93,7 @@ async def purchase_with_lava_recurrent(
 
 @router.post("/cabinet/subscription/lava-recurrent/cancel", responses=LAVA)
 async def cancel_lava_recurrent(
-    request: Request, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> dict[str, Any]:
     """Stop Lava's auto-renewal: not available (503)."""
     return await service.lava_refused(request.app)

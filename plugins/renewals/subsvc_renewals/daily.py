@@ -17,7 +17,8 @@ from subsvc.api import price_label
 from subsvc.db import utcnow
 from subsvc.services import services
 from subsvc_renewals.errors import RenewalError, coded
-from subsvc_renewals.schemas import PauseResponse, SubscriptionRenewed
+from subsvc_renewals.renewing import publish_renewed
+from subsvc_renewals.schemas import PauseResponse
 from subsvc_renewals.subject import buyer, subscription_of, tariff_of
 
 NO_TARIFF = "Subscription has no tariff"
@@ -25,7 +26,6 @@ NOT_DAILY = "Pause is only available for daily tariffs"
 SHORT = "Insufficient balance to resume daily subscription"
 PAUSED = "Daily subscription paused"
 RESUMED = "Daily subscription resumed"
-RENEWED_EVENT = "subscription.renewed"
 
 
 def daily_description() -> str:
@@ -70,21 +70,7 @@ async def toggle_pause(
                 balance=short.balance_kopeks,
             ) from None
         await _resume_for_a_day(app, session, subscription, now)
-        assert subscription.id is not None
-        services(app).events.publish(
-            session,
-            RENEWED_EVENT,
-            SubscriptionRenewed(
-                subscription_id=subscription.id,
-                user_id=user_id,
-                source="resume",
-                days=1,
-                amount_kopeks=charged.amount_kopeks,
-                new_end_date=subscription.end_date,
-                transaction_id=charged.transaction_id,
-                occurred_at=now,
-            ),
-        )
+        publish_renewed(app, session, subscription, charged, source="resume", days=1, now=now)
         balance, paused = charged.balance_kopeks, False
     return PauseResponse(
         success=True,

@@ -12,12 +12,13 @@ before it is charged (two workers, or a rerun, charge it once):
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 
 import subsvc_pricing.api as pricing
 import subsvc_sales.api as sales
 import subsvc_subscriptions.api as subscriptions
+from sqlalchemy import ColumnExpressionArgument
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, false, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -30,8 +31,8 @@ from subsvc_renewals.daily import daily_description
 from subsvc_renewals.errors import RenewalError
 from subsvc_renewals.models import FAILED, RENEWED, AutopayAttempt
 from subsvc_renewals.options import renewal_quote
-from subsvc_renewals.renewing import RENEWED_EVENT, charge_and_extend
-from subsvc_renewals.schemas import AutopayFailed, SubscriptionRenewed
+from subsvc_renewals.renewing import charge_and_extend, publish_renewed
+from subsvc_renewals.schemas import AutopayFailed
 from subsvc_renewals.subject import buyer, tariff_of
 
 AUTOPAY_JOB = "renewals.autopay"
@@ -58,6 +59,31 @@ def _failed(
     )
 
 
+async def _each_candidate(
+    app: Starlette,
+    now: datetime,
+    candidates: Callable[[datetime], list[ColumnExpressionArgument[bool]]],
+    one: Callable[[Starlette, int, datetime], Awaitable[bool]],
+) -> int:
+    """Call ``one`` for every subscription matching ``candidates(now)``, in pages of
+    ``BATCH`` by id (each call checks again and commits on its own); answers how many it did."""
+    done, after_id = 0, 0
+    while True:
+        async with services(app).db.session(read_only=True) as session:
+            query = (
+                select(col(Subscription.id))
+                .where(*candidates(now), col(Subscription.id) > after_id)
+                .order_by(col(Subscription.id))
+                .limit(BATCH)
+            )
+            due = [i for i in (await session.exec(query)).all() if i is not None]
+        for subscription_id in due:
+            after_id = subscription_id
+            done += await one(app, subscription_id, now)
+        if len(due) < BATCH:
+            return done
+
+
 # --- autopay -------------------------------------------------------------------------------------
 
 
@@ -73,20 +99,12 @@ def _autopay_due(subscription: Subscription, now: datetime) -> bool:
     )
 
 
-async def _autopay_candidates(app: Starlette, now: datetime, after_id: int) -> Sequence[int]:
-    async with services(app).db.session(read_only=True) as session:
-        query = (
-            select(col(Subscription.id))
-            .where(
-                col(Subscription.autopay_enabled),
-                col(Subscription.status) == SubscriptionStatus.ACTIVE,
-                col(Subscription.end_date) <= now + timedelta(days=AUTOPAY_HORIZON_DAYS),
-                col(Subscription.id) > after_id,
-            )
-            .order_by(col(Subscription.id))
-            .limit(BATCH)
-        )
-        return [i for i in (await session.exec(query)).all() if i is not None]
+def _autopay_candidates(now: datetime) -> list[ColumnExpressionArgument[bool]]:
+    return [
+        col(Subscription.autopay_enabled),
+        col(Subscription.status) == SubscriptionStatus.ACTIVE,
+        col(Subscription.end_date) <= now + timedelta(days=AUTOPAY_HORIZON_DAYS),
+    ]
 
 
 async def _autopay_period(app: Starlette, session: AsyncSession, subscription: Subscription) -> int:
@@ -161,15 +179,7 @@ async def _autopay_one(app: Starlette, subscription_id: int, now: datetime) -> b
 async def autopay_due(app: Starlette, *, now: datetime | None = None) -> int:
     """Renew every subscription whose autopay is due at ``now`` (once per term); answers how
     many were renewed."""
-    now = now or utcnow()
-    renewed, after_id = 0, 0
-    while True:
-        due = await _autopay_candidates(app, now, after_id)
-        for subscription_id in due:
-            after_id = subscription_id
-            renewed += await _autopay_one(app, subscription_id, now)
-        if len(due) < BATCH:
-            break
+    renewed = await _each_candidate(app, now or utcnow(), _autopay_candidates, _autopay_one)
     if renewed:
         log.info("autopay renewed %d subscriptions", renewed)
     return renewed
@@ -194,21 +204,13 @@ def _daily_due(subscription: Subscription, now: datetime) -> bool:
     )
 
 
-async def _daily_candidates(app: Starlette, now: datetime, after_id: int) -> Sequence[int]:
-    async with services(app).db.session(read_only=True) as session:
-        query = (
-            select(col(Subscription.id))
-            .where(
-                col(Subscription.last_daily_charge_at).is_not(None),
-                col(Subscription.last_daily_charge_at) <= now - DAY,
-                col(Subscription.is_daily_paused) == false(),
-                col(Subscription.status).in_([SubscriptionStatus.ACTIVE, SubscriptionStatus.EXPIRED]),
-                col(Subscription.id) > after_id,
-            )
-            .order_by(col(Subscription.id))
-            .limit(BATCH)
-        )
-        return [i for i in (await session.exec(query)).all() if i is not None]
+def _daily_candidates(now: datetime) -> list[ColumnExpressionArgument[bool]]:
+    return [
+        col(Subscription.last_daily_charge_at).is_not(None),
+        col(Subscription.last_daily_charge_at) <= now - DAY,
+        col(Subscription.is_daily_paused) == false(),
+        col(Subscription.status).in_([SubscriptionStatus.ACTIVE, SubscriptionStatus.EXPIRED]),
+    ]
 
 
 async def _charge_day(app: Starlette, subscription_id: int, now: datetime) -> bool:
@@ -243,18 +245,7 @@ async def _charge_day(app: Starlette, subscription_id: int, now: datetime) -> bo
             return False
         await subscriptions.extend(session, events, subscription, 1, now=now)
         await subscriptions.set_daily_state(session, subscription, last_charge_at=now)
-        assert subscription.id is not None
-        renewed = SubscriptionRenewed(
-            subscription_id=subscription.id,
-            user_id=subscription.user_id,
-            source="daily",
-            days=1,
-            amount_kopeks=charged.amount_kopeks,
-            new_end_date=subscription.end_date,
-            transaction_id=charged.transaction_id,
-            occurred_at=now,
-        )
-        events.publish(session, RENEWED_EVENT, renewed)
+        publish_renewed(app, session, subscription, charged, source="daily", days=1, now=now)
         await session.commit()
         return True
 
@@ -262,15 +253,7 @@ async def _charge_day(app: Starlette, subscription_id: int, now: datetime) -> bo
 async def charge_daily_due(app: Starlette, *, now: datetime | None = None) -> int:
     """Charge every daily subscription whose day is over at ``now`` (not paused); disable the
     ones the balance does not cover. Answers how many were charged."""
-    now = now or utcnow()
-    charged, after_id = 0, 0
-    while True:
-        due = await _daily_candidates(app, now, after_id)
-        for subscription_id in due:
-            after_id = subscription_id
-            charged += await _charge_day(app, subscription_id, now)
-        if len(due) < BATCH:
-            break
+    charged = await _each_candidate(app, now or utcnow(), _daily_candidates, _charge_day)
     if charged:
         log.info("charged %d daily subscriptions", charged)
     return charged

@@ -64,6 +64,21 @@ async def charge_and_extend(
     events = services(app).events
     actions = panel_actions(app, subscription, now)
     await subscriptions.extend(session, events, subscription, days, now=now, panel_actions=actions)
+    publish_renewed(app, session, subscription, charged, source=source, days=days, now=now)
+    return charged
+
+
+def publish_renewed(
+    app: Starlette,
+    session: AsyncSession,
+    subscription: Subscription,
+    charged: sales.Charged,
+    *,
+    source: RenewalSource,
+    days: int,
+    now: datetime,
+) -> None:
+    """Publish ``subscription.renewed``: ``days`` added to the subscription, paid by ``charged``."""
     assert subscription.id is not None
     renewed = SubscriptionRenewed(
         subscription_id=subscription.id,
@@ -76,7 +91,6 @@ async def charge_and_extend(
         occurred_at=now,
     )
     services(app).events.publish(session, RENEWED_EVENT, renewed)
-    return charged
 
 
 def _answer(quote: pricing.Quote, charged: sales.Charged, subscription: Subscription) -> RenewalResponse:

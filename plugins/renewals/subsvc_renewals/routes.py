@@ -4,12 +4,11 @@ user's own; default: the current one)."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
+from subsvc_subscriptions.api import SubscriptionIdQuery
 
-from subsvc.api import Query, Router
+from subsvc.api import Router
 from subsvc.auth.principal import Principal
 from subsvc_renewals import api, autopay, daily, options, renewing, subject, switch_quote, switching
 from subsvc_renewals.errors import NO_SUBSCRIPTION
@@ -26,7 +25,6 @@ from subsvc_renewals.schemas import (
 )
 
 router = Router(area="cabinet", tag="Cabinet Subscription")
-SubscriptionId = Annotated[int | None, Query(description="Subscription ID for multi-tariff")]
 PRICE_CHANGED = "The price has changed, please try again (the personal discount quoted was used meanwhile)"
 RENEW_REFUSALS = {
     400: f"{options.CLASSIC_CANNOT_RENEW}; Cannot renew subscription with status: {{status}}; "
@@ -48,7 +46,7 @@ SWITCH_REFUSALS = {
 
 @router.get("/cabinet/subscription/renewal-options")
 async def get_renewal_options(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> list[RenewalOptionResponse]:
     """The periods the subscription can be renewed for, at the user's price (empty without a
     subscription, for a disabled or pending one, and for a classic one in tariffs mode)."""
@@ -61,7 +59,7 @@ async def update_autopay(
     session: AsyncSession,
     principal: Principal,
     payload: AutopayUpdateRequest,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> AutopayResponse:
     """Switch autopay: renewing from the balance `days_before` days before the end (not for
     classic subscriptions in tariffs mode, trials or daily tariffs)."""
@@ -74,7 +72,7 @@ async def preview_tariff_switch(
     session: AsyncSession,
     principal: Principal,
     payload: TariffSwitchRequest,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> SwitchPreview:
     """What switching to another tariff costs now (§2.3: the difference of the daily rates
     over the days left, free downgrades), and which extra devices it carries or refunds."""
@@ -89,7 +87,7 @@ async def renew_subscription(
     session: AsyncSession,
     principal: Principal,
     payload: RenewalRequest,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> RenewalResponse:
     """Renew the subscription for a period from the balance (debit and extension in one
     transaction); short, an `extend` cart is kept for after a top-up and the answer is 402."""
@@ -106,7 +104,7 @@ async def renew_subscription(
     },
 )
 async def toggle_subscription_pause(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> PauseResponse:
     """Pause or resume a daily tariff's charge; a subscription disabled for a short balance
     resumes by paying a day."""
@@ -128,7 +126,7 @@ async def switch_tariff(
     session: AsyncSession,
     principal: Principal,
     payload: TariffSwitchRequest,
-    subscription_id: SubscriptionId = None,
+    subscription_id: SubscriptionIdQuery = None,
 ) -> SwitchResult:
     """Switch to another tariff now: charged as the preview says (a free switch records a
     0-kopek payment), the extra devices carried up to the new cap and the rest refunded,

@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from subsvc_tariffs.api import Tariff
 
-from subsvc.db import Database
-from subsvc.testing import marked_env, stored
+from subsvc.testing import marked_env
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -29,25 +28,6 @@ def subsvc_settings_overrides(
 ) -> dict[str, Any]:
     marked_env(request, monkeypatch, "renewals_env", {})
     return {}
-
-
-MakeTariff = Callable[..., Awaitable[Tariff]]
-
-
-@pytest.fixture
-def make_tariff(db: Database) -> MakeTariff:
-    """``await make_tariff(period_prices={"30": 30_000}, device_limit=1, ...)``: a tariff row."""
-    counter = iter(range(1, 1_000_000))
-
-    async def make(**fields: Any) -> Tariff:
-        number = next(counter)
-        fields.setdefault("name", f"Tariff {number}")
-        fields.setdefault("display_order", number)
-        fields.setdefault("period_prices", {"30": 30_000, "90": 80_000})
-        fields.setdefault("traffic_limit_gb", 100)
-        return await stored(db, Tariff(**fields))
-
-    return make
 
 
 @dataclass

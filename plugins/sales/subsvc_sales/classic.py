@@ -27,19 +27,14 @@ from subsvc_pricing.api import (
     server_prices,
 )
 from subsvc_subscriptions.api import (
-    LIVE,
     Subscription,
-    SubscriptionSettings,
     Terms,
-    apply_tariff,
-    create_paid,
     resolve,
 )
-from subsvc_users.api import User, record_paid_subscription
+from subsvc_users.api import User
 
 from subsvc.api import price_label
 from subsvc.db import utcnow
-from subsvc.services import services
 from subsvc_sales.carts import CartMode, drop_cart, payment_required_with_cart
 from subsvc_sales.common import (
     PURCHASES_RESTRICTED,
@@ -47,6 +42,7 @@ from subsvc_sales.common import (
     check_not_restricted,
     lock_buyer,
     priced,
+    put_terms,
     view_of,
 )
 from subsvc_sales.kernel import InsufficientFunds, PriceChanged, charge
@@ -167,17 +163,9 @@ async def _apply(
     assert user.id is not None
     s = plan.selection
     terms = Terms(None, s.period_days, s.traffic_gb, s.devices, s.squads, autopay_period_days=s.period_days)
-    events = services(app).events
     existing = await resolve(session, user.id, None, multi=False, for_update=True)
-    if existing is None:
-        return await create_paid(session, events, SubscriptionSettings.of(app), user, terms, now=now), False
-    was_trial = existing.is_trial
-    carry = 0
-    if existing.status in LIVE and not was_trial and existing.end_date > now:
-        carry = int((existing.end_date - now).total_seconds())
-    subscription = await apply_tariff(session, events, existing, terms, now=now, carry_seconds=carry)
-    record_paid_subscription(session, user, now)
-    return subscription, was_trial
+    was_trial = existing is not None and existing.is_trial
+    return await put_terms(app, session, user, existing, terms, now), was_trial
 
 
 async def submit_purchase(

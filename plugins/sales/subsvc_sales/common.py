@@ -1,5 +1,6 @@
 """What the selling operations share: their domain error, the buyer's lock, restrictions,
-prices turned into answers, and the cabinet's view of a subscription."""
+prices turned into answers, bought terms put on a subscription, and the cabinet's view of a
+subscription."""
 
 from __future__ import annotations
 
@@ -11,8 +12,16 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_cabinet.api import SubscriptionData, subscription_views
 from subsvc_pricing.api import PricingError
-from subsvc_subscriptions.api import Subscription, actual_status
-from subsvc_users.api import User, touch
+from subsvc_subscriptions.api import (
+    LIVE,
+    Subscription,
+    SubscriptionSettings,
+    Terms,
+    actual_status,
+    apply_tariff,
+    create_paid,
+)
+from subsvc_users.api import User, record_paid_subscription, touch
 
 from subsvc.api import HTTPError
 from subsvc.services import services
@@ -55,6 +64,27 @@ async def check_not_restricted(app: Starlette, session: AsyncSession, user_id: i
     subscriptions (hook ``sales_purchases_restricted``)."""
     if await services(app).plugins.first_result(RESTRICTED_HOOK, app=app, session=session, user_id=user_id):
         raise SalesError(403, text)
+
+
+async def put_terms(
+    app: Starlette,
+    session: AsyncSession,
+    user: User,
+    existing: Subscription | None,
+    terms: Terms,
+    now: datetime,
+) -> Subscription:
+    """Put bought ``terms`` on a new subscription, or on ``existing`` from ``now`` carrying what
+    is left of a paid term (a trial's time is not carried)."""
+    events = services(app).events
+    if existing is None:
+        return await create_paid(session, events, SubscriptionSettings.of(app), user, terms, now=now)
+    carry = 0
+    if existing.status in LIVE and not existing.is_trial and existing.end_date > now:
+        carry = int((existing.end_date - now).total_seconds())
+    subscription = await apply_tariff(session, events, existing, terms, now=now, carry_seconds=carry)
+    record_paid_subscription(session, user, now)
+    return subscription
 
 
 async def view_of(

@@ -3,13 +3,14 @@ contract leaves open (objects with any fields) are the services' models dumped."
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_cabinet.api import SubscriptionData
+from subsvc_subscriptions.api import SubscriptionIdQuery
 
-from subsvc.api import Query, Router
+from subsvc.api import Router
 from subsvc.auth.principal import Principal
 from subsvc_sales import classic, options, tariff_purchase, trial
 from subsvc_sales.schemas import (
@@ -20,7 +21,6 @@ from subsvc_sales.schemas import (
 )
 
 router = Router(area="cabinet", tag="Cabinet Subscription")
-SubscriptionId = Annotated[int | None, Query(description="Subscription ID for multi-tariff")]
 INSUFFICIENT = (
     "`{code: insufficient_funds, message, missing_amount, cart_saved, cart_mode}`: the balance is short "
     "(the cart is saved)"
@@ -31,7 +31,7 @@ CLASSIC_400 = "Tariffs mode, or a selection the price tables do not sell (the re
 
 @router.get("/cabinet/subscription/purchase-options", responses={404: "Subscription not found"})
 async def get_purchase_options(
-    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionId = None
+    request: Request, session: AsyncSession, principal: Principal, subscription_id: SubscriptionIdQuery = None
 ) -> dict[str, Any]:
     """What the user can buy in the sales mode, each price the pricing engine's (tariffs: the
     tariffs open to the user's promo group with their periods; classic: periods, traffic

@@ -23,22 +23,18 @@ from subsvc_pricing.api import (
     tariff_terms,
 )
 from subsvc_subscriptions.api import (
-    LIVE,
     DuplicateTariff,
     Subscription,
     SubscriptionSettings,
     Terms,
-    apply_tariff,
-    create_paid,
     of_user,
     resolve,
 )
 from subsvc_tariffs.api import lock_for_use
-from subsvc_users.api import User, record_paid_subscription
+from subsvc_users.api import User
 
 from subsvc.api import price_label
 from subsvc.db import utcnow
-from subsvc.services import services
 from subsvc_sales.carts import CartMode, drop_cart, payment_required_with_cart
 from subsvc_sales.common import (
     PURCHASES_RESTRICTED,
@@ -46,6 +42,7 @@ from subsvc_sales.common import (
     check_not_restricted,
     lock_buyer,
     priced,
+    put_terms,
     view_of,
 )
 from subsvc_sales.kernel import InsufficientFunds, PriceChanged, charge
@@ -137,19 +134,10 @@ async def apply_plan(
         is_daily=tariff.is_daily,
         autopay_period_days=None if tariff.is_daily else plan.days,
     )
-    events = services(app).events
     try:
-        if plan.existing is None:
-            return await create_paid(session, events, SubscriptionSettings.of(app), user, terms, now=now)
-        existing = plan.existing
-        carry = 0
-        if existing.status in LIVE and not existing.is_trial and existing.end_date > now:
-            carry = int((existing.end_date - now).total_seconds())
-        subscription = await apply_tariff(session, events, existing, terms, now=now, carry_seconds=carry)
+        return await put_terms(app, session, user, plan.existing, terms, now)
     except DuplicateTariff as error:
         raise SalesError(409, str(error)) from None
-    record_paid_subscription(session, user, now)
-    return subscription
 
 
 async def purchase_tariff(

@@ -4,18 +4,17 @@ the loopback fake panel. ``@pytest.mark.sales_env(NAME=value)`` sets more of the
 from __future__ import annotations
 
 import contextlib
-import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
 from subsvc_panel.testing import FakePanel
 from subsvc_panel_sync.testing import FAST_SYNC
-from subsvc_servers.api import Server
 from subsvc_tariffs.api import Tariff
+from subsvc_tariffs.testing import MakeTariff
 
 from subsvc.db import Database
-from subsvc.testing import marked_env, stored
+from subsvc.testing import marked_env
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -38,30 +37,15 @@ def subsvc_settings_overrides(
 
 
 @pytest.fixture
-def make_tariff(db: Database) -> Callable[..., Awaitable[Any]]:
-    """``await make_tariff(period_prices={"30": 19900})``: a committed active tariff row."""
-    counter = itertools.count(1)
+def make_tariff(make_tariff: MakeTariff) -> MakeTariff:
+    """The tariffs kit's ``make_tariff`` with the sales tests' prices (199 and 499 RUB), squad
+    ``squad-a`` and 2 devices unless given."""
 
-    async def make(**fields: Any) -> Any:
-        number = next(counter)
-        fields.setdefault("name", f"Tariff {number}")
-        fields.setdefault("display_order", number)
+    async def make(**fields: Any) -> Tariff:
         fields.setdefault("period_prices", {"30": 19_900, "90": 49_900})
         fields.setdefault("allowed_squads", ["squad-a"])
-        fields.setdefault("traffic_limit_gb", 100)
         fields.setdefault("device_limit", 2)
-        return await stored(db, Tariff(**fields))
-
-    return make
-
-
-@pytest.fixture
-def make_server(db: Database) -> Callable[..., Awaitable[Any]]:
-    """``await make_server("squad-a", price_kopeks=5000)``: a committed server (squad) row."""
-
-    async def make(squad: str, **fields: Any) -> Any:
-        fields.setdefault("display_name", squad)
-        return await stored(db, Server(squad_uuid=squad, **fields))
+        return await make_tariff(**fields)
 
     return make
 

@@ -14,13 +14,14 @@
   (:class:`TrafficPurchaseNotFound`), :func:`remove` (rows for good), and the VPN panel's
   state: :func:`take_panel_state` (a :class:`PanelState`), :func:`mark_synced`.
 - Selling (:mod:`subsvc_subscriptions.lifecycle`): :func:`resolve` (the subscription a
-  cabinet request means), :func:`of_user`; :func:`create_paid`, :func:`create_pending`,
-  :func:`create_trial` on a tariff's :class:`Terms`; :func:`apply_tariff` (a purchase of
-  another tariff), :func:`switch_tariff`, :func:`add_devices`, :func:`set_squads` (these
-  publish, with ``panel_actions`` where given: :data:`PanelAction`); without an event
-  :func:`set_daily_state`, :func:`set_traffic_used`, :func:`mark_expired` (an
-  :class:`ExpiredRow` each). A second held subscription of a tariff raises
-  :class:`DuplicateTariff` (409); ``MULTI_TARIFF_ENABLED`` is in :class:`SubscriptionSettings`.
+  cabinet request means, named by the query :data:`SubscriptionIdQuery`), :func:`of_user`;
+  :func:`create_paid`, :func:`create_pending`, :func:`create_trial` on a tariff's
+  :class:`Terms`; :func:`apply_tariff` (a purchase of another tariff), :func:`switch_tariff`,
+  :func:`add_devices`, :func:`set_squads` (these publish, with ``panel_actions`` where given:
+  :data:`PanelAction`); without an event :func:`set_daily_state`, :func:`set_traffic_used`,
+  :func:`mark_expired` (an :class:`ExpiredRow` each). A second held subscription of a tariff
+  raises :class:`DuplicateTariff` (409); ``MULTI_TARIFF_ENABLED`` is in
+  :class:`SubscriptionSettings`.
 - The panel integration's bulk writes (:mod:`subsvc_subscriptions.panel_writes`, no events):
   :func:`write_panel_state`, :func:`write_panel_statuses`, :func:`create_from_panel`,
   :func:`set_panel_sync_state`.
@@ -47,6 +48,7 @@ from subsvc_subscriptions.lifecycle import (
     DUPLICATE_TARIFF,
     DuplicateTariff,
     ExpiredRow,
+    SubscriptionIdQuery,
     Terms,
     apply_tariff,
     create_paid,
@@ -115,6 +117,7 @@ __all__ = [
     "RuleViolation",
     "Subscription",
     "SubscriptionChanged",
+    "SubscriptionIdQuery",
     "SubscriptionSettings",
     "SubscriptionStatus",
     "Terms",

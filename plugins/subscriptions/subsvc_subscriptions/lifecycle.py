@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Annotated
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -22,7 +23,7 @@ from sqlmodel import col, delete, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_users.api import User, record_paid_subscription
 
-from subsvc.api import fits_int32
+from subsvc.api import Query, fits_int32
 from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc_subscriptions.models import HELD_STATUSES, Subscription, TrafficPurchase
@@ -41,6 +42,9 @@ from subsvc_subscriptions.settings import SubscriptionSettings
 
 DUPLICATE_TARIFF = "You already have an active subscription for this tariff"
 _INDEX = "uq_subscriptions_user_tariff_live"
+SubscriptionIdQuery = Annotated[int | None, Query(description="Subscription ID for multi-tariff")]
+"""The 4.1.0 query ``subscription_id`` of a cabinet operation on a subscription: one of the
+user's own (:func:`resolve`; absent: the current one)."""
 
 
 class DuplicateTariff(RuleViolation):

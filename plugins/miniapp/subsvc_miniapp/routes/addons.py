@@ -4,9 +4,6 @@ addons plugin's purchases (its api), refusals in the object style (``{code, mess
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from typing import TypeVar
-
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_addons.api import (
@@ -44,10 +41,9 @@ from subsvc_miniapp.addon_schemas import (
 )
 from subsvc_miniapp.dashboard import gb_label
 from subsvc_miniapp.dashboard_schemas import MiniAppConnectedServer
-from subsvc_miniapp.refusals import as_object
+from subsvc_miniapp.refusals import object_style
 
 router = Router(area="web", tag="miniapp")
-T = TypeVar("T")
 REFUSED = "`{code, message}`: the addons plugin's refusal (the cabinet's text, `code` of the status)"
 PAID: dict[int, str] = {
     **auth.USER_RESPONSES,
@@ -64,14 +60,6 @@ NO_DEVICES = {"code": "invalid_request", "message": "Invalid new_device_limit"}
 UNCHANGED = {"code": "invalid_request", "message": "Device limit is unchanged"}
 
 
-async def _mapped(call: Awaitable[T]) -> T:
-    """The addons service's answer, its refusal in the object style."""
-    try:
-        return await call
-    except HTTPError as refused:
-        raise as_object(refused.status_code, refused.detail) from None
-
-
 @router.post(
     "/miniapp/subscription/traffic-topup", public=True, response_model=TrafficPurchased, responses=PAID
 )
@@ -82,7 +70,7 @@ async def purchase_traffic_topup(
     purchase: its packages, prices, limits; 402 with the `add_traffic` cart saved)."""
     user = await auth.user_of(request.app, session, body.initData)
     assert user.id is not None
-    return await _mapped(purchase_traffic(request.app, session, user.id, body.subscriptionId, body.gb))
+    return await object_style(purchase_traffic(request.app, session, user.id, body.subscriptionId, body.gb))
 
 
 @router.post("/miniapp/subscription/servers", public=True, responses=PAID)
@@ -97,7 +85,7 @@ async def update_subscription_servers(
     squads = next((s for s in (body.servers, body.squads, body.server_uuids, body.squad_uuids) if s), None)
     if not squads:
         raise HTTPError(400, NO_SERVERS)
-    done = await _mapped(update_countries(request.app, session, user.id, body.subscription_id, squads))
+    done = await object_style(update_countries(request.app, session, user.id, body.subscription_id, squads))
     return MiniAppSubscriptionUpdateResponse(message=done.message)
 
 
@@ -112,7 +100,7 @@ async def update_subscription_traffic(
     gb = body.traffic if body.traffic is not None else body.traffic_gb
     if gb is None:
         raise HTTPError(400, NO_TRAFFIC)
-    done = await _mapped(switch_traffic(request.app, session, user.id, body.subscription_id, gb))
+    done = await object_style(switch_traffic(request.app, session, user.id, body.subscription_id, gb))
     return MiniAppSubscriptionUpdateResponse(message=done.message)
 
 
@@ -136,9 +124,9 @@ async def update_subscription_devices(
         raise HTTPError(400, UNCHANGED)
     if wanted > subscription.device_limit:
         more = wanted - subscription.device_limit
-        bought = await _mapped(purchase_devices(app, session, user.id, subscription.id, more))
+        bought = await object_style(purchase_devices(app, session, user.id, subscription.id, more))
         return MiniAppSubscriptionUpdateResponse(message=bought.message)
-    reduced = await _mapped(reduce_devices(app, session, user.id, subscription.id, wanted))
+    reduced = await object_style(reduce_devices(app, session, user.id, subscription.id, wanted))
     return MiniAppSubscriptionUpdateResponse(message=reduced.message)
 
 
@@ -158,7 +146,7 @@ async def get_subscription_settings(
     subscription = await dashboard.current_subscription(app, session, user.id, body.subscription_id)
     if subscription is None or subscription.id is None:
         raise HTTPError(404, {"code": "subscription_not_found", "message": "No subscription found"})
-    offered = await _mapped(available_countries(app, session, user.id, subscription.id))
+    offered = await object_style(available_countries(app, session, user.id, subscription.id))
     packages = await traffic_packages(app, session, user.id, subscription.id)
     one_more = await device_price(app, session, user.id, subscription.id, 1)
     names = {country.uuid: country.name for country in offered.countries}

@@ -24,7 +24,7 @@ from subsvc_renewals.api import (
 
 from subsvc.api import HTTPError, Router, price_label
 from subsvc_miniapp import auth, dashboard
-from subsvc_miniapp.refusals import as_object
+from subsvc_miniapp.refusals import object_style
 from subsvc_miniapp.renewal_schemas import (
     MiniAppDailySubscriptionToggleRequest,
     MiniAppSubscriptionRenewalOptionsRequest,
@@ -129,10 +129,9 @@ async def submit_subscription_renewal(
     user = await auth.user_of(request.app, session, body.initData)
     assert user.id is not None
     wanted = RenewalRequest(period_days=_period_days(body), subscription_id=body.subscriptionId)
-    try:
-        renewed = await renew(request.app, session, user.id, wanted, body.subscriptionId)
-    except RenewalError as refused:
-        raise as_object(refused.status, refused.detail) from None
+    renewed = await object_style(
+        renew(request.app, session, user.id, wanted, body.subscriptionId), RenewalError
+    )
     await session.refresh(user)
     subscription = await dashboard.current_subscription(request.app, session, user.id, body.subscriptionId)
     return MiniAppSubscriptionRenewalResponse(
@@ -163,12 +162,10 @@ async def preview_tariff_switch_endpoint(
     daily rates over the days left, free downgrades) and what it does to extra devices."""
     user = await auth.user_of(request.app, session, body.init_data)
     assert user.id is not None
-    try:
-        return await preview_tariff_switch(
-            request.app, session, user.id, _switch_request(body), body.subscriptionId
-        )
-    except RenewalError as refused:
-        raise as_object(refused.status, refused.detail) from None
+    return await object_style(
+        preview_tariff_switch(request.app, session, user.id, _switch_request(body), body.subscriptionId),
+        RenewalError,
+    )
 
 
 @router.post(
@@ -181,10 +178,9 @@ async def switch_tariff_endpoint(
     preview says, extra devices carried or refunded, in one transaction)."""
     user = await auth.user_of(request.app, session, body.init_data)
     assert user.id is not None
-    try:
-        return await switch_tariff(request.app, session, user.id, _switch_request(body), body.subscriptionId)
-    except RenewalError as refused:
-        raise as_object(refused.status, refused.detail) from None
+    return await object_style(
+        switch_tariff(request.app, session, user.id, _switch_request(body), body.subscriptionId), RenewalError
+    )
 
 
 @router.post(
@@ -197,7 +193,4 @@ async def toggle_daily_subscription_pause(
     `insufficient_balance` when short)."""
     user = await auth.user_of(request.app, session, body.init_data)
     assert user.id is not None
-    try:
-        return await toggle_pause(request.app, session, user.id, body.subscriptionId)
-    except RenewalError as refused:
-        raise as_object(refused.status, refused.detail) from None
+    return await object_style(toggle_pause(request.app, session, user.id, body.subscriptionId), RenewalError)

@@ -29,7 +29,7 @@ from subsvc_servers.api import Server
 from subsvc_subscriptions.api import Subscription
 from subsvc_tariffs.api import Tariff, find_tariff
 
-from subsvc.api import HTTPError, Router, price_label
+from subsvc.api import HTTPError, Router, from_attributes, price_label
 from subsvc_miniapp import auth, dashboard
 from subsvc_miniapp.dashboard_schemas import MiniAppConnectedServer
 from subsvc_miniapp.sales_mapping import refused, selection, tariff_period
@@ -152,21 +152,10 @@ async def subscription_purchase_endpoint(
 
 
 def _tariff(option: TariffOption) -> MiniAppTariff:
-    return MiniAppTariff(
-        id=option.id,
-        name=option.name,
-        description=option.description,
-        tier_level=option.tier_level,
-        traffic_limit_gb=option.traffic_limit_gb,
-        traffic_limit_label=option.traffic_limit_label,
-        is_unlimited_traffic=option.is_unlimited_traffic,
-        device_limit=option.device_limit,
-        servers_count=option.servers_count,
+    return from_attributes(
+        MiniAppTariff,
+        option,
         periods=[tariff_period(period) for period in option.periods],
-        is_current=option.is_current,
-        is_available=option.is_available,
-        is_daily=option.is_daily,
-        daily_price_kopeks=option.daily_price_kopeks,
         daily_price_label=price_label(option.daily_price_kopeks) if option.is_daily else None,
     )
 
