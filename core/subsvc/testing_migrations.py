@@ -55,12 +55,17 @@ class MigratedDatabase:
                 info.module.register_models()
         self._engine = sa.create_engine(self.sync_url) if self.sync_url else None
 
-    def upgrade(self) -> None:
-        migrate.upgrade(self.async_url, self.dirs)
+    def upgrade(self, revision: str | None = None) -> None:
+        """Upgrade to every head, or only to ``revision``."""
+        migrate.upgrade(self.async_url, self.dirs, revision or "heads")
 
     def downgrade(self, branch: str) -> None:
         """Remove one branch (``<branch>@base``), leaving the others."""
         migrate.downgrade(self.async_url, self.dirs, f"{branch}@base")
+
+    def downgrade_to(self, revision: str) -> None:
+        """Downgrade to ``revision`` (a data migration's way back)."""
+        migrate.downgrade(self.async_url, self.dirs, revision)
 
     def heads(self) -> set[str]:
         """The revision heads of core plus the plugins' branches."""
@@ -75,6 +80,15 @@ class MigratedDatabase:
         if self._engine is None:
             raise NotImplementedError("connect() is SQLite's only: use run(function) on PostgreSQL")
         with self._engine.connect() as connection:
+            yield connection
+
+    @contextmanager
+    def begin(self) -> Iterator[Connection]:
+        """A synchronous connection in a transaction committed at the end (SQLite only), e.g.
+        to put rows in before a data migration."""
+        if self._engine is None:
+            raise NotImplementedError("begin() is SQLite's only: use run(function) on PostgreSQL")
+        with self._engine.begin() as connection:
             yield connection
 
     @contextmanager
@@ -173,12 +187,15 @@ async def _run_async(url: str, function: Callable[[Connection], T]) -> T:
 
 
 @contextmanager
-def migrated_database(folder: Path, *plugins: Any, url: str | None = None) -> Iterator[MigratedDatabase]:
-    """A :class:`MigratedDatabase` (on ``url`` when it is PostgreSQL), upgraded to every head,
-    closed afterwards."""
+def migrated_database(
+    folder: Path, *plugins: Any, url: str | None = None, at: str | None = None
+) -> Iterator[MigratedDatabase]:
+    """A :class:`MigratedDatabase` (on ``url`` when it is PostgreSQL), upgraded to every head
+    (with ``at``, only to that revision: rows go in before a data migration), closed
+    afterwards."""
     database = MigratedDatabase(folder, *plugins, url=url)
     try:
-        database.upgrade()
+        database.upgrade(at)
         yield database
     finally:
         database.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import func
 from sqlmodel import col, select
@@ -36,75 +37,68 @@ class Page:
 Source = Callable[[AsyncSession, User, int], Awaitable[tuple[int, list[UserActivityItem]]]]
 
 
-async def _count(session: AsyncSession, model: type, user_id: int) -> int:
-    query = select(func.count()).select_from(model).where(col(model.user_id) == user_id)  # type: ignore[attr-defined]
-    return int((await session.exec(query)).one())
+async def _newest(
+    session: AsyncSession, model: Any, user: User, newest: int, item: Callable[[Any], UserActivityItem]
+) -> tuple[int, list[UserActivityItem]]:
+    """How many rows of ``model`` the user has, and the ``newest`` of them (newest first) as
+    ``item`` makes them."""
+    query = (
+        select(model)
+        .where(col(model.user_id) == user.id)
+        .order_by(col(model.created_at).desc(), col(model.id).desc())
+        .limit(newest)
+    )
+    items = [item(row) for row in (await session.exec(query)).all()]
+    count = select(func.count()).select_from(model).where(col(model.user_id) == user.id)
+    return int((await session.exec(count)).one()), items
+
+
+def _transaction(row: Transaction) -> UserActivityItem:
+    return UserActivityItem(
+        type="transaction",
+        subtype=row.type,
+        source=row.payment_method,
+        title=row.description,
+        amount_kopeks=-abs(row.amount_kopeks) if row.type in EXPENSE_TYPES else row.amount_kopeks,
+        timestamp=row.created_at,
+        meta={"transaction_id": row.id, "is_completed": row.is_completed},
+    )
+
+
+def _subscription(row: Subscription) -> UserActivityItem:
+    return UserActivityItem(
+        type="event",
+        subtype="subscription_created",
+        source="subscriptions",
+        title="Trial subscription" if row.is_trial else "Subscription",
+        timestamp=row.created_at,
+        meta={"subscription_id": row.id, "tariff_id": row.tariff_id, "is_trial": row.is_trial},
+    )
+
+
+def _message(row: UserMessage) -> UserActivityItem:
+    return UserActivityItem(
+        type="message",
+        subtype=row.status,
+        source="admin",
+        title=row.text,
+        timestamp=row.created_at,
+        meta={"message_id": row.id, "sent_by": row.sent_by, "error": row.error},
+    )
 
 
 async def _transactions(session: AsyncSession, user: User, newest: int) -> tuple[int, list[UserActivityItem]]:
-    query = (
-        select(Transaction)
-        .where(col(Transaction.user_id) == user.id)
-        .order_by(col(Transaction.created_at).desc(), col(Transaction.id).desc())
-        .limit(newest)
-    )
-    items = [
-        UserActivityItem(
-            type="transaction",
-            subtype=row.type,
-            source=row.payment_method,
-            title=row.description,
-            amount_kopeks=-abs(row.amount_kopeks) if row.type in EXPENSE_TYPES else row.amount_kopeks,
-            timestamp=row.created_at,
-            meta={"transaction_id": row.id, "is_completed": row.is_completed},
-        )
-        for row in (await session.exec(query)).all()
-    ]
-    return await _count(session, Transaction, user.id or 0), items
+    return await _newest(session, Transaction, user, newest, _transaction)
 
 
 async def _subscriptions(
     session: AsyncSession, user: User, newest: int
 ) -> tuple[int, list[UserActivityItem]]:
-    query = (
-        select(Subscription)
-        .where(col(Subscription.user_id) == user.id)
-        .order_by(col(Subscription.created_at).desc(), col(Subscription.id).desc())
-        .limit(newest)
-    )
-    items = [
-        UserActivityItem(
-            type="event",
-            subtype="subscription_created",
-            source="subscriptions",
-            title="Trial subscription" if row.is_trial else "Subscription",
-            timestamp=row.created_at,
-            meta={"subscription_id": row.id, "tariff_id": row.tariff_id, "is_trial": row.is_trial},
-        )
-        for row in (await session.exec(query)).all()
-    ]
-    return await _count(session, Subscription, user.id or 0), items
+    return await _newest(session, Subscription, user, newest, _subscription)
 
 
 async def _messages(session: AsyncSession, user: User, newest: int) -> tuple[int, list[UserActivityItem]]:
-    query = (
-        select(UserMessage)
-        .where(col(UserMessage.user_id) == user.id)
-        .order_by(col(UserMessage.created_at).desc(), col(UserMessage.id).desc())
-        .limit(newest)
-    )
-    items = [
-        UserActivityItem(
-            type="message",
-            subtype=row.status,
-            source="admin",
-            title=row.text,
-            timestamp=row.created_at,
-            meta={"message_id": row.id, "sent_by": row.sent_by, "error": row.error},
-        )
-        for row in (await session.exec(query)).all()
-    ]
-    return await _count(session, UserMessage, user.id or 0), items
+    return await _newest(session, UserMessage, user, newest, _message)
 
 
 async def _login(session: AsyncSession, user: User, newest: int) -> tuple[int, list[UserActivityItem]]:

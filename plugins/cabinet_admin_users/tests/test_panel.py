@@ -247,19 +247,7 @@ async def test_a_device_name_needs_a_subscription_of_the_user(admin, make_user, 
     assert (response.status_code, response.json()) == (404, {"detail": "Subscription not found"})
 
 
-@pytest.mark.parametrize(
-    ("method", "path", "body"),
-    [
-        ("GET", "/devices", None),
-        ("DELETE", "/devices", None),
-        ("DELETE", "/devices/hw-1", None),
-        ("GET", "/node-usage", None),
-        ("GET", "/panel-info", None),
-        ("GET", "/sync/status", None),
-        ("POST", "/sync/from-panel", {}),
-        ("POST", "/sync/to-panel", {}),
-    ],
-)
+@pytest.mark.parametrize(("method", "path", "body"), PANEL_OPERATIONS)
 async def test_another_users_subscription_id_is_404(
     admin, make_user, make_subscription, panel, method, path, body
 ):

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from subsvc.db import migrate
-from subsvc.testing_migrations import MigratedDatabase, migrated_database
+from subsvc.testing_migrations import migrated_database
 
 
 def test_the_states_have_their_indexes_and_no_foreign_key(tmp_path: Path):
@@ -22,13 +21,8 @@ def test_the_states_have_their_indexes_and_no_foreign_key(tmp_path: Path):
 
 
 def test_0002_keeps_the_states_and_gives_them_their_short_id(tmp_path: Path):
-    path = tmp_path / "migrations.db"
-    async_url, sync_url = f"sqlite+aiosqlite:///{path}", f"sqlite:///{path}"
-    dirs = MigratedDatabase(tmp_path, "panel_sync").dirs
-    migrate.upgrade(async_url, dirs, "panel_sync_0001")
-    engine = sa.create_engine(sync_url)
-    try:
-        with engine.begin() as connection:
+    with migrated_database(tmp_path, "panel_sync", at="panel_sync_0001") as db:
+        with db.begin() as connection:
             connection.exec_driver_sql("PRAGMA foreign_keys=ON")
             connection.exec_driver_sql(
                 "INSERT INTO users (id, messenger_id, status, balance_kopeks, created_at, updated_at) "
@@ -45,8 +39,8 @@ def test_0002_keeps_the_states_and_gives_them_their_short_id(tmp_path: Path):
                 "INSERT INTO panel_sync_states (subscription_id, user_id, status, version, synced_version, "
                 "attempts, panel_uuid, updated_at) VALUES (7, 1, 'synced', 2, 2, 0, 'u-7', '2026-01-01')"
             )
-        migrate.upgrade(async_url, dirs)
-        with engine.begin() as connection:
+        db.upgrade()
+        with db.begin() as connection:
             connection.exec_driver_sql("PRAGMA foreign_keys=ON")
             row = connection.exec_driver_sql(
                 "SELECT subscription_id, short_id, panel_uuid, version FROM panel_sync_states"
@@ -55,38 +49,29 @@ def test_0002_keeps_the_states_and_gives_them_their_short_id(tmp_path: Path):
             connection.exec_driver_sql("DELETE FROM subscriptions WHERE id = 7")
             assert connection.exec_driver_sql("SELECT count(*) FROM panel_sync_states").scalar() == 1
 
-        migrate.downgrade(async_url, dirs, "panel_sync_0001")  # the key is back: the orphan goes
-        with engine.connect() as connection:
+        db.downgrade_to("panel_sync_0001")  # the key is back: the orphan goes
+        with db.connect() as connection:
             assert connection.exec_driver_sql("SELECT count(*) FROM panel_sync_states").scalar() == 0
             (foreign_key,) = sa.inspect(connection).get_foreign_keys("panel_sync_states")
             assert (foreign_key["referred_table"], foreign_key["options"].get("ondelete")) == (
                 "subscriptions",
                 "CASCADE",
             )
-    finally:
-        engine.dispose()
 
 
 def test_0003_gives_the_states_no_pending_actions(tmp_path: Path):
-    path = tmp_path / "migrations.db"
-    async_url, sync_url = f"sqlite+aiosqlite:///{path}", f"sqlite:///{path}"
-    dirs = MigratedDatabase(tmp_path, "panel_sync").dirs
-    migrate.upgrade(async_url, dirs, "panel_sync_0002")
-    engine = sa.create_engine(sync_url)
-    try:
-        with engine.begin() as connection:
+    with migrated_database(tmp_path, "panel_sync", at="panel_sync_0002") as db:
+        with db.begin() as connection:
             connection.exec_driver_sql(
                 "INSERT INTO panel_sync_states (subscription_id, user_id, status, version, synced_version, "
                 "attempts, updated_at) VALUES (7, 1, 'pending', 1, 0, 0, '2026-01-01')"
             )
-        migrate.upgrade(async_url, dirs)
-        with engine.connect() as connection:
+        db.upgrade()
+        with db.connect() as connection:
             row = connection.exec_driver_sql("SELECT subscription_id, pending_actions FROM panel_sync_states")
             assert tuple(row.one()) == (7, 0)
-        migrate.downgrade(async_url, dirs, "panel_sync_0002")
-        with engine.connect() as connection:
+        db.downgrade_to("panel_sync_0002")
+        with db.connect() as connection:
             assert connection.exec_driver_sql("SELECT count(*) FROM panel_sync_states").scalar() == 1
             columns = {c["name"] for c in sa.inspect(connection).get_columns("panel_sync_states")}
             assert "pending_actions" not in columns
-    finally:
-        engine.dispose()

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_cabinet_auth.api import MessageResponse
@@ -12,16 +10,16 @@ from subsvc_cabinet_auth.api import MessageResponse
 from subsvc.api import HTTPError
 from subsvc.auth.principal import Principal
 from subsvc.ratelimit import RATE_LIMITED
-from subsvc.services import services
-from subsvc_cabinet_email import accounts, delivery, tokens
+from subsvc_cabinet_email import accounts, tokens
 from subsvc_cabinet_email.models import CHANGE, VERIFY
 from subsvc_cabinet_email.routes.common import (
     current_user,
     greeting_name,
     limit,
-    limit_address,
+    mail_code,
     mail_user_link,
     new_router,
+    redeem_code,
     require_links,
     require_smtp,
     settings,
@@ -39,14 +37,6 @@ router = new_router()
 NO_EMAIL = "No email address to change"
 SAME_EMAIL = "New email is the same as current email"
 NO_PENDING = "No pending email change"
-EXPIRED_CODE = "Verification code has expired"
-INVALID_CODE = "Invalid verification code"
-TOO_MANY_ATTEMPTS = "Too many invalid attempts. Please request a new code."
-
-
-def _secret(request: Request) -> str:
-    secret: str = services(request.app).jwt.secret
-    return secret
 
 
 @router.post(
@@ -92,27 +82,16 @@ async def request_email_change(
             expires_in_minutes=hours * 60,
         )
     require_smtp(request)
-    await limit_address(request, email)
-    minutes = config.CABINET_EMAIL_CHANGE_CODE_EXPIRE_MINUTES
-    code = tokens.new_code()
-    row = await tokens.issue(
+    minutes = await mail_code(
+        request,
         session,
         CHANGE,
-        tokens.hash_code(_secret(request), user.id, code),
-        email=email,
-        lifetime=timedelta(minutes=minutes),
         user_id=user.id,
-    )
-    message = delivery.mailer(request.app).compose(
-        "email_change_code",
-        user.language,
-        email,
+        email=email,
+        template="email_change_code",
+        mail_language=user.language,
         name=greeting_name(user.first_name, user.email),
-        code=code,
-        minutes=str(minutes),
     )
-    assert row.id is not None
-    await delivery.commit_and_send(session, request.app, message, row.id)
     return EmailChangeResponse(
         message="Verification code sent to new email", new_email=email, expires_in_minutes=minutes
     )
@@ -133,22 +112,7 @@ async def verify_email_change(
     await limit(request, "email_change_verify")
     user = await current_user(session, principal)
     assert user.id is not None
-    row = await tokens.newest_for_user(session, CHANGE, user.id)
-    if row is None:
-        raise HTTPError(400, NO_PENDING)
-    if tokens.is_expired(row):
-        raise HTTPError(400, EXPIRED_CODE)
-    if not tokens.codes_match(row.token_hash, _secret(request), user.id, payload.code):
-        row.attempts += 1
-        if row.attempts >= settings(request).CABINET_EMAIL_CHANGE_MAX_ATTEMPTS:
-            await tokens.discard(session, CHANGE, user_id=user.id)
-            await session.commit()
-            raise HTTPError(429, TOO_MANY_ATTEMPTS)
-        session.add(row)
-        await session.commit()
-        raise HTTPError(400, INVALID_CODE)
-    if not await tokens.use(session, row):
-        raise HTTPError(400, NO_PENDING)
+    row = await redeem_code(request, session, CHANGE, user.id, payload.code, no_pending=NO_PENDING)
     await accounts.apply_verification(session, user, row, accounts.VERIFIED_BY_MAIL)
     await tokens.discard(session, VERIFY, user_id=user.id)  # links to an earlier address
     return EmailChangeDone(message="Email changed successfully", new_email=row.email)

@@ -12,13 +12,19 @@ from subsvc_users.api import User
 from subsvc.api import HTTPError, Router
 from subsvc.auth.principal import Principal
 from subsvc.ratelimit import TOO_MANY_REQUESTS, rate_limit, rate_limiter
+from subsvc.services import services
 from subsvc_cabinet_email import delivery, tokens
-from subsvc_cabinet_email.models import VERIFY, EmailToken
+from subsvc_cabinet_email.models import CHANGE, MERGE, VERIFY, EmailToken
 from subsvc_cabinet_email.passwords import Passwords
 from subsvc_cabinet_email.settings import CabinetEmailSettings
 
 TAG = "Cabinet Auth"
 USER_NOT_FOUND = "User not found"
+EXPIRED_CODE = "Verification code has expired"
+INVALID_CODE = "Invalid verification code"
+TOO_MANY_ATTEMPTS = "Too many invalid attempts. Please request a new code."
+# what a 6-digit code's hash is bound to, by the purpose of its row (a change's code is no merge's)
+CODE_PURPOSES = {CHANGE: "email-change", MERGE: "email-merge"}
 
 # default limits per client IP (override with RATE_LIMITS=action=limit)
 LIMITS = {
@@ -161,3 +167,65 @@ async def mail_user_link(
         user_id=user.id,
         password_hash=password_hash,
     )
+
+
+def _code_secret(request: Request) -> str:
+    secret: str = services(request.app).jwt.secret
+    return secret
+
+
+async def mail_code(
+    request: Request,
+    session: AsyncSession,
+    purpose: str,
+    *,
+    user_id: int,
+    email: str,
+    template: str,
+    mail_language: str | None,
+    name: str,
+) -> int:
+    """Store a 6-digit code of ``purpose`` for ``user_id``, commit, mail it to ``email`` with
+    ``template``; the code's lifetime in minutes. 429 past the limit of mail to ``email``."""
+    await limit_address(request, email)
+    minutes = settings(request).CABINET_EMAIL_CHANGE_CODE_EXPIRE_MINUTES
+    code = tokens.new_code()
+    row = await tokens.issue(
+        session,
+        purpose,
+        tokens.hash_code(_code_secret(request), user_id, code, CODE_PURPOSES[purpose]),
+        email=email,
+        lifetime=timedelta(minutes=minutes),
+        user_id=user_id,
+    )
+    message = delivery.mailer(request.app).compose(
+        template, mail_language, email, name=name, code=code, minutes=str(minutes)
+    )
+    assert row.id is not None
+    await delivery.commit_and_send(session, request.app, message, row.id)
+    return minutes
+
+
+async def redeem_code(
+    request: Request, session: AsyncSession, purpose: str, user_id: int, code: str, *, no_pending: str
+) -> EmailToken:
+    """The user's pending code of ``purpose``, used up now when ``code`` matches it. 400
+    ``no_pending`` without one, 400 when expired or wrong; after
+    ``CABINET_EMAIL_CHANGE_MAX_ATTEMPTS`` wrong codes it is dropped (429)."""
+    row = await tokens.newest_for_user(session, purpose, user_id)
+    if row is None:
+        raise HTTPError(400, no_pending)
+    if tokens.is_expired(row):
+        raise HTTPError(400, EXPIRED_CODE)
+    if not tokens.codes_match(row.token_hash, _code_secret(request), user_id, code, CODE_PURPOSES[purpose]):
+        row.attempts += 1
+        if row.attempts >= settings(request).CABINET_EMAIL_CHANGE_MAX_ATTEMPTS:
+            await tokens.discard(session, purpose, user_id=user_id)
+            await session.commit()
+            raise HTTPError(429, TOO_MANY_ATTEMPTS)
+        session.add(row)
+        await session.commit()
+        raise HTTPError(400, INVALID_CODE)
+    if not await tokens.use(session, row):
+        raise HTTPError(400, no_pending)
+    return row
