@@ -9,6 +9,11 @@ import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 
+from sqlalchemy.orm import Session
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from subsvc.db import once_after_commit
+
 Listener = Callable[[str], Awaitable[None] | None]
 log = logging.getLogger("subsvc.bus")
 STOP_SECONDS = 5.0
@@ -122,3 +127,43 @@ class RedisBus(Bus):
 
 def create_bus(redis_url: str | None) -> Bus:
     return RedisBus(redis_url) if redis_url else Bus()
+
+
+class Invalidation:
+    """When one instance's caches of some data must be dropped: at once and again when a
+    change commits here (a read run between the two would keep the old figure), then on every
+    other instance through ``bus`` (``channel``). ``generation`` moves on each time: a cache
+    keeps a value only if it did not move while the value was read."""
+
+    def __init__(self, bus: Bus, channel: str, forget: Callable[[], None]) -> None:
+        self.bus = bus
+        self.channel = channel
+        self.forget = forget
+        self.generation = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+        bus.subscribe(channel, lambda _message: self.invalidate())
+
+    def invalidate(self) -> None:
+        """Drop this instance's copies now."""
+        self.generation += 1
+        self.forget()
+
+    def invalidate_on_commit(self, session: AsyncSession) -> None:
+        """``session`` changes the data: drop the copies now and when it commits, then tell
+        the other instances."""
+        self.invalidate()
+        once_after_commit(session, f"subsvc.invalidate:{self.channel}", self._after_commit)
+
+    def _after_commit(self, _session: Session) -> None:
+        self.invalidate()
+        try:
+            task = asyncio.get_running_loop().create_task(self.bus.publish(self.channel, "*"))
+        except RuntimeError:  # no running loop (a synchronous caller): this instance is done anyway
+            return
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def drain(self) -> None:
+        """Wait for the messages being sent (at shutdown)."""
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)

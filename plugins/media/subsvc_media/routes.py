@@ -4,7 +4,7 @@ the cabinet (tag "Cabinet Media"; its download needs no JWT, a signed token inst
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import Annotated, TypeVar
 from urllib.parse import quote
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -20,6 +20,7 @@ from subsvc_media.checks import MAX_FILE_BYTES, UNSUPPORTED, MediaType
 from subsvc_media.schemas import CabinetMediaUploadResponse, MediaUploadResponse
 from subsvc_media.tokens import verify
 
+Answer = TypeVar("Answer", MediaUploadResponse, CabinetMediaUploadResponse)
 web = Router(area="web", tag="media")
 cabinet = Router(area="cabinet", tag="Cabinet Media", prefix="/cabinet/media")
 
@@ -52,6 +53,40 @@ def _media_path(request: Request, file_id: str) -> str:
     return f"{str(request.base_url).rstrip('/')}/media/{quote(file_id, safe='')}"
 
 
+async def _stage(
+    request: Request,
+    session: AsyncSession,
+    principal: Principal,
+    kind: MediaType,
+    file: UploadedFile,
+    *,
+    caption: str | None = None,
+    silent: bool = False,
+) -> service.Staged:
+    """The uploaded ``file`` staged through the messenger (:func:`service.stage`)."""
+    return await service.stage(
+        request.app,
+        session,
+        principal,
+        kind,
+        file.data,
+        filename=file.filename,
+        content_type=file.content_type,
+        caption=caption,
+        silent=silent,
+    )
+
+
+def _answer(model: type[Answer], staged: service.Staged, media_url: str) -> Answer:
+    """An upload's answer (both areas answer the same fields, their download link aside)."""
+    return model(
+        media_type=staged.media_type,
+        file_id=staged.file_id,
+        file_unique_id=staged.file_unique_id,
+        media_url=media_url,
+    )
+
+
 async def _stream(request: Request, file_id: str) -> Response:
     download, path = await service.open_download(request.app, file_id)
     media_type, headers = service.download_headers(path, download.size)
@@ -76,22 +111,8 @@ async def upload_media(
     """Stage a file (at most 10 MiB) through the messenger: the bot sends it to the staging
     chat (administrators see it there) and the messenger's file id is answered."""
     kind = _media_type(media_type, UNSUPPORTED)
-    staged = await service.stage(
-        request.app,
-        session,
-        principal,
-        kind,
-        file.data,
-        filename=file.filename,
-        content_type=file.content_type,
-        caption=caption or None,
-    )
-    return MediaUploadResponse(
-        media_type=staged.media_type,
-        file_id=staged.file_id,
-        file_unique_id=staged.file_unique_id,
-        media_url=_media_path(request, staged.file_id),
-    )
+    staged = await _stage(request, session, principal, kind, file, caption=caption or None)
+    return _answer(MediaUploadResponse, staged, _media_path(request, staged.file_id))
 
 
 @web.get("/media/{file_id}", name="download_media", response_model=None, responses=DOWNLOAD_ANSWERS)
@@ -119,22 +140,8 @@ async def cabinet_upload_media(
         await get_user(session, principal.id)  # the upload is recorded as theirs
     except HTTPError:
         raise HTTPError(401, "User not found") from None
-    staged = await service.stage(
-        request.app,
-        session,
-        principal,
-        kind,
-        file.data,
-        filename=file.filename,
-        content_type=file.content_type,
-        silent=True,
-    )
-    return CabinetMediaUploadResponse(
-        media_type=staged.media_type,
-        file_id=staged.file_id,
-        file_unique_id=staged.file_unique_id,
-        media_url=download_url(request, staged.file_id),
-    )
+    staged = await _stage(request, session, principal, kind, file, silent=True)
+    return _answer(CabinetMediaUploadResponse, staged, download_url(request, staged.file_id))
 
 
 @cabinet.get(

@@ -9,7 +9,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
 from subsvc.hookspecs import hookimpl
-from subsvc_partners.config import ConfigCache, cache_of
+from subsvc_partners.config import CONFIG
 from subsvc_partners.models import Partner
 from subsvc_partners.money import APPROVED, COMPLETED, PENDING, request_sums
 from subsvc_partners.programme import APPROVED as PARTNER
@@ -18,14 +18,12 @@ from subsvc_partners.programme import partner_of
 
 @hookimpl
 def startup(app: Starlette) -> None:
-    cache_of(app)
+    CONFIG.start(app)
 
 
 @hookimpl
 async def shutdown(app: Starlette) -> None:
-    cache: ConfigCache | None = getattr(app.state, "partners_config_cache", None)
-    if cache is not None:
-        await cache.drain()
+    await CONFIG.stop(app)
 
 
 @hookimpl

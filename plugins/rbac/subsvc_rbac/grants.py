@@ -4,12 +4,12 @@ each and kept in memory for a few seconds.
 Every change through the API calls :meth:`GrantsCache.invalidate_on_commit`: this instance
 forgets everything at once and again at the commit, and the other instances are told through
 the bus. A read that started before a change is never stored after it (a generation number
-guards the store), and an entry never outlives the earliest expiry of the assignments it holds.
+guards the store; core's :class:`subsvc.bus.Invalidation`), and an entry never outlives the
+earliest expiry of the assignments it holds.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
@@ -17,20 +17,18 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import or_
-from sqlalchemy.orm import Session
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.auth.principal import Grants
-from subsvc.bus import Bus
-from subsvc.db import Database, once_after_commit, utcnow
+from subsvc.bus import Bus, Invalidation
+from subsvc.db import Database, utcnow
 from subsvc.db.rows import Rows
 from subsvc_rbac.models import SUPERADMIN_LEVEL, AccessPolicy, AdminRole, UserRole
 
 log = logging.getLogger("subsvc.rbac")
 INVALIDATE_CHANNEL = "rbac.invalidate"
 MANAGEMENT_CEILING = 1000
-_PENDING_KEY = "subsvc_rbac.grants.invalidate"
 
 
 @dataclass(frozen=True)
@@ -139,11 +137,9 @@ class GrantsCache:
         self.bus = bus
         self.seconds = seconds
         self.max_entries = max_entries
-        self.generation = 0
         self._standings: dict[int, tuple[float, Standing]] = {}
         self._policies: tuple[float, tuple[PolicyRule, ...]] | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
-        bus.subscribe(INVALIDATE_CHANNEL, self._on_message)
+        self.changes = Invalidation(bus, INVALIDATE_CHANNEL, self._forget)
 
     async def standing(self, user_id: int) -> Standing:
         entry = self._standings.get(user_id)
@@ -152,10 +148,10 @@ class GrantsCache:
             standing = entry[1]
             if standing.valid_until is None or standing.valid_until > utcnow():
                 return standing
-        generation = self.generation
+        generation = self.changes.generation
         async with self.db.session(read_only=True) as session:
             standing = await read_standing(session, user_id)
-        if self.seconds > 0 and generation == self.generation:
+        if self.seconds > 0 and generation == self.changes.generation:
             if len(self._standings) >= self.max_entries:
                 self._standings.clear()
             self._standings[user_id] = (now + self.seconds, standing)
@@ -165,36 +161,25 @@ class GrantsCache:
         now = time.monotonic()
         if self._policies is not None and self._policies[0] > now:
             return self._policies[1]
-        generation = self.generation
+        generation = self.changes.generation
         async with self.db.session(read_only=True) as session:
             rules = await read_policies(session)
-        if self.seconds > 0 and generation == self.generation:
+        if self.seconds > 0 and generation == self.changes.generation:
             self._policies = (now + self.seconds, rules)
         return rules
 
     def invalidate(self) -> None:
-        self.generation += 1
-        self._standings.clear()
-        self._policies = None
+        """Forget everything on this instance now."""
+        self.changes.invalidate()
 
     def invalidate_on_commit(self, session: AsyncSession) -> None:
         """Forget everything now and again when ``session`` commits, and tell the other
         instances after the commit."""
-        self.invalidate()
-        once_after_commit(session, _PENDING_KEY, self._after_commit)
+        self.changes.invalidate_on_commit(session)
 
-    def _after_commit(self, _session: Session) -> None:
-        self.invalidate()
-        try:
-            task = asyncio.get_running_loop().create_task(self.bus.publish(INVALIDATE_CHANNEL, "*"))
-        except RuntimeError:  # no loop (a synchronous caller): this instance is done anyway
-            return
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def _on_message(self, message: str) -> None:
-        self.invalidate()
+    def _forget(self) -> None:
+        self._standings.clear()
+        self._policies = None
 
     async def drain(self) -> None:
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.changes.drain()

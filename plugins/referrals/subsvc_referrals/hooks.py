@@ -10,17 +10,15 @@ from subsvc_payments.api import BALANCE_TOPPED_UP
 from subsvc.hookspecs import hookimpl
 from subsvc.services import services
 from subsvc_referrals.commissions import on_topped_up
-from subsvc_referrals.store import ConfigCache, cache_of
+from subsvc_referrals.store import CONFIG
 
 
 @hookimpl
 def startup(app: Starlette) -> None:
-    cache_of(app)
+    CONFIG.start(app)
     services(app).events.subscribe(BALANCE_TOPPED_UP, functools.partial(on_topped_up, app))
 
 
 @hookimpl
 async def shutdown(app: Starlette) -> None:
-    cache: ConfigCache | None = getattr(app.state, "referral_config_cache", None)
-    if cache is not None:
-        await cache.drain()
+    await CONFIG.stop(app)

@@ -10,15 +10,15 @@ from starlette.applications import Starlette
 
 from subsvc_support import store
 from subsvc_support.changes import SupportChanges
-from subsvc_support.config import MODES, SupportConfig, SupportMode, combine
-from subsvc_support.settings import SupportSettings
+from subsvc_support.config import MODES, SupportConfig, SupportMode
+from subsvc_support.models import ROW_ID
 
 __all__ = ["MODES", "SupportConfig", "SupportMode", "support_config", "update_support_config"]
 
 
 async def support_config(app: Starlette) -> SupportConfig:
     """The configuration now: from this instance's memory, else read (in a session of its own)."""
-    return await store.cache_of(app).get()
+    return await store.CONFIG.get(app)
 
 
 async def update_support_config(session: AsyncSession, app: Starlette, **changes: Any) -> SupportConfig:
@@ -27,7 +27,4 @@ async def update_support_config(session: AsyncSession, app: Starlette, **changes
     Returns the configuration as this transaction sees it. Raises ``pydantic.ValidationError``
     for an unknown field or a value out of its range."""
     values = SupportChanges.model_validate(changes).values()
-    if values:
-        await store.write_row(session, values)
-        store.cache_of(app).invalidate_on_commit(session)
-    return combine(SupportSettings.of(app), await store.read_row(session))
+    return await store.CONFIG.write(app, session, store.TABLE, {"id": ROW_ID}, values)

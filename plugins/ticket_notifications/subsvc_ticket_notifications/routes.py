@@ -4,7 +4,9 @@ administrator's, under `/cabinet/admin/tickets/notifications`, permission `ticke
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -34,102 +36,123 @@ Offset = Annotated[int, Query(ge=0)]
 NOT_FOUND = {404: service.NOT_FOUND}
 
 
-def _views(items: list[service.NotificationView]) -> list[TicketNotificationResponse]:
-    return [TicketNotificationResponse.model_validate(item) for item in items]
+@dataclass(frozen=True)
+class Side:
+    """Whose notifications an area serves: the ticket owner's or the administrators' (each
+    administrator with a read state of their own). Each function takes the caller's id."""
+
+    notifications: Callable[..., Awaitable[list[service.NotificationView]]]
+    unread_count: Callable[[AsyncSession, int], Awaitable[int]]
+    mark: Callable[[AsyncSession, int, int], Awaitable[None]]
+    mark_all: Callable[[AsyncSession, int], Awaitable[int]]
+    mark_ticket: Callable[[AsyncSession, int, int], Awaitable[int]]
 
 
-# --- the ticket owner ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Wording:
+    """An area's operation names (their ids and summaries) and descriptions, in the order
+    list, unread count, mark one, mark all, mark a ticket's."""
+
+    names: tuple[str, str, str, str, str]
+    descriptions: tuple[str | None, str | None, str | None, str | None, str | None]
+    not_yours: str  # the 403 of marking a notification the caller may not mark
 
 
-@user_router.get("")
-async def get_user_notifications(
-    session: AsyncSession,
-    principal: Principal,
-    unread_only: UnreadOnly = False,
-    limit: Limit = 50,
-    offset: Offset = 0,
-) -> TicketNotificationListResponse:
-    """The caller's ticket notifications, newest first, and how many are unread."""
-    items = await service.user_notifications(
-        session, principal.id, unread_only=unread_only, limit=limit, offset=offset
-    )
-    unread = await service.user_unread_count(session, principal.id)
-    return TicketNotificationListResponse(items=_views(items), unread_count=unread)
+def serve(router: Router, side: Side, wording: Wording) -> None:
+    """Serve the five notification operations of ``side`` on ``router``."""
+
+    async def listing(
+        session: AsyncSession,
+        principal: Principal,
+        unread_only: UnreadOnly = False,
+        limit: Limit = 50,
+        offset: Offset = 0,
+    ) -> TicketNotificationListResponse:
+        items = await side.notifications(
+            session, principal.id, unread_only=unread_only, limit=limit, offset=offset
+        )
+        unread = await side.unread_count(session, principal.id)
+        return TicketNotificationListResponse(
+            items=[TicketNotificationResponse.model_validate(item) for item in items], unread_count=unread
+        )
+
+    async def unread_count(session: AsyncSession, principal: Principal) -> UnreadCountResponse:
+        return UnreadCountResponse(unread_count=await side.unread_count(session, principal.id))
+
+    async def mark(session: AsyncSession, principal: Principal, notification_id: int) -> SuccessResponse:
+        await side.mark(session, principal.id, notification_id)
+        return SuccessResponse()
+
+    async def mark_all(session: AsyncSession, principal: Principal) -> MarkedResponse:
+        return MarkedResponse(marked_count=await side.mark_all(session, principal.id))
+
+    async def mark_ticket(session: AsyncSession, principal: Principal, ticket_id: int) -> MarkedResponse:
+        return MarkedResponse(marked_count=await side.mark_ticket(session, principal.id, ticket_id))
+
+    operations: list[tuple[str, str, dict[int, str], Callable[..., Awaitable[Any]]]] = [
+        ("GET", "", {}, listing),
+        ("GET", "/unread-count", {}, unread_count),
+        ("POST", "/{notification_id}/read", {**NOT_FOUND, 403: wording.not_yours}, mark),
+        ("POST", "/read-all", {}, mark_all),
+        ("POST", "/ticket/{ticket_id}/read", {}, mark_ticket),
+    ]
+    for (method, path, responses, handler), name, description in zip(
+        operations, wording.names, wording.descriptions, strict=True
+    ):
+        router.route(method, path, name=name, description=description, responses=responses)(handler)
 
 
-@user_router.get("/unread-count")
-async def get_user_unread_count(session: AsyncSession, principal: Principal) -> UnreadCountResponse:
-    return UnreadCountResponse(unread_count=await service.user_unread_count(session, principal.id))
-
-
-@user_router.post("/{notification_id}/read", responses={**NOT_FOUND, 403: service.NOT_YOURS})
-async def mark_notification_as_read(
-    session: AsyncSession, principal: Principal, notification_id: int
-) -> SuccessResponse:
-    """Mark one of the caller's notifications read (one already read keeps its ``read_at``)."""
-    await service.mark_user_notification(session, principal.id, notification_id)
-    return SuccessResponse()
-
-
-@user_router.post("/read-all")
-async def mark_all_notifications_as_read(session: AsyncSession, principal: Principal) -> MarkedResponse:
-    count = await service.mark_all_user_notifications(session, principal.id)
-    return MarkedResponse(marked_count=count)
-
-
-@user_router.post("/ticket/{ticket_id}/read")
-async def mark_ticket_notifications_as_read(
-    session: AsyncSession, principal: Principal, ticket_id: int
-) -> MarkedResponse:
-    """Mark the caller's notifications of one ticket read."""
-    count = await service.mark_user_ticket_notifications(session, principal.id, ticket_id)
-    return MarkedResponse(marked_count=count)
-
-
-# --- administrators -----------------------------------------------------------------------------
-
-
-@admin_router.get("")
-async def get_admin_notifications(
-    session: AsyncSession,
-    principal: Principal,
-    unread_only: UnreadOnly = False,
-    limit: Limit = 50,
-    offset: Offset = 0,
-) -> TicketNotificationListResponse:
-    """The administrators' ticket notifications, newest first, read or not for the caller."""
-    items = await service.admin_notifications(
-        session, principal.id, unread_only=unread_only, limit=limit, offset=offset
-    )
-    unread = await service.admin_unread_count(session, principal.id)
-    return TicketNotificationListResponse(items=_views(items), unread_count=unread)
-
-
-@admin_router.get("/unread-count")
-async def get_admin_unread_count(session: AsyncSession, principal: Principal) -> UnreadCountResponse:
-    return UnreadCountResponse(unread_count=await service.admin_unread_count(session, principal.id))
-
-
-@admin_router.post("/{notification_id}/read", responses={**NOT_FOUND, 403: service.NOT_ADMIN})
-async def mark_admin_notification_as_read(
-    session: AsyncSession, principal: Principal, notification_id: int
-) -> SuccessResponse:
-    """Mark one admin notification read for the caller only."""
-    await service.mark_admin_notification(session, principal.id, notification_id)
-    return SuccessResponse()
-
-
-@admin_router.post("/read-all")
-async def mark_all_admin_notifications_as_read(session: AsyncSession, principal: Principal) -> MarkedResponse:
-    """Mark every admin notification read for the caller only."""
-    count = await service.mark_all_admin_notifications(session, principal.id)
-    return MarkedResponse(marked_count=count)
-
-
-@admin_router.post("/ticket/{ticket_id}/read")
-async def mark_admin_ticket_notifications_as_read(
-    session: AsyncSession, principal: Principal, ticket_id: int
-) -> MarkedResponse:
-    """Mark the admin notifications of one ticket read for the caller only."""
-    count = await service.mark_admin_ticket_notifications(session, principal.id, ticket_id)
-    return MarkedResponse(marked_count=count)
+serve(
+    user_router,
+    Side(
+        service.user_notifications,
+        service.user_unread_count,
+        service.mark_user_notification,
+        service.mark_all_user_notifications,
+        service.mark_user_ticket_notifications,
+    ),
+    Wording(
+        (
+            "get_user_notifications",
+            "get_user_unread_count",
+            "mark_notification_as_read",
+            "mark_all_notifications_as_read",
+            "mark_ticket_notifications_as_read",
+        ),
+        (
+            "The caller's ticket notifications, newest first, and how many are unread.",
+            None,
+            "Mark one of the caller's notifications read (one already read keeps its ``read_at``).",
+            None,
+            "Mark the caller's notifications of one ticket read.",
+        ),
+        service.NOT_YOURS,
+    ),
+)
+serve(
+    admin_router,
+    Side(
+        service.admin_notifications,
+        service.admin_unread_count,
+        service.mark_admin_notification,
+        service.mark_all_admin_notifications,
+        service.mark_admin_ticket_notifications,
+    ),
+    Wording(
+        (
+            "get_admin_notifications",
+            "get_admin_unread_count",
+            "mark_admin_notification_as_read",
+            "mark_all_admin_notifications_as_read",
+            "mark_admin_ticket_notifications_as_read",
+        ),
+        (
+            "The administrators' ticket notifications, newest first, read or not for the caller.",
+            None,
+            "Mark one admin notification read for the caller only.",
+            "Mark every admin notification read for the caller only.",
+            "Mark the admin notifications of one ticket read for the caller only.",
+        ),
+        service.NOT_ADMIN,
+    ),
+)
