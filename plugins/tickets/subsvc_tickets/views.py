@@ -144,6 +144,16 @@ def pages(total: int, per_page: int) -> int:
     return max(1, math.ceil(total / per_page))
 
 
+async def page_of(
+    session: AsyncSession, filters: queries.Filters, page: int, per_page: int
+) -> tuple[Sequence[Ticket], dict[str, int]]:
+    """Page ``page`` (from 1) of the tickets ``filters`` selects, and the list's figures
+    (``total``, ``page``, ``per_page``, ``pages``)."""
+    total = await queries.count_tickets(session, filters)
+    tickets = await queries.tickets_page(session, filters, per_page, (page - 1) * per_page)
+    return tickets, {"total": total, "page": page, "per_page": per_page, "pages": pages(total, per_page)}
+
+
 def _fields(ticket: Ticket) -> dict[str, object]:
     assert ticket.id is not None
     return {

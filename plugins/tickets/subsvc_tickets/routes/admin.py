@@ -50,12 +50,8 @@ async def get_all_tickets(
 ) -> AdminTicketListResponse:
     """Every user's tickets, last changed first, with the user and the last message."""
     filters = queries.Filters(user_id=user_id, status=status, priority=priority)
-    total = await queries.count_tickets(session, filters)
-    tickets = await queries.tickets_page(session, filters, per_page, (page - 1) * per_page)
-    items = await views.admin_items(request.app, session, tickets)
-    return AdminTicketListResponse(
-        items=items, total=total, page=page, per_page=per_page, pages=views.pages(total, per_page)
-    )
+    tickets, figures = await views.page_of(session, filters, page, per_page)
+    return AdminTicketListResponse(items=await views.admin_items(request.app, session, tickets), **figures)
 
 
 @router.get("/{ticket_id}", permission=READ, responses=NOT_FOUND)

@@ -39,12 +39,8 @@ async def get_tickets(
     """The user's tickets, last changed first."""
     await require_tickets_enabled(request.app)
     filters = queries.Filters(user_id=principal.id, status=status)
-    total = await queries.count_tickets(session, filters)
-    tickets = await queries.tickets_page(session, filters, per_page, (page - 1) * per_page)
-    items = await views.cabinet_items(request.app, session, tickets)
-    return TicketListResponse(
-        items=items, total=total, page=page, per_page=per_page, pages=views.pages(total, per_page)
-    )
+    tickets, figures = await views.page_of(session, filters, page, per_page)
+    return TicketListResponse(items=await views.cabinet_items(request.app, session, tickets), **figures)
 
 
 @router.post("", responses={400: ATTACHMENT, 403: BLOCKED, 409: service.ALREADY_OPEN})
