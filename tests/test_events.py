@@ -8,7 +8,7 @@ import logging
 from datetime import datetime, timedelta
 
 import pytest
-from sqlmodel import select
+from sqlmodel import select, update
 from subsvc_probe import ProbeNote
 
 from subsvc.app import create_app
@@ -305,3 +305,27 @@ def test_subscribers_an_event_reaches_have_different_names(app):
     events.subscribe("*", functools.partial(handler, "b"), name="handler-b")
     with pytest.raises(ValueError, match="handler-b"):
         events.subscribe("probe.note_created", print, name="handler-b")
+
+
+async def test_an_event_dispatched_again_keeps_its_recorded_failure(app, db, rows):
+    """An event delivered twice (two processes on one SQLite file both took it) fails its
+    subscriber twice: the dispatch still completes, with the one failure recorded first."""
+    events = app.state.events
+    await events.stop()  # passes run when the test says
+    try:
+        flaky = Flaky(db, failures=2)
+        events.subscribe("probe.note_created", flaky)
+        async with db.session() as session:
+            session.add(OutboxEvent(event_type="probe.note_created", payload={"note_id": 1, "text": "x"}))
+            await session.commit()
+        assert await events.dispatch_pending() == 1
+        async with db.session() as session:
+            await session.exec(update(OutboxEvent).values(dispatched_at=None))
+            await session.commit()
+        assert await events.dispatch_pending() == 1
+    finally:
+        await events.start()
+    (failure,) = await rows(OutboxFailure)
+    assert (failure.attempts, failure.last_error) == (1, "ConnectionError: database blip 1")
+    assert len(flaky.calls) == 2
+    assert all(row.dispatched_at is not None for row in await outbox(db))

@@ -50,6 +50,7 @@ from sqlalchemy import (
     bindparam,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session, SessionTransaction
 from sqlmodel import Field, SQLModel
@@ -250,6 +251,15 @@ def _retry_statements(dialect: str) -> tuple[Select[Any], Delete, Update]:
         )
     )
     return claim, succeeded, failed_again
+
+
+@functools.cache
+def _failure_insert(dialect: str) -> Insert:
+    """The failure rows of a dispatch pass; a failure recorded already for that event and
+    subscriber (an event two processes dispatched, on SQLite) is left as it is."""
+    table: sa.Table = OutboxFailure.__table__  # type: ignore[attr-defined]
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    return insert(table).on_conflict_do_nothing(index_elements=["event_id", "subscriber"])
 
 
 @functools.cache
@@ -646,7 +656,6 @@ class EventBus:
 
     async def _record_failures(self, session: AsyncSession, failed: Sequence[_Failed]) -> None:
         """A failure row of each first failed call, in the dispatch pass's transaction."""
-        table: sa.Table = OutboxFailure.__table__  # type: ignore[attr-defined]
         now = self.clock()
         delay = self.retry.delay(1)
         next_attempt_at = None if delay is None else now + delay
@@ -664,7 +673,7 @@ class EventBus:
             }
             for item in failed
         ]
-        await session.exec(sa.insert(table), params=values)
+        await session.exec(_failure_insert(self.db.dialect), params=values)
 
     def _subscriber_names(self) -> dict[str, str]:
         """Every subscriber's name, with an event type it receives."""
