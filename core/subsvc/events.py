@@ -657,10 +657,7 @@ class EventBus:
     async def _record_failures(self, session: AsyncSession, failed: Sequence[_Failed]) -> None:
         """A failure row of each first failed call, in the dispatch pass's transaction."""
         now = self.clock()
-        delay = self.retry.delay(1)
-        next_attempt_at = None if delay is None else now + delay
-        if next_attempt_at is not None:
-            self._retry_check_at = min(self._retry_check_at, next_attempt_at)
+        next_attempt_at = self._next_attempt_at(1, now)
         values = [
             {
                 "event_id": item.event_id,
@@ -675,13 +672,23 @@ class EventBus:
         ]
         await session.exec(_failure_insert(self.db.dialect), params=values)
 
-    def _subscriber_names(self) -> dict[str, str]:
-        """Every subscriber's name, with an event type it receives."""
-        return {
-            subscription.name: event_type
-            for event_type, group in self.subscribers.items()
-            for subscription in group
-        }
+    def _next_attempt_at(self, attempts: int, now: datetime) -> datetime | None:
+        """When to call a subscriber again after its ``attempts``-th failed call (``None``:
+        never); the retry pass is brought forward to it."""
+        delay = self.retry.delay(attempts)
+        if delay is None:
+            return None
+        self._retry_check_at = min(self._retry_check_at, now + delay)
+        return now + delay
+
+    def _subscriber_names(self) -> list[str]:
+        """Every subscriber's name, sorted."""
+        return sorted({subscription.name for group in self.subscribers.values() for subscription in group})
+
+    def _subscription(self, event_type: str, name: str) -> Subscription | None:
+        """The subscriber named ``name`` that events of ``event_type`` reach, if any."""
+        reached = (s for group in self._reaching_groups(event_type) for s in group if s.name == name)
+        return next(reached, None)
 
     async def next_retry_at(self) -> datetime | None:
         """When the earliest failure of this process's subscribers is due (``None``: none is)."""
@@ -689,7 +696,7 @@ class EventBus:
         if not names:
             return None
         async with self.db.session(read_only=True) as session:
-            found = await session.exec(_next_retry_statement(), params={"names": sorted(names)})  # type: ignore[call-overload]
+            found = await session.exec(_next_retry_statement(), params={"names": names})  # type: ignore[call-overload]
             due: datetime | None = found.scalar()
         return due
 
@@ -703,12 +710,12 @@ class EventBus:
         ``FOR UPDATE SKIP LOCKED``, held until the pass commits, so two instances never retry
         one failure at once.
         """
-        by_name = self._subscriber_names()
-        if not by_name:
+        names = self._subscriber_names()
+        if not names:
             return 0
         claim, succeeded, failed_again = _retry_statements(self.db.dialect)
         async with self.db.session() as session:
-            params = {"now": self.clock(), "names": sorted(by_name), "limit": limit}
+            params = {"now": self.clock(), "names": names, "limit": limit}
             rows = (await session.exec(claim, params=params)).all()  # type: ignore[call-overload]
             if not rows:
                 return 0
@@ -717,15 +724,7 @@ class EventBus:
             for row in rows:
                 item = Event(row.event_id, row.event_type, row.payload, row.created_at)
                 attempt = row.attempts + 1
-                subscription = next(
-                    (
-                        s
-                        for group in self._reaching_groups(item.type)
-                        for s in group
-                        if s.name == row.subscriber
-                    ),
-                    None,
-                )
+                subscription = self._subscription(item.type, row.subscriber)
                 if subscription is None:
                     error: str | None = f"{row.subscriber} does not receive {item.type} in this process"
                     log.error("failure %s of event %s: %s", row.id, item.id, error)
@@ -735,15 +734,11 @@ class EventBus:
                     done.append(row.id)
                     continue
                 now = self.clock()
-                delay = self.retry.delay(attempt)
-                next_attempt_at = None if delay is None else now + delay
-                if next_attempt_at is not None:
-                    self._retry_check_at = min(self._retry_check_at, next_attempt_at)
                 again.append(
                     {
                         "failure_id": row.id,
                         "new_attempts": attempt,
-                        "new_next_attempt_at": next_attempt_at,
+                        "new_next_attempt_at": self._next_attempt_at(attempt, now),
                         "new_last_error": error,
                         "new_last_attempt_at": now,
                     }
