@@ -28,6 +28,19 @@ async def table_names(url: str) -> set[str]:
         await engine.dispose()
 
 
+async def core_differences(url: str) -> list[object]:
+    from subsvc.testing import schema_differences
+
+    engine = create_async_engine(url, poolclass=NullPool)
+    try:
+        async with engine.connect() as connection:
+            return await connection.run_sync(
+                lambda sync: schema_differences(sync, {"outbox_events", "outbox_failures"})
+            )
+    finally:
+        await engine.dispose()
+
+
 @pytest.fixture
 async def empty_url(subsvc_database_url, tmp_path):
     """A database with nothing in it: a new SQLite file, or a scratch PostgreSQL database."""
@@ -56,8 +69,9 @@ async def test_migrations_run_from_empty_up_and_down(empty_url, app):
     assert {"web_api_tokens", "outbox_events", "probe_notes", "alembic_version"} <= await table_names(
         empty_url
     )
-    assert sorted(await asyncio.to_thread(migrate.heads, empty_url, dirs)) == ["core_0004", "probe_0001"]
+    assert sorted(await asyncio.to_thread(migrate.heads, empty_url, dirs)) == ["core_0005", "probe_0001"]
     await asyncio.to_thread(migrate.upgrade, empty_url, dirs)  # idempotent
+    assert await core_differences(empty_url) == []  # core's migrations make core's models
     await asyncio.to_thread(migrate.downgrade, empty_url, dirs)
     assert await table_names(empty_url) <= {"alembic_version"}
 

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import text
 
 from subsvc.db import utcnow
-from subsvc.events import OutboxEvent, _dispatch_statements, prune_outbox
+from subsvc.events import OutboxEvent, OutboxFailure, _dispatch_statements, prune_outbox
 
 DISPATCHED = 100_000
 SEED = """
@@ -75,6 +75,29 @@ async def test_old_dispatched_events_are_pruned_in_batches(quiet_outbox, db, row
     assert await prune_outbox(db, timedelta(days=7), batch=2) == len(old)
     assert [event.id for event in await rows(OutboxEvent)] == kept
     assert await prune_outbox(db, timedelta(days=7), batch=2) == 0
+
+
+async def test_pruning_keeps_the_events_of_recorded_failures(quiet_outbox, db, rows):
+    week = timedelta(days=8)
+    retrying, given_up, done = await add(db, (week, True), (week, True), (week, True))
+    now = utcnow()
+    async with db.session() as session:
+        for event_id, next_attempt_at in ((retrying, now), (given_up, None)):
+            session.add(
+                OutboxFailure(
+                    event_id=event_id,
+                    subscriber="probe.subscriber",
+                    attempts=3,
+                    next_attempt_at=next_attempt_at,
+                    last_error="RuntimeError: down",
+                    failed_at=now - week,
+                    last_attempt_at=now,
+                )
+            )
+        await session.commit()
+    assert await prune_outbox(db, timedelta(days=7), batch=2) == 1
+    assert [event.id for event in await rows(OutboxEvent)] == [retrying, given_up]
+    assert done not in [failure.event_id for failure in await rows(OutboxFailure)]
 
 
 async def test_the_prune_job_keeps_the_outbox_when_retention_is_off(quiet_outbox, db, rows):

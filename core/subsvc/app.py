@@ -33,7 +33,7 @@ from subsvc.auth.permissions import build_registry
 from subsvc.bus import create_bus
 from subsvc.db import Database
 from subsvc.db import migrate as migrations
-from subsvc.events import EventBus
+from subsvc.events import EventBus, RetryPolicy
 from subsvc.jobs import Jobs
 from subsvc.messenger import Messenger
 from subsvc.middleware import CoreMiddleware
@@ -144,7 +144,13 @@ def create_app(
     state.migration_dirs = migration_dirs
     state.db = Database(settings)
     state.bus = create_bus(settings.REDIS_URL)
-    state.events = EventBus(state.db, state.bus, catalogue)
+    retry = RetryPolicy(
+        base_seconds=settings.OUTBOX_RETRY_BASE_SECONDS,
+        factor=settings.OUTBOX_RETRY_FACTOR,
+        max_seconds=settings.OUTBOX_RETRY_MAX_SECONDS,
+        max_attempts=settings.OUTBOX_RETRY_MAX_ATTEMPTS,
+    )
+    state.events = EventBus(state.db, state.bus, catalogue, retry)
     state.realtime = Hub(state.bus, manager)
     state.jobs = Jobs(app, jobs, settings)
     state.jwt = JWTCodec.from_settings(settings)

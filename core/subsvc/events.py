@@ -5,7 +5,10 @@ the event becomes an ``outbox_events`` row of that same transaction, so it exist
 when the change that raised it was committed. After the commit the dispatcher hands new
 rows to the subscribers of this process (and, through the bus, to other instances'
 listeners) and marks them dispatched; rows left behind by a crash are dispatched at the
-next start. Delivery to subscribers is therefore at least once.
+next start. A subscriber that raises leaves an ``outbox_failures`` row for that event and
+that subscriber alone: the dispatcher calls it again with exponential backoff (the
+``OUTBOX_RETRY_*`` settings) until it succeeds or its attempts run out (then the row stays,
+logged as an error). Delivery to each subscriber is therefore at least once.
 
 Plugins that must record something *with* the event subscribe in the transaction
 (``subscribe_in_transaction``): they are called inside the publishing transaction, just
@@ -28,25 +31,42 @@ import math
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
 from pydantic import BaseModel
-from sqlalchemy import JSON, Column, FromClause, Index, Insert, Select, Update, bindparam, update
+from sqlalchemy import (
+    JSON,
+    Column,
+    Delete,
+    FromClause,
+    Index,
+    Insert,
+    Select,
+    Text,
+    UniqueConstraint,
+    Update,
+    bindparam,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session, SessionTransaction
 from sqlmodel import Field, SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.bus import Bus
-from subsvc.db import Database, DriverWrite, UTCDateTime, in_list, is_database_unavailable, utcnow
+from subsvc.db import Database, DriverWrite, UTCDateTime, in_list, is_database_unavailable, storable, utcnow
 
 log = logging.getLogger("subsvc.events")
 BUS_CHANNEL = "events"
 _PENDING_KEY = "subsvc.events.pending"
 STOP_SECONDS = 5.0
 _PENDING = sa.text("dispatched_at IS NULL")
+_RETRYING = sa.text("next_attempt_at IS NOT NULL")
+SUBSCRIBER_NAME_CHARS = 200
+ERROR_CHARS = 2000
 
 
 class OutboxEvent(SQLModel, table=True):
@@ -64,6 +84,49 @@ class OutboxEvent(SQLModel, table=True):
     payload: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     dispatched_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class OutboxFailure(SQLModel, table=True):
+    """A subscriber's failed call for one event: retried at ``next_attempt_at`` (``None``:
+    given up after ``attempts`` calls). Deleted when a retry succeeds."""
+
+    __tablename__ = "outbox_failures"
+
+    __table_args__ = (
+        UniqueConstraint("event_id", "subscriber", name="uq_outbox_failures_event_subscriber"),
+        # the retry claim: the due rows only (see core_0005)
+        Index(
+            "ix_outbox_failures_due", "next_attempt_at", postgresql_where=_RETRYING, sqlite_where=_RETRYING
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="outbox_events.id")
+    subscriber: str = Field(max_length=SUBSCRIBER_NAME_CHARS)
+    attempts: int
+    next_attempt_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    last_error: str = Field(sa_column=Column(Text, nullable=False))
+    failed_at: datetime = Field(sa_type=UTCDateTime)
+    last_attempt_at: datetime = Field(sa_type=UTCDateTime)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """When a failed subscriber is called again (core's ``OUTBOX_RETRY_*`` settings)."""
+
+    base_seconds: float = 10.0
+    factor: float = 2.0
+    max_seconds: float = 3600.0
+    max_attempts: int = 20
+
+    def delay(self, attempts: int) -> timedelta | None:
+        """The wait after the ``attempts``-th failed call; ``None`` when that was the last."""
+        if attempts >= self.max_attempts:
+            return None
+        growth = (attempts - 1) * math.log(self.factor)
+        if math.log(self.base_seconds) + growth >= math.log(self.max_seconds):
+            return timedelta(seconds=self.max_seconds)
+        return timedelta(seconds=self.base_seconds * math.exp(growth))
 
 
 @dataclass(frozen=True)
@@ -90,6 +153,38 @@ Subscriber = Callable[[Event], Awaitable[None] | None]
 TransactionSubscriber = Callable[[Session, list[Event]], None]
 
 
+def subscriber_name(subscriber: Callable[..., Any]) -> str:
+    """A subscriber's default name: the module and qualified name of its function (of the
+    function a :func:`functools.partial` wraps; of the class of a callable object)."""
+    inner: Any = subscriber
+    while isinstance(inner, functools.partial):
+        inner = inner.func
+    qualname = getattr(inner, "__qualname__", None) or type(inner).__qualname__
+    module = getattr(inner, "__module__", None)
+    return f"{module}.{qualname}" if module else str(qualname)
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """A subscriber and its stable name, which its failures are recorded under; calling it
+    calls the subscriber."""
+
+    name: str
+    subscriber: Subscriber
+
+    def __call__(self, event: Event) -> Awaitable[None] | None:
+        return self.subscriber(event)
+
+
+@dataclass(frozen=True)
+class _Failed:
+    """A subscriber's call that raised, to record."""
+
+    event_id: int
+    subscriber: str
+    error: str
+
+
 @functools.cache
 def _dispatch_statements(dialect: str) -> tuple[Select[Any] | Update, Update | None]:
     """The dispatcher's claim of the oldest pending rows, and the mark to run after their
@@ -114,6 +209,66 @@ def _dispatch_statements(dialect: str) -> tuple[Select[Any] | Update, Update | N
         .limit(bindparam("limit"))
     )
     return claim, update(table).where(in_list(table.c.id, "ids", dialect)).values(marked)
+
+
+@functools.cache
+def _retry_statements(dialect: str) -> tuple[Select[Any], Delete, Update]:
+    """The retry pass's claim of the due failures of the subscribers named ``names``, oldest
+    due first, with their events (PostgreSQL: ``FOR UPDATE OF outbox_failures SKIP LOCKED``,
+    so an instance skips the failures another is retrying); the deletion of those that
+    succeeded; the update of those that failed again (executemany)."""
+    failures: sa.Table = OutboxFailure.__table__  # type: ignore[attr-defined]
+    events: sa.Table = OutboxEvent.__table__  # type: ignore[attr-defined]
+    claim = (
+        sa.select(
+            failures.c.id,
+            failures.c.event_id,
+            failures.c.subscriber,
+            failures.c.attempts,
+            events.c.event_type,
+            events.c.payload,
+            events.c.created_at,
+        )
+        .join_from(failures, events, failures.c.event_id == events.c.id)
+        .where(
+            failures.c.next_attempt_at <= bindparam("now"),
+            failures.c.subscriber.in_(bindparam("names", expanding=True)),
+        )
+        .order_by(failures.c.next_attempt_at, failures.c.id)
+        .limit(bindparam("limit"))
+    )
+    if dialect == "postgresql":
+        claim = claim.with_for_update(of=failures, skip_locked=True)
+    succeeded = sa.delete(failures).where(in_list(failures.c.id, "ids", dialect))
+    failed_again = (
+        update(failures)
+        .where(failures.c.id == bindparam("failure_id"))
+        .values(
+            attempts=bindparam("new_attempts"),
+            next_attempt_at=bindparam("new_next_attempt_at", type_=UTCDateTime),
+            last_error=bindparam("new_last_error"),
+            last_attempt_at=bindparam("new_last_attempt_at", type_=UTCDateTime),
+        )
+    )
+    return claim, succeeded, failed_again
+
+
+@functools.cache
+def _failure_insert(dialect: str) -> Insert:
+    """The failure rows of a dispatch pass; a failure recorded already for that event and
+    subscriber (an event two processes dispatched, on SQLite) is left as it is."""
+    table: sa.Table = OutboxFailure.__table__  # type: ignore[attr-defined]
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    return insert(table).on_conflict_do_nothing(index_elements=["event_id", "subscriber"])
+
+
+@functools.cache
+def _next_retry_statement() -> Select[Any]:
+    """The earliest due time among the failures of the subscribers named ``names``."""
+    failures: sa.Table = OutboxFailure.__table__  # type: ignore[attr-defined]
+    return sa.select(sa.func.min(failures.c.next_attempt_at)).where(
+        failures.c.next_attempt_at.is_not(None), failures.c.subscriber.in_(bindparam("names", expanding=True))
+    )
 
 
 @functools.cache
@@ -222,11 +377,20 @@ def _non_finite(value: Any) -> list[Any] | None:
 class EventBus:
     """The catalogue of event types, the subscribers, and the outbox dispatcher of one app."""
 
-    def __init__(self, db: Database, bus: Bus, catalogue: Mapping[str, type[BaseModel]]) -> None:
+    def __init__(
+        self,
+        db: Database,
+        bus: Bus,
+        catalogue: Mapping[str, type[BaseModel]],
+        retry: RetryPolicy | None = None,
+    ) -> None:
         self.db = db
         self.bus = bus
         self.catalogue = dict(catalogue)
-        self.subscribers: dict[str, list[Subscriber]] = defaultdict(list)
+        self.retry = retry or RetryPolicy()
+        # the time failures are due by (tests set a controllable one)
+        self.clock: Callable[[], datetime] = utcnow
+        self.subscribers: dict[str, list[Subscription]] = defaultdict(list)
         self.transaction_subscribers: list[TransactionSubscriber] = []
         self.writes: list[EventWrite] = []
         self._outbox_statement: DriverWrite | None = None  # PostgreSQL's, with the writes
@@ -238,6 +402,9 @@ class EventBus:
         # After a wake-up, wait this long so that the commits of concurrent requests share one
         # dispatch pass (one claim, one mark, one commit) instead of one pass each.
         self.gather_seconds = 0.01
+        # The next retry pass: at once after the start, then at the next poll or when the
+        # earliest failure is due, if sooner (a failure recorded since moves it earlier).
+        self._retry_check_at = datetime.min.replace(tzinfo=UTC)
         self._listeners = db.on_sessions(
             {
                 "before_commit": self._before_commit,
@@ -246,11 +413,31 @@ class EventBus:
             }
         )
 
-    def subscribe(self, event_type: str, subscriber: Subscriber) -> None:
-        """Call ``subscriber`` for every dispatched event of ``event_type`` (``*`` = all)."""
+    def subscribe(self, event_type: str, subscriber: Subscriber, *, name: str | None = None) -> None:
+        """Call ``subscriber`` for every dispatched event of ``event_type`` (``*`` = all).
+
+        When it raises, it alone is called again for that event, with backoff (see the
+        module), so make it idempotent. Its failures are recorded under ``name`` (default:
+        :func:`subscriber_name`), which finds it again after a restart or on another
+        instance: keep it stable, and unique among the subscribers an event reaches.
+        """
         if event_type != "*" and event_type not in self.catalogue:
             raise UnknownEventType(event_type)
-        self.subscribers[event_type].append(subscriber)
+        name = (name or subscriber_name(subscriber))[:SUBSCRIBER_NAME_CHARS]
+        reached = self.subscribers.values() if event_type == "*" else self._reaching_groups(event_type)
+        if any(known.name == name for group in reached for known in group):
+            raise ValueError(
+                f"a subscriber named {name!r} already receives {event_type!r}: pass another name="
+            )
+        self.subscribers[event_type].append(Subscription(name, subscriber))
+
+    def _reaching_groups(self, event_type: str) -> tuple[list[Subscription], list[Subscription]]:
+        """The subscriptions an event of ``event_type`` reaches: its type's, then ``*``'s."""
+        return self.subscribers.get(event_type, []), self.subscribers.get("*", [])
+
+    def wake(self) -> None:
+        """Run a dispatch pass (and a retry pass if one is due) now rather than at the next poll."""
+        self._wake.set()
 
     def subscribe_in_transaction(self, subscriber: TransactionSubscriber) -> None:
         """Call ``subscriber(session, events)`` inside every transaction that published events,
@@ -385,6 +572,13 @@ class EventBus:
             try:
                 while not self._stopping and await self.dispatch_pending():
                     pass
+                if not self._stopping and self.clock() >= self._retry_check_at:
+                    self._retry_check_at = self.clock() + timedelta(seconds=self.poll_seconds)
+                    while not self._stopping and await self.retry_failed():
+                        pass
+                    due = await self.next_retry_at()
+                    if due is not None:
+                        self._retry_check_at = min(self._retry_check_at, due)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -392,8 +586,11 @@ class EventBus:
                     log.exception("outbox dispatch failed")
             if self._stopping:
                 return
+            until_retry = (self._retry_check_at - self.clock()).total_seconds()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self.poll_seconds)
+                await asyncio.wait_for(
+                    self._wake.wait(), timeout=max(0.0, min(self.poll_seconds, until_retry))
+                )
                 if not self._stopping:
                     await asyncio.sleep(self.gather_seconds)
             self._wake.clear()
@@ -402,9 +599,9 @@ class EventBus:
         """Dispatch up to ``limit`` undispatched events, oldest first; returns how many.
 
         The rows are marked dispatched in the pass's transaction, committed after their
-        delivery (an interrupted pass leaves them pending). On PostgreSQL they are claimed with
-        ``FOR UPDATE SKIP LOCKED``, so several instances share the work without dispatching an
-        event twice.
+        delivery (an interrupted pass leaves them pending) together with a failure row for
+        each subscriber that raised. On PostgreSQL they are claimed with ``FOR UPDATE SKIP
+        LOCKED``, so several instances share the work without dispatching an event twice.
         """
         claim, mark = _dispatch_statements(self.db.dialect)
         async with self.db.session() as session:
@@ -413,22 +610,154 @@ class EventBus:
             rows = sorted(claimed.all(), key=lambda row: row.id)
             if not rows:
                 return 0
+            failed: list[_Failed] = []
             for row in rows:
-                await self._deliver(Event(row.id, row.event_type, row.payload, row.created_at))
+                failed += await self._deliver(Event(row.id, row.event_type, row.payload, row.created_at))
             if mark is not None:
                 await session.exec(mark, params={"ids": [row.id for row in rows], "now": utcnow()})
+            if failed:
+                await self._record_failures(session, failed)
             await session.commit()
         return len(rows)
 
-    async def _deliver(self, item: Event) -> None:
-        for subscriber in [*self.subscribers.get(item.type, ()), *self.subscribers.get("*", ())]:
-            try:
-                result = subscriber(item)
-                if result is not None:
-                    await result
-            except Exception:
-                log.exception("subscriber of %s failed for event %s", item.type, item.id)
+    async def _deliver(self, item: Event) -> list[_Failed]:
+        """Call every subscriber ``item`` reaches and publish it on the bus; the failed calls."""
+        failed: list[_Failed] = []
+        for group in self._reaching_groups(item.type):
+            for subscription in list(group):
+                error = await self._call(subscription, item, attempt=1)
+                if error is not None:
+                    failed.append(_Failed(item.id, subscription.name, error))
         await self.bus.publish(BUS_CHANNEL, item.to_json())
+        return failed
+
+    async def _call(self, subscription: Subscription, item: Event, attempt: int) -> str | None:
+        """Call one subscriber; ``None`` when it succeeded, else the error's text (logged: as
+        a warning while another attempt is left, as an error after the last)."""
+        try:
+            result = subscription(item)
+            if result is not None:
+                await result
+        except Exception as exc:
+            last = self.retry.delay(attempt) is None
+            log.log(
+                logging.ERROR if last else logging.WARNING,
+                "subscriber %s of %s failed for event %s (attempt %d of %d%s)",
+                subscription.name,
+                item.type,
+                item.id,
+                attempt,
+                self.retry.max_attempts,
+                ", given up: recorded in outbox_failures" if last else ", retried later",
+                exc_info=True,
+            )
+            return storable(f"{type(exc).__name__}: {exc}", ERROR_CHARS)
+        return None
+
+    async def _record_failures(self, session: AsyncSession, failed: Sequence[_Failed]) -> None:
+        """A failure row of each first failed call, in the dispatch pass's transaction."""
+        now = self.clock()
+        next_attempt_at = self._next_attempt_at(1, now)
+        values = [
+            {
+                "event_id": item.event_id,
+                "subscriber": item.subscriber,
+                "attempts": 1,
+                "next_attempt_at": next_attempt_at,
+                "last_error": item.error,
+                "failed_at": now,
+                "last_attempt_at": now,
+            }
+            for item in failed
+        ]
+        await session.exec(_failure_insert(self.db.dialect), params=values)
+
+    def _next_attempt_at(self, attempts: int, now: datetime) -> datetime | None:
+        """When to call a subscriber again after its ``attempts``-th failed call (``None``:
+        never); the retry pass is brought forward to it."""
+        delay = self.retry.delay(attempts)
+        if delay is None:
+            return None
+        self._retry_check_at = min(self._retry_check_at, now + delay)
+        return now + delay
+
+    def _subscriber_names(self) -> list[str]:
+        """Every subscriber's name, sorted."""
+        return sorted({subscription.name for group in self.subscribers.values() for subscription in group})
+
+    def _subscription(self, event_type: str, name: str) -> Subscription | None:
+        """The subscriber named ``name`` that events of ``event_type`` reach, if any."""
+        reached = (s for group in self._reaching_groups(event_type) for s in group if s.name == name)
+        return next(reached, None)
+
+    async def next_retry_at(self) -> datetime | None:
+        """When the earliest failure of this process's subscribers is due (``None``: none is)."""
+        names = self._subscriber_names()
+        if not names:
+            return None
+        async with self.db.session(read_only=True) as session:
+            found = await session.exec(_next_retry_statement(), params={"names": names})  # type: ignore[call-overload]
+            due: datetime | None = found.scalar()
+        return due
+
+    async def retry_failed(self, limit: int = 100) -> int:
+        """Call again up to ``limit`` failed subscribers whose retry is due, each for its event;
+        returns how many were called.
+
+        A call that succeeds deletes its failure; one that fails again counts an attempt and
+        is due again after the next backoff, or never after the last attempt (the row stays).
+        Only the failures of subscribers of this process are claimed; on PostgreSQL with
+        ``FOR UPDATE SKIP LOCKED``, held until the pass commits, so two instances never retry
+        one failure at once.
+        """
+        names = self._subscriber_names()
+        if not names:
+            return 0
+        claim, succeeded, failed_again = _retry_statements(self.db.dialect)
+        async with self.db.session() as session:
+            params = {"now": self.clock(), "names": names, "limit": limit}
+            rows = (await session.exec(claim, params=params)).all()  # type: ignore[call-overload]
+            if not rows:
+                return 0
+            done: list[int] = []
+            again: list[dict[str, Any]] = []
+            for row in rows:
+                item = Event(row.event_id, row.event_type, row.payload, row.created_at)
+                attempt = row.attempts + 1
+                subscription = self._subscription(item.type, row.subscriber)
+                if subscription is None:
+                    error: str | None = f"{row.subscriber} does not receive {item.type} in this process"
+                    log.error("failure %s of event %s: %s", row.id, item.id, error)
+                else:
+                    error = await self._call(subscription, item, attempt)
+                if error is None:
+                    done.append(row.id)
+                    continue
+                now = self.clock()
+                again.append(
+                    {
+                        "failure_id": row.id,
+                        "new_attempts": attempt,
+                        "new_next_attempt_at": self._next_attempt_at(attempt, now),
+                        "new_last_error": error,
+                        "new_last_attempt_at": now,
+                    }
+                )
+            if done:
+                await session.exec(succeeded, params={"ids": done})
+            if again:
+                await session.exec(failed_again, params=again)
+            await session.commit()
+        return len(rows)
+
+
+async def failure_counts(db: Database) -> dict[str, int]:
+    """The recorded subscriber failures: ``retrying`` (another call is due) and ``given_up``."""
+    table: sa.Table = OutboxFailure.__table__  # type: ignore[attr-defined]
+    async with db.session(read_only=True) as session:
+        query = sa.select(sa.func.count(), sa.func.count(table.c.next_attempt_at))
+        total, retrying = (await session.exec(query)).one()  # type: ignore[call-overload]
+    return {"retrying": int(retrying), "given_up": int(total) - int(retrying)}
 
 
 PRUNE_BATCH = 5_000
@@ -438,22 +767,25 @@ async def prune_outbox(db: Database, retention: timedelta, batch: int = PRUNE_BA
     """Delete the events dispatched and older than ``retention``, oldest first, a batch per
     transaction; returns how many. Walks the primary key from the oldest row and stops at the
     first younger one (ids grow with time), so it costs no index of its own. Rows still
-    waiting for dispatch stay. Webhook deliveries keep their own copy of a payload."""
+    waiting for dispatch stay, and so do those with a recorded subscriber failure (retrying or
+    given up: the failure keeps its event). Webhook deliveries keep their own copy of a payload."""
     table: sa.Table = OutboxEvent.__table__  # type: ignore[attr-defined]
+    failures: sa.Table = OutboxFailure.__table__  # type: ignore[attr-defined]
+    failed = sa.exists().where(failures.c.event_id == table.c.id).label("failed")
     before = utcnow() - retention
     after, deleted = 0, 0
     while True:
         async with db.session() as session:
             rows = (
                 await session.exec(
-                    sa.select(table.c.id, table.c.created_at, table.c.dispatched_at)  # type: ignore[call-overload]
+                    sa.select(table.c.id, table.c.created_at, table.c.dispatched_at, failed)  # type: ignore[call-overload]
                     .where(table.c.id > after)
                     .order_by(table.c.id)
                     .limit(batch)
                 )
             ).all()
             old = list(itertools.takewhile(lambda row: row.created_at < before, rows))
-            done = [row.id for row in old if row.dispatched_at is not None]
+            done = [row.id for row in old if row.dispatched_at is not None and not row.failed]
             if done:
                 removal = sa.delete(table).where(in_list(table.c.id, "ids", db.dialect))
                 await session.exec(removal, params={"ids": done})

@@ -150,6 +150,24 @@ class Settings(BaseSettings):
         description="Dispatched events are deleted from the outbox after this many days "
         "(hourly); 0 = kept. Webhook deliveries keep their own copy.",
     )
+    OUTBOX_RETRY_BASE_SECONDS: float = Field(
+        10.0,
+        gt=0,
+        description="An event subscriber that failed is called again this long after the first failure, "
+        "each wait `OUTBOX_RETRY_FACTOR` times the one before.",
+    )
+    OUTBOX_RETRY_FACTOR: float = Field(
+        2.0, ge=1, description="Growth of the wait between two retries of a failed event subscriber."
+    )
+    OUTBOX_RETRY_MAX_SECONDS: float = Field(
+        3600.0, gt=0, description="Longest wait between two retries of a failed event subscriber."
+    )
+    OUTBOX_RETRY_MAX_ATTEMPTS: int = Field(
+        20,
+        ge=1,
+        description="Calls of an event subscriber for one event, the first included; after the last "
+        "failure it is logged as an error and stays recorded (`outbox_failures`), not retried.",
+    )
     JOBS_WORKER: bool = Field(
         True,
         description="`subsvc serve` also runs the background-job worker; false when separate "

@@ -144,7 +144,7 @@ _RESTART_SEQUENCES = (
 )
 
 
-BACKGROUND_TABLES = ("outbox_events", "web_api_tokens")
+BACKGROUND_TABLES = ("outbox_events", "outbox_failures", "web_api_tokens")
 # asyncpg's own queries when it first meets a type on a connection (jit off around them)
 _INTROSPECTION = ("'jit'", "typeinfo_tree")
 

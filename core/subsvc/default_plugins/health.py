@@ -11,6 +11,7 @@ from starlette.requests import Request
 from subsvc.api import HTTPError, Router
 from subsvc.db import is_database_unavailable
 from subsvc.default_plugins import serving
+from subsvc.events import failure_counts
 from subsvc.health import WebhookStatus
 from subsvc.services import services
 
@@ -112,7 +113,9 @@ async def unified_health(request: Request) -> UnifiedHealthResponse:
 
 @router.get("/health/database", responses={503: "The database is unreachable"})
 async def database_health(request: Request) -> dict[str, Any]:
-    """Reachability, round-trip time and pool figures of the database; 503 when unreachable."""
+    """Reachability, round-trip time and pool figures of the database, and the event
+    subscribers' recorded failures (`event_failures`: `retrying`, `given_up`); 503 when
+    unreachable."""
     db = request.app.state.db
     try:
         latency_ms = await db.ping()
@@ -127,6 +130,7 @@ async def database_health(request: Request) -> dict[str, Any]:
         "dialect": db.dialect,
         "latency_ms": round(latency_ms, 2),
         "pool": db.pool_status(),
+        "event_failures": await failure_counts(db),
     }
 
 
