@@ -296,3 +296,17 @@ async def test_an_existing_account_gets_the_subscription_and_no_credentials(
         anon_client, page["slug"], tariff.id, contact_type="messenger", contact_value="@nobody_here"
     )
     assert unknown.status_code == 400
+
+
+async def test_concurrent_first_purchases_open_their_payments_for_one_payment_account(
+    anon_client, make_tariff, make_landing, rows
+):
+    tariff = await make_tariff()
+    page = await make_landing([tariff.id])
+    created = await asyncio.gather(
+        *[buy(anon_client, page["slug"], tariff.id, contact_value=f"guest{n}@example.com") for n in range(3)]
+    )
+    assert [c.status_code for c in created] == [200] * 3
+    [payer] = [u for u in await rows(User) if u.first_name == PAYMENT_ACCOUNT_NAME]
+    assert {p.user_id for p in await rows(Payment)} == {payer.id}
+    assert await accounts(rows) == []
