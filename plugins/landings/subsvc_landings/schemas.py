@@ -82,7 +82,20 @@ class LandingUpdateRequest(LandingOptions):
     analytics_click_enabled: bool | None = None
 
 
-class LandingDetailResponse(BaseModel):
+class LandingDisplay(BaseModel):
+    """The display options a page's detail and its public view answer alike. A model listing it
+    as its first base has these fields after those of the bases that follow (pydantic orders the
+    fields of the bases from the last): the answers keep the contract's order."""
+
+    background_config: dict[str, Any] | None = None
+    sticky_pay_button: bool = False
+    analytics_view_enabled: bool = False
+    analytics_view_goal: str | None = None
+    analytics_click_enabled: bool = False
+    analytics_click_goal: str | None = None
+
+
+class _LandingPage(BaseModel):
     id: int
     slug: str
     title: Localized
@@ -103,12 +116,9 @@ class LandingDetailResponse(BaseModel):
     discount_starts_at: datetime | None = None
     discount_ends_at: datetime | None = None
     discount_badge_text: Localized | None = None
-    background_config: dict[str, Any] | None = None
-    sticky_pay_button: bool = False
-    analytics_view_enabled: bool = False
-    analytics_view_goal: str | None = None
-    analytics_click_enabled: bool = False
-    analytics_click_goal: str | None = None
+
+
+class LandingDetailResponse(LandingDisplay, _LandingPage):
     created_at: datetime | None = None
     updated_at: datetime | None = None
 
@@ -262,7 +272,7 @@ class LandingDiscountInfo(BaseModel):
     badge_text: str | None = None
 
 
-class LandingConfigResponse(BaseModel):
+class _PublicPage(BaseModel):
     slug: str
     title: str
     subtitle: str | None = None
@@ -275,12 +285,10 @@ class LandingConfigResponse(BaseModel):
     meta_title: str | None = None
     meta_description: str | None = None
     discount: LandingDiscountInfo | None = None
-    background_config: dict[str, Any] | None = None
-    sticky_pay_button: bool = False
-    analytics_view_enabled: bool = False
-    analytics_view_goal: str | None = None
-    analytics_click_enabled: bool = False
-    analytics_click_goal: str | None = None
+
+
+class LandingConfigResponse(LandingDisplay, _PublicPage):
+    pass  # no docstring: the contract's schema has no description
 
 
 ContactType = Annotated[str, Field(pattern=r"^(email|messenger)$")]
