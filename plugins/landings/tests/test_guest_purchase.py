@@ -310,3 +310,29 @@ async def test_concurrent_first_purchases_open_their_payments_for_one_payment_ac
     [payer] = [u for u in await rows(User) if u.first_name == PAYMENT_ACCOUNT_NAME]
     assert {p.user_id for p in await rows(Payment)} == {payer.id}
     assert await accounts(rows) == []
+
+
+@pytest.mark.landings_env(PAYMENTS_EXPIRE_INTERVAL_SECONDS="1")
+async def test_an_expired_purchase_paid_late_is_still_delivered_once(
+    anon_client, make_tariff, make_landing, fake_yookassa, notify, rows, wait_for, db
+):
+    tariff = await make_tariff()
+    page = await make_landing([tariff.id])
+    token = (await buy(anon_client, page["slug"], tariff.id)).json()["purchase_token"]
+    payment = await payment_of(rows, token)
+    async with db.session() as session:  # its time at the provider runs out
+        row = await session.get(Payment, payment.id)
+        row.expires_at = row.created_at - timedelta(minutes=1)
+        await session.commit()
+    expired = await settled(rows, wait_for, token)
+    assert (expired.status, await accounts(rows)) == ("expired", [])
+    fake_yookassa.pay(payment.provider_payment_id)  # the money arrives after all
+    assert (await notify(fake_yookassa.notification_body(payment.provider_payment_id))).status_code == 200
+
+    async def delivered() -> GuestPurchase | None:
+        [purchase] = [p for p in await rows(GuestPurchase) if p.token == token]
+        return purchase if purchase.status == "delivered" else None
+
+    purchase = await wait_for(delivered)
+    assert purchase.paid_at is not None and await accounts(rows) == ["guest@example.com"]
+    assert len(await rows(Subscription)) == 1
