@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from argon2 import PasswordHasher
 from sqlalchemy import func
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
@@ -97,7 +98,9 @@ async def payment_account(app: Starlette, session: AsyncSession) -> int:
 
 async def account_for(app: Starlette, session: AsyncSession, contact_type: str, value: str) -> Account:
     """The contact's account; an unknown e-mail gets a new cabinet account with a generated
-    password (returned once); an unknown messenger username is refused."""
+    password (returned once); an unknown messenger username is refused. Two purchases paid at
+    once for one new e-mail make one account: the second insert fails (in a savepoint) and finds
+    the first's."""
     found = await find_account(session, contact_type, value)
     if found is not None:
         return Account(found)
@@ -105,12 +108,16 @@ async def account_for(app: Starlette, session: AsyncSession, contact_type: str, 
         raise ContactRefused(UNKNOWN_MESSENGER_USER)
     password = secrets.token_urlsafe(9)
     password_hash = await asyncio.to_thread(PasswordHasher().hash, password)
-    user = await create_cabinet_user(
-        app,
-        session,
-        UserCreateRequest(),
-        auth_type=EMAIL_AUTH,
-        email=_email(value),
-        password_hash=password_hash,
-    )
+    try:
+        async with session.begin_nested():
+            user = await create_cabinet_user(
+                app, session, UserCreateRequest(), auth_type=EMAIL_AUTH, email=_email(value),
+                password_hash=password_hash,
+            )  # fmt: skip
+            await session.flush()
+    except IntegrityError:
+        found = await find_account(session, contact_type, value)
+        if found is None:
+            raise
+        return Account(found)
     return Account(user, password)

@@ -336,3 +336,22 @@ async def test_an_expired_purchase_paid_late_is_still_delivered_once(
     purchase = await wait_for(delivered)
     assert purchase.paid_at is not None and await accounts(rows) == ["guest@example.com"]
     assert len(await rows(Subscription)) == 1
+
+
+async def test_two_purchases_for_one_new_address_paid_at_once_make_one_account(
+    anon_client, make_tariff, make_landing, fake_yookassa, notify, rows, wait_for
+):
+    tariff = await make_tariff()
+    page = await make_landing([tariff.id])
+    tokens = [(await buy(anon_client, page["slug"], tariff.id)).json()["purchase_token"] for _ in range(2)]
+    bodies = []
+    for token in tokens:
+        payment = await payment_of(rows, token)
+        fake_yookassa.pay(payment.provider_payment_id)
+        bodies.append(fake_yookassa.notification_body(payment.provider_payment_id))
+    assert [r.status_code for r in await asyncio.gather(*[notify(body) for body in bodies])] == [200, 200]
+    purchases = [await settled(rows, wait_for, token) for token in tokens]
+    assert [p.status for p in purchases] == ["delivered", "delivered"]
+    assert await accounts(rows) == ["guest@example.com"]
+    assert len({p.user_id for p in purchases}) == 1
+    assert sum(p.cabinet_password is not None for p in purchases) == 1  # made once, its password once
