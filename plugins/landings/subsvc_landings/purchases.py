@@ -145,29 +145,33 @@ async def create_purchase(
     return token, str(payment.data.get("payment_url") or "")
 
 
+async def _locked(session: AsyncSession, event: Event) -> tuple[Payment, GuestPurchase] | None:
+    """The guest purchase a payment event is about, its row locked (``None``: not one)."""
+    payment = await session.get(Payment, int(event.payload["payment_id"]))
+    if payment is None or payment.data.get("purpose") != PURPOSE:
+        return None
+    purchase = await lock_purchase(session, str(payment.data["purchase_token"]))
+    return (payment, purchase) if purchase is not None else None
+
+
 async def on_topped_up(app: Starlette, event: Event) -> None:
     """``balance.topped_up``: a guest purchase's payment completes it (a repeat finds it done)."""
     async with services(app).db.session() as session:
-        payment = await session.get(Payment, int(event.payload["payment_id"]))
-        if payment is None or payment.data.get("purpose") != PURPOSE:
-            return
-        purchase = await lock_purchase(session, str(payment.data["purchase_token"]))
-        if purchase is not None and completable(purchase):
-            await complete_paid(app, session, purchase, payment)
+        found = await _locked(session, event)
+        if found is not None and completable(found[1]):
+            await complete_paid(app, session, found[1], found[0])
             await session.commit()
 
 
 async def on_payment_failed(app: Starlette, event: Event) -> None:
-    """``payment.failed``: a guest purchase whose payment ended unpaid is ``expired`` (the
-    payment expired) or ``failed``; no account was made for it. A payment paid after all
+    """``payment.failed``: a pending guest purchase whose payment ended unpaid is ``expired``
+    (the payment expired) or ``failed``; no account was made for it. A payment paid after all
     still completes it."""
     async with services(app).db.session() as session:
-        payment = await session.get(Payment, int(event.payload["payment_id"]))
-        if payment is None or payment.data.get("purpose") != PURPOSE:
+        found = await _locked(session, event)
+        if found is None or found[1].status != PENDING or found[0].status == PAYMENT_SUCCEEDED:
             return
-        purchase = await lock_purchase(session, str(payment.data["purchase_token"]))
-        if purchase is None or purchase.status != PENDING:
-            return
+        payment, purchase = found
         purchase.status = EXPIRED if payment.status == PAYMENT_EXPIRED else FAILED
         session.add(purchase)
         await session.commit()
