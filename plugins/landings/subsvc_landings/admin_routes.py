@@ -3,6 +3,7 @@ permissions `landings:*`)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Annotated, Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -29,6 +30,14 @@ REFUSED = {400: 'Slug "{s}" is reserved and cannot be used, Landing page with sl
            + pages.BAD_WINDOW}  # fmt: skip
 
 
+async def _detail(write: Awaitable[LandingPage]) -> LandingDetailResponse:
+    """The page a write answers (400 with the text of a refusal)."""
+    try:
+        return pages.detail(await write)
+    except pages.LandingRefused as refused:
+        raise HTTPError(400, str(refused)) from None
+
+
 async def _page(session: AsyncSession, landing_id: int) -> LandingPage:
     page = await pages.get_landing(session, landing_id)
     if page is None:
@@ -45,11 +54,7 @@ async def list_landings(session: AsyncSession) -> list[LandingListItem]:
 @admin.post(BASE, permission=CREATE, status_code=201, responses=REFUSED)
 async def create_landing_page(session: AsyncSession, payload: LandingCreateRequest) -> LandingDetailResponse:
     """Create a landing page (its slug free and not reserved), last in the order."""
-    try:
-        page = await pages.create_landing(session, payload.model_dump(mode="json"))
-    except pages.LandingRefused as refused:
-        raise HTTPError(400, str(refused)) from None
-    return pages.detail(page)
+    return await _detail(pages.create_landing(session, payload.model_dump(mode="json")))
 
 
 @admin.put(f"{BASE}/order", permission=EDIT)
@@ -71,11 +76,9 @@ async def update_landing_page(
 ) -> LandingDetailResponse:
     """Change the fields sent."""
     page = await _page(session, landing_id)
-    try:
-        page = await pages.update_landing(session, page, payload.model_dump(mode="json", exclude_unset=True))
-    except pages.LandingRefused as refused:
-        raise HTTPError(400, str(refused)) from None
-    return pages.detail(page)
+    return await _detail(
+        pages.update_landing(session, page, payload.model_dump(mode="json", exclude_unset=True))
+    )
 
 
 @admin.delete(f"{BASE}/{{landing_id}}", permission=DELETE, responses=MISSING)
@@ -89,8 +92,7 @@ async def delete_landing_page(session: AsyncSession, landing_id: int) -> dict[st
 async def toggle_landing_active(session: AsyncSession, landing_id: int) -> LandingDetailResponse:
     """Switch a landing page on or off."""
     page = await _page(session, landing_id)
-    page = await pages.update_landing(session, page, {"is_active": not page.is_active})
-    return pages.detail(page)
+    return await _detail(pages.update_landing(session, page, {"is_active": not page.is_active}))
 
 
 @admin.get(f"{BASE}/{{landing_id}}/stats", permission=READ, responses=MISSING)

@@ -21,10 +21,16 @@ class Price:
     percent: int
 
 
+def overridden(page: LandingPage, tariff: Tariff) -> list[int] | None:
+    """The page's own list of periods for the tariff (``None``: it sells every priced one)."""
+    override: list[int] | None = (page.config.get("allowed_periods") or {}).get(str(tariff.id))
+    return override or None
+
+
 def periods_of(page: LandingPage, tariff: Tariff) -> list[int]:
     """The periods the page sells of a tariff: its override, else every priced period."""
     priced = sorted(int(days) for days, kopeks in tariff.period_prices.items() if int(kopeks) > 0)
-    override = (page.config.get("allowed_periods") or {}).get(str(tariff.id))
+    override = overridden(page, tariff)
     return [days for days in override if days in priced] if override else priced
 
 

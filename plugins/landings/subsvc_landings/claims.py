@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
+from subsvc.db import utcnow
 from subsvc_landings.accounts import EMAIL, ContactRefused, account_for
-from subsvc_landings.delivery import deliver, lock_purchase
+from subsvc_landings.delivery import deliver_to, lock_purchase
 from subsvc_landings.models import DELIVERED, PAID, GuestPurchase
+from subsvc_landings.purchases import Refused, complete_if_paid
 from subsvc_landings.schemas import GiftClaimResponse, PurchaseStatusResponse
 
 NOT_FOUND = "Purchase not found"
 GIFT_NOT_FOUND = "Gift not found"
 ALREADY_CLAIMED = "This gift has already been claimed"
 NOT_CLAIMABLE = "This gift cannot be claimed yet"
-
-
-class ClaimRefused(Exception):
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status, self.detail = status, detail
+REVEAL_WINDOW = timedelta(hours=24)
+"""A new account's password is shown (once) only this long after delivery, as the reference."""
 
 
 def status_of(purchase: GuestPurchase) -> PurchaseStatusResponse:
@@ -40,15 +40,27 @@ def status_of(purchase: GuestPurchase) -> PurchaseStatusResponse:
     )
 
 
-async def reveal(session: AsyncSession, token: str) -> PurchaseStatusResponse | None:
-    """The purchase's status; a delivered purchase's new-account password is in the first
-    answer only (wiped in the same transaction). The caller commits."""
+def gift_view(purchase: GuestPurchase) -> PurchaseStatusResponse:
+    """The gift as whoever holds its link sees it: what it is and whether it can be claimed,
+    without the buyer's contact or the subscription's links (those go to the claimer)."""
+    return status_of(purchase).model_copy(
+        update={"subscription_url": None, "subscription_crypto_link": None, "contact_value": None}
+    )
+
+
+async def reveal(app: Starlette, session: AsyncSession, token: str) -> PurchaseStatusResponse | None:
+    """The purchase's status, completed first when its payment is credited but not yet reported;
+    a new account's password is in the first answer after delivery only, within
+    :data:`REVEAL_WINDOW` of it (wiped in the same transaction, under the row's lock). The
+    caller commits."""
     purchase = await lock_purchase(session, token)
     if purchase is None:
         return None
+    await complete_if_paid(app, session, purchase)
     shown = status_of(purchase)
     if purchase.status == DELIVERED and purchase.cabinet_password is not None:
-        shown.cabinet_email, shown.cabinet_password = purchase.cabinet_email, purchase.cabinet_password
+        if purchase.delivered_at is not None and utcnow() - purchase.delivered_at <= REVEAL_WINDOW:
+            shown.cabinet_email, shown.cabinet_password = purchase.cabinet_email, purchase.cabinet_password
         purchase.cabinet_password = None
         session.add(purchase)
     return shown
@@ -63,20 +75,16 @@ async def claim(app: Starlette, session: AsyncSession, token: str, email: str) -
     is then on the purchase's status page). 409 once claimed, even under concurrent claims."""
     purchase = await lock_purchase(session, token)
     if purchase is None or not purchase.is_gift:
-        raise ClaimRefused(404, GIFT_NOT_FOUND)
+        raise Refused(404, GIFT_NOT_FOUND)
     if purchase.status == DELIVERED:
-        raise ClaimRefused(409, ALREADY_CLAIMED)
+        raise Refused(409, ALREADY_CLAIMED)
     if purchase.status != PAID:
-        raise ClaimRefused(400, NOT_CLAIMABLE)
+        raise Refused(400, NOT_CLAIMABLE)
     try:
         account = await account_for(app, session, EMAIL, email)
     except ContactRefused as refused:
-        raise ClaimRefused(400, str(refused)) from None
-    assert account.user.id is not None
-    if account.password is not None:
-        purchase.new_account = True
-        purchase.cabinet_email, purchase.cabinet_password = account.user.email, account.password
-    await deliver(app, session, purchase, account.user.id)
+        raise Refused(400, str(refused)) from None
+    await deliver_to(app, session, purchase, account)
     return GiftClaimResponse(
         status="claimed" if purchase.status == DELIVERED else purchase.status,
         tariff_name=purchase.tariff_name,

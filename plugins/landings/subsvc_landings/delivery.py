@@ -12,6 +12,7 @@ from subsvc_users.api import User, touch, verify_email
 
 from subsvc.db import utcnow
 from subsvc.services import services
+from subsvc_landings.accounts import Account
 from subsvc_landings.models import DELIVERED, FAILED, GuestPurchase
 
 VERIFIED_BY = "guest_purchase"  # as the reference: a paid purchase's new address counts as verified
@@ -63,3 +64,15 @@ async def deliver(app: Starlette, session: AsyncSession, purchase: GuestPurchase
     purchase.subscription_crypto_link = subscription.subscription_crypto_link
     session.add(purchase)
     await session.flush()
+
+
+async def deliver_to(
+    app: Starlette, session: AsyncSession, purchase: GuestPurchase, account: Account
+) -> None:
+    """:func:`deliver` to a contact's account; one made for the purchase keeps its address and
+    one-time password on the purchase, for the status page to show once."""
+    assert account.user.id is not None
+    if account.password is not None:
+        purchase.new_account = True
+        purchase.cabinet_email, purchase.cabinet_password = account.user.email, account.password
+    await deliver(app, session, purchase, account.user.id)

@@ -42,10 +42,11 @@ class LandingPage(SQLModel, table=True):
 
 class GuestPurchase(SQLModel, table=True):
     """A purchase made from a landing page without signing in, paid at a provider through the
-    payments plugin (the payment's idempotency key is ``guest:<token>``). ``buyer_user_id`` is
-    the contact's account the payment credits and the price is debited from; ``user_id`` the
-    account the subscription went to. ``cabinet_password`` is a new account's one-time password,
-    kept until the status page has shown it once."""
+    payments plugin (the payment's idempotency key is ``guest:<token>``), opened for the
+    :class:`PaymentAccount`'s user. No account of the buyer or recipient exists before it is
+    paid: then ``buyer_user_id`` is the contact's account (``None`` for a gift, whose buyer has
+    none) and ``user_id`` the account the subscription went to. ``cabinet_password`` is a new
+    account's one-time password, kept until the status page has shown it once."""
 
     __tablename__ = "guest_purchases"
     __table_args__ = (
@@ -89,3 +90,15 @@ class GuestPurchase(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     paid_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     delivered_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class PaymentAccount(SQLModel, table=True):
+    """The one account (row ``id`` 1) guest payments are opened for: the payments plugin needs a
+    user to credit, and the buyer's or recipient's account is found or made only once paid."""
+
+    __tablename__ = "landing_payment_account"
+
+    id: int = Field(default=1, primary_key=True)
+    user_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("users.id", ondelete="SET NULL"))
+    )

@@ -36,7 +36,7 @@ async def get_purchase_status(request: Request, token: str) -> PurchaseStatusRes
     after delivery only."""
     await rate_limit(request, "landing_status", "30/minute")
     async with services(request.app).db.session() as session:
-        shown = await claims.reveal(session, token)
+        shown = await claims.reveal(request.app, session, token)
         await session.commit()
     if shown is None:
         raise HTTPError(404, claims.NOT_FOUND)
@@ -62,12 +62,13 @@ async def activate_purchase(request: Request, session: AsyncSession, token: str)
 
 @public.get(f"{BASE}/gift/{{token}}", public=True, responses={404: claims.GIFT_NOT_FOUND, **RATE_LIMITED})
 async def get_gift_claim(request: Request, session: AsyncSession, token: str) -> PurchaseStatusResponse:
-    """A gift as its recipient sees it: claimable once paid and until claimed."""
+    """A gift as its recipient sees it: claimable once paid and until claimed; its links go to
+    the claimer only."""
     await rate_limit(request, "landing_gift", "30/minute")
     purchase = await claims.find(session, token)
     if purchase is None or not purchase.is_gift:
         raise HTTPError(404, claims.GIFT_NOT_FOUND)
-    return claims.status_of(purchase)
+    return claims.gift_view(purchase)
 
 
 @public.post(
@@ -87,7 +88,7 @@ async def claim_gift(
     await rate_limit(request, "landing_claim", "10/minute")
     try:
         return await claims.claim(request.app, session, token, payload.email)
-    except claims.ClaimRefused as refused:
+    except purchases.Refused as refused:
         raise HTTPError(refused.status, refused.detail) from None
 
 
@@ -130,6 +131,6 @@ async def create_landing_purchase(
         raise HTTPError(404, pages.NOT_FOUND)
     try:
         token, url = await purchases.create_purchase(request.app, session, page, payload)
-    except purchases.PurchaseRefused as refused:
+    except purchases.Refused as refused:
         raise HTTPError(refused.status, refused.detail) from None
     return PurchaseResponse(purchase_token=token, payment_url=url)

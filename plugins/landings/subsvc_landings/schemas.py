@@ -35,61 +35,67 @@ Percent = Annotated[int, Field(ge=1, le=99)]
 Goal = Annotated[str, Field(max_length=64)]
 
 
-class LandingCreateRequest(BaseModel):
+class LandingOptions(BaseModel):
+    """What creating and updating a page take alike: optional texts, discount, display options
+    (absent or null: none, or in an update unchanged)."""
+
+    subtitle: Localized | None = None
+    footer_text: Localized | None = None
+    custom_css: Annotated[str, Field(max_length=10000)] | None = None
+    meta_title: Localized | None = None
+    meta_description: Localized | None = None
+    discount_percent: Percent | None = None
+    discount_overrides: dict[str, int] | None = None
+    discount_starts_at: datetime | None = None
+    discount_ends_at: datetime | None = None
+    discount_badge_text: Localized | None = None
+    background_config: dict[str, Any] | None = None
+    analytics_view_goal: Goal | None = None
+    analytics_click_goal: Goal | None = None
+
+
+class LandingCreateRequest(LandingOptions):
     slug: str = Field(min_length=1, max_length=100, pattern=SLUG_PATTERN)
     title: Localized = Field(default_factory=dict)
-    subtitle: Localized | None = None
     is_active: bool = True
     features: list[LandingFeatureInput] = Field(default_factory=list, max_length=20)
-    footer_text: Localized | None = None
     allowed_tariff_ids: list[int] = Field(default_factory=list, max_length=50)
     allowed_periods: dict[str, list[int]] = Field(default_factory=dict)
     payment_methods: list[LandingPaymentMethodInput] = Field(default_factory=list, max_length=10)
     gift_enabled: bool = True
-    custom_css: Annotated[str, Field(max_length=10000)] | None = None
-    meta_title: Localized | None = None
-    meta_description: Localized | None = None
-    discount_percent: Percent | None = None
-    discount_overrides: dict[str, int] | None = None
-    discount_starts_at: datetime | None = None
-    discount_ends_at: datetime | None = None
-    discount_badge_text: Localized | None = None
-    background_config: dict[str, Any] | None = None
     sticky_pay_button: bool = False
     analytics_view_enabled: bool = False
-    analytics_view_goal: Goal | None = None
     analytics_click_enabled: bool = False
-    analytics_click_goal: Goal | None = None
 
 
-class LandingUpdateRequest(BaseModel):
+class LandingUpdateRequest(LandingOptions):
     slug: Annotated[str, Field(min_length=1, max_length=100, pattern=SLUG_PATTERN)] | None = None
     title: Localized | None = None
-    subtitle: Localized | None = None
     is_active: bool | None = None
     features: Annotated[list[LandingFeatureInput], Field(max_length=20)] | None = None
-    footer_text: Localized | None = None
     allowed_tariff_ids: Annotated[list[int], Field(max_length=50)] | None = None
     allowed_periods: dict[str, list[int]] | None = None
     payment_methods: Annotated[list[LandingPaymentMethodInput], Field(max_length=10)] | None = None
     gift_enabled: bool | None = None
-    custom_css: Annotated[str, Field(max_length=10000)] | None = None
-    meta_title: Localized | None = None
-    meta_description: Localized | None = None
-    discount_percent: Percent | None = None
-    discount_overrides: dict[str, int] | None = None
-    discount_starts_at: datetime | None = None
-    discount_ends_at: datetime | None = None
-    discount_badge_text: Localized | None = None
-    background_config: dict[str, Any] | None = None
     sticky_pay_button: bool | None = None
     analytics_view_enabled: bool | None = None
-    analytics_view_goal: Goal | None = None
     analytics_click_enabled: bool | None = None
-    analytics_click_goal: Goal | None = None
 
 
-class LandingDetailResponse(BaseModel):
+class LandingDisplay(BaseModel):
+    """The display options a page's detail and its public view answer alike. A model listing it
+    as its first base has these fields after those of the bases that follow (pydantic orders the
+    fields of the bases from the last): the answers keep the contract's order."""
+
+    background_config: dict[str, Any] | None = None
+    sticky_pay_button: bool = False
+    analytics_view_enabled: bool = False
+    analytics_view_goal: str | None = None
+    analytics_click_enabled: bool = False
+    analytics_click_goal: str | None = None
+
+
+class _LandingPage(BaseModel):
     id: int
     slug: str
     title: Localized
@@ -110,12 +116,9 @@ class LandingDetailResponse(BaseModel):
     discount_starts_at: datetime | None = None
     discount_ends_at: datetime | None = None
     discount_badge_text: Localized | None = None
-    background_config: dict[str, Any] | None = None
-    sticky_pay_button: bool = False
-    analytics_view_enabled: bool = False
-    analytics_view_goal: str | None = None
-    analytics_click_enabled: bool = False
-    analytics_click_goal: str | None = None
+
+
+class LandingDetailResponse(LandingDisplay, _LandingPage):
     created_at: datetime | None = None
     updated_at: datetime | None = None
 
@@ -269,7 +272,7 @@ class LandingDiscountInfo(BaseModel):
     badge_text: str | None = None
 
 
-class LandingConfigResponse(BaseModel):
+class _PublicPage(BaseModel):
     slug: str
     title: str
     subtitle: str | None = None
@@ -282,12 +285,10 @@ class LandingConfigResponse(BaseModel):
     meta_title: str | None = None
     meta_description: str | None = None
     discount: LandingDiscountInfo | None = None
-    background_config: dict[str, Any] | None = None
-    sticky_pay_button: bool = False
-    analytics_view_enabled: bool = False
-    analytics_view_goal: str | None = None
-    analytics_click_enabled: bool = False
-    analytics_click_goal: str | None = None
+
+
+class LandingConfigResponse(LandingDisplay, _PublicPage):
+    pass  # no docstring: the contract's schema has no description
 
 
 ContactType = Annotated[str, Field(pattern=r"^(email|messenger)$")]

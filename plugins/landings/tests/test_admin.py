@@ -89,3 +89,28 @@ async def test_deleting_a_page_keeps_its_purchases(admin, anon_client, make_tari
     assert (await admin.delete(f"{BASE}/{page['id']}")).status_code == 200
     [purchase] = await rows(GuestPurchase)
     assert (purchase.landing_id, purchase.status) == (None, "pending")
+
+
+async def test_the_purchases_list_is_newest_first_and_paginated(
+    admin, anon_client, make_tariff, make_landing
+):
+    tariff = await make_tariff()
+    page = await make_landing([tariff.id])
+    tokens = []
+    for number in range(3):
+        body = {
+            "tariff_id": tariff.id,
+            "period_days": 30,
+            "contact_type": "email",
+            "contact_value": f"buyer{number}@b.example",
+            "payment_method": "yookassa",
+        }
+        created = await anon_client.post(f"/cabinet/landing/{page['slug']}/purchase", json=body)
+        tokens.append(created.json()["purchase_token"])
+    listed = f"{BASE}/{page['id']}/purchases"
+    first = (await admin.get(listed, params={"limit": 2})).json()
+    rest = (await admin.get(listed, params={"limit": 2, "offset": 2})).json()
+    assert (first["total"], rest["total"]) == (3, 3)
+    assert [item["token"] for item in first["items"] + rest["items"]] == tokens[::-1]
+    assert (await admin.get(listed, params={"status": "delivered"})).json() == {"items": [], "total": 0}
+    assert (await admin.get(listed, params={"limit": 101})).status_code == 422
