@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import os
 import re
 import uuid
 from collections.abc import AsyncIterator
@@ -35,7 +36,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from subsvc_payments.testing import Delivery
 
-from subsvc.testing import set_env
+from subsvc.testing import marked_env, set_env
 from subsvc.testing_server import LoopbackServer
 from subsvc_pay_yookassa.protocol import NAME, amount
 
@@ -340,3 +341,15 @@ def yookassa_env(fake_yookassa: FakeYookassa, monkeypatch: pytest.MonkeyPatch) -
     ``app`` is built, e.g. from ``subsvc_settings_overrides``)."""
     set_env(monkeypatch, fake_yookassa.env())
     return fake_yookassa
+
+
+def marked_fake_env(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, marker: str, fake: FakeYookassa
+) -> None:
+    """Point the test's app at ``fake`` alone: every ``YOOKASSA_*`` variable of the environment
+    removed, then the fake's settings and those of the test's ``marker`` set (an empty value
+    unsets one; :func:`subsvc.testing.marked_env`)."""
+    for name in os.environ:
+        if name.startswith("YOOKASSA_"):
+            monkeypatch.delenv(name)
+    marked_env(request, monkeypatch, marker, fake.env())

@@ -4,13 +4,10 @@ changes a setting of the test's app (an empty value unsets it)."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
-from subsvc_pay_yookassa.testing import FakeYookassa
-
-from subsvc.testing import marked_env
+from subsvc_pay_yookassa.testing import FakeYookassa, marked_fake_env
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -32,8 +29,5 @@ def subsvc_settings_overrides(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, fake_yookassa: FakeYookassa
 ) -> dict[str, Any]:
     """The fake's settings (and the test's marked ones) in the environment the app reads."""
-    for name in os.environ:
-        if name.startswith("YOOKASSA_"):
-            monkeypatch.delenv(name)
-    marked_env(request, monkeypatch, "yookassa_env", fake_yookassa.env())
+    marked_fake_env(request, monkeypatch, "yookassa_env", fake_yookassa)
     return {}
