@@ -6,8 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Literal, Self
 
-from pydantic import BaseModel, Field, model_validator
-from subsvc_users.api import SubscriptionFields
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 MAX_DAYS = 36_500
 MAX_TRAFFIC_GB = 1_000_000
@@ -88,10 +87,26 @@ class SubscriptionSquadRequest(BaseModel):
     squad_uuid: str
 
 
-class SubscriptionResponse(SubscriptionFields):
+class SubscriptionResponse(BaseModel):
     """A subscription as the Web API answers it."""
 
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
     user_id: int
+    status: str
+    actual_status: str
+    is_trial: bool
+    start_date: datetime
+    end_date: datetime
+    traffic_limit_gb: int
+    traffic_used_gb: float
+    device_limit: int
+    autopay_enabled: bool
+    autopay_days_before: int | None = None
+    subscription_url: str | None = None
+    subscription_crypto_link: str | None = None
+    connected_squads: list[str] = Field(default_factory=list)
     panel_sync_state: str = Field(
         default="pending",
         description="Whether the VPN panel has this subscription's latest change: pending, synced or failed.",

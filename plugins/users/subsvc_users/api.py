@@ -52,7 +52,6 @@ from subsvc_users.records import (
 )
 from subsvc_users.schemas import (
     PromoGroupSummary,
-    SubscriptionFields,
     SubscriptionSummary,
     UserCreateRequest,
     UserResponse,
@@ -82,7 +81,6 @@ __all__ = [
     "PathId",
     "PromoGroupSummary",
     "RecordColumns",
-    "SubscriptionFields",
     "SubscriptionSummary",
     "User",
     "UserCreateRequest",
