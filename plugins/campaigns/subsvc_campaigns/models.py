@@ -118,11 +118,12 @@ class CampaignPayment(SQLModel, table=True):
 
 class CampaignPayer(SQLModel, table=True):
     """What one registered user paid in all (the sum of the user's ``campaign_payments``),
-    kept with them: the chart's top payers read the index ``(campaign_id, paid_kopeks)``
-    backwards (the highest first), ``limit`` entries."""
+    kept with them: the chart's top payers read the first entries of the index
+    ``(campaign_id, paid_kopeks, user_id)`` backwards (the highest first; among equals the
+    latest user)."""
 
     __tablename__ = "campaign_payers"
-    __table_args__ = (Index("ix_campaign_payers_top", "campaign_id", "paid_kopeks"),)
+    __table_args__ = (Index("ix_campaign_payers_top", "campaign_id", "paid_kopeks", "user_id"),)
 
     campaign_id: int = Field(
         sa_column=Column(

@@ -227,13 +227,14 @@ async def spending(session: AsyncSession, campaign_id: int) -> int:
 
 
 async def top_registrations(session: AsyncSession, campaign_id: int, limit: int = 10) -> list[Any]:
-    """The registered users who paid the most: registration, user and revenue columns (the
-    first ``limit`` of the users' paid totals, read in the order of their index)."""
+    """The registered users who paid the most (among equals the latest user first):
+    registration, user and revenue columns (the first ``limit`` entries of the paid totals'
+    index, read backwards)."""
     payers = sa.inspect(CampaignPayer).local_table
     top = (
         sa.select(payers.c.user_id, payers.c.paid_kopeks.label("kopeks"))
         .where(payers.c.campaign_id == campaign_id)
-        .order_by(payers.c.paid_kopeks.desc(), payers.c.user_id)
+        .order_by(payers.c.paid_kopeks.desc(), payers.c.user_id.desc())
         .limit(limit)
         .subquery()
     )
@@ -247,7 +248,7 @@ async def top_registrations(session: AsyncSession, campaign_id: int, limit: int 
             top.c.kopeks,
         )
         .select_from(top.join(REG, REG.c.user_id == top.c.user_id).join(USERS, USERS.c.id == REG.c.user_id))
-        .order_by(top.c.kopeks.desc(), USERS.c.id)
+        .order_by(top.c.kopeks.desc(), USERS.c.id.desc())
     )
     return list((await session.exec(query)).all())  # type: ignore[call-overload]
 

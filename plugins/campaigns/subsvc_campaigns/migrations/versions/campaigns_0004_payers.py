@@ -24,7 +24,7 @@ def upgrade() -> None:
         sa.Column("user_id", sa.Integer, primary_key=True, autoincrement=False),
         sa.Column("paid_kopeks", sa.BigInteger, nullable=False),
     )
-    op.create_index("ix_campaign_payers_top", "campaign_payers", ["campaign_id", "paid_kopeks"])
+    op.create_index("ix_campaign_payers_top", "campaign_payers", ["campaign_id", "paid_kopeks", "user_id"])
     backfill_payers(op.get_bind())
 
 
