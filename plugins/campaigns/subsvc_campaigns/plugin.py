@@ -1,7 +1,7 @@
 """Plugin `campaigns`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_campaigns import admin_routes, hooks, web_routes
+from subsvc_campaigns import admin_routes, hooks, hookspecs, web_routes
 from subsvc_campaigns.models import (
     Campaign,
     CampaignDay,
@@ -22,4 +22,5 @@ plugin = Plugin(
     },
     settings=CampaignsSettings,
     hooks=[hooks],
+    hookspecs=hookspecs,
 )

@@ -13,14 +13,10 @@ depends_on = None
 
 
 def upgrade() -> None:
+    campaign = sa.ForeignKey("advertising_campaigns.id", ondelete="CASCADE")
     op.create_table(
         "campaign_payers",
-        sa.Column(
-            "campaign_id",
-            sa.Integer,
-            sa.ForeignKey("advertising_campaigns.id", ondelete="CASCADE"),
-            primary_key=True,
-        ),
+        sa.Column("campaign_id", sa.Integer, campaign, primary_key=True),
         sa.Column("user_id", sa.Integer, primary_key=True, autoincrement=False),
         sa.Column("paid_kopeks", sa.BigInteger, nullable=False),
     )
