@@ -84,6 +84,7 @@ async def test_the_totals_equal_the_aggregates(
     await pay(users[0], 12000, "cryptobot")
     await pay(users[1], 7000, "stars")
     await pay(users[2], 50000, "manual")  # an administrator's credit: no revenue
+    await pay(users[2], 7000, "stars")  # as much as users[1]: the later user lists first
     # the bot made this account and it paid before the cabinet's deep-link login attributed it
     token = (await anon_client.post("/cabinet/auth/deeplink/request")).json()["token"]
     bot_user = await insert_user(messenger_id=9700)
@@ -100,12 +101,13 @@ async def test_the_totals_equal_the_aggregates(
 
     aggregate, counted = await oracle(db, campaign["id"])
     assert counted == aggregate
-    assert counted[:2] == (4, 2000) and counted[5:8] == (80000, 3, round((30000 + 7000 + 25000) / 3))
-    assert counted[9] == {users[0]: 42000, users[1]: 7000, bot_user.id: 31000}
+    assert counted[:2] == (4, 2000) and counted[5:8] == (87000, 4, round((30000 + 7000 + 7000 + 25000) / 4))
+    assert counted[9] == {users[0]: 42000, users[1]: 7000, users[2]: 7000, bot_user.id: 31000}
     chart = (await admin.get(f"{ADMIN}/{campaign['id']}/chart-data")).json()
     assert [(t["id"], t["total_earnings_kopeks"]) for t in chart["top_registrations"]] == [
         (users[0], 42000),
         (bot_user.id, 31000),
+        (users[2], 7000),
         (users[1], 7000),
     ]
 
@@ -135,6 +137,6 @@ async def test_the_totals_equal_the_aggregates(
         stats_body["paid_users_count"],
     ) == (
         4,
-        80000,
-        3,
+        87000,
+        4,
     )
