@@ -20,25 +20,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import secrets
 import sys
-import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from run import (
     Service,
-    bearer_script,
+    admin_benchmark,
+    admin_env,
+    checked_result,
+    gets_table,
+    json_answer,
     load_main,
     log,
-    measure_ceiling,
-    measures_table,
-    medians,
-    report,
-    run_wrk,
-    service,
+    measure_gets,
 )
 from sqlalchemy import insert, text
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -129,14 +126,6 @@ async def seed(url: str, registrations: int) -> tuple[int, int, int]:
         await engine.dispose()
 
 
-def answer(svc: Service, path: str, token: str) -> dict[str, Any]:
-    """One request's JSON answer."""
-    request = urllib.request.Request(svc.base + path, headers={"Authorization": f"Bearer {token}"})
-    with urllib.request.urlopen(request, timeout=60) as response:
-        body: dict[str, Any] = json.loads(response.read())
-        return body
-
-
 def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
     log(f"seeding {args.registrations:,} registrations and their deposits")
     admin_id, campaign_id, paying = asyncio.run(seed(svc.database_url, args.registrations))
@@ -146,54 +135,29 @@ def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, 
         "list": "/cabinet/admin/campaigns",
         "chart": f"/cabinet/admin/campaigns/{campaign_id}/chart-data",
     }
-    scripts = {
-        name: bearer_script(workdir, f"{name}.lua", "GET", path, [token]) for name, path in paths.items()
-    }
-    runs: list[dict[str, Any]] = []
-    for number in range(args.runs):
-        run: dict[str, Any] = {}
-        for name, script in scripts.items():
-            result = run_wrk(args, svc.pin, svc.base + paths[name], script, args.duration)
-            run[f"{name}_per_second"] = result.rps
-            run[f"{name}_p50_ms"] = result.p50_ms
-            run[f"{name}_p99_ms"] = result.p99_ms
-            run[f"{name}_non_2xx"] = result.non_2xx
-        run.update(measure_ceiling(args, svc, workdir))
-        log(
-            f"run {number + 1}: p50 stats {run['stats_p50_ms']:.1f} ms, "
-            f"list {run['list_p50_ms']:.1f} ms, chart {run['chart_p50_ms']:.1f} ms"
-        )
-        runs.append(run)
-    stats = answer(svc, paths["stats"], token)
+    runs = measure_gets(args, svc, workdir, paths, token)
+    stats = json_answer(svc, paths["stats"], token)
     checks = {
         "registrations": stats["registrations"] == args.registrations,
         "revenue": stats["total_revenue_kopeks"] == paying * DEPOSIT,
         "paying": stats["paid_users_count"] == paying,
-        "all_2xx": all(run[f"{name}_non_2xx"] == 0 for run in runs for name in scripts),
     }
-    log(f"checks: {checks}")
-    return {"runs": runs, "median": medians(runs), "checks": checks, "ok": all(checks.values())}
+    return checked_result(runs, paths, checks)
 
 
 def render(result: dict[str, Any], args: argparse.Namespace) -> str:
-    m = result["median"]
-    rows = [
-        ("GET .../campaigns/{id}/stats/s", f"{m['stats_per_second']:,.1f}"),
-        ("  p50 / p99", f"{m['stats_p50_ms']:.1f} / {m['stats_p99_ms']:.1f} ms"),
-        ("GET /cabinet/admin/campaigns/s", f"{m['list_per_second']:,.1f}"),
-        ("  p50 / p99", f"{m['list_p50_ms']:.1f} / {m['list_p99_ms']:.1f} ms"),
-        ("GET .../campaigns/{id}/chart-data/s", f"{m['chart_per_second']:,.1f}"),
-        ("  p50 / p99", f"{m['chart_p50_ms']:.1f} / {m['chart_p99_ms']:.1f} ms"),
-    ]
-    settings = f", {args.registrations:,} registrations"
-    return measures_table(args, settings, m, rows, ("registrations and revenue exact", result["ok"]))
+    labels = {
+        "stats": "GET .../campaigns/{id}/stats",
+        "list": "GET /cabinet/admin/campaigns",
+        "chart": "GET .../campaigns/{id}/chart-data",
+    }
+    return gets_table(
+        args, result, labels, f", {args.registrations:,} registrations", "registrations and revenue exact"
+    )
 
 
 def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    env = {"CABINET_JWT_SECRET": JWT_SECRET, "ADMIN_IDS": str(ADMIN_MESSENGER_ID)}
-    with service(args, workdir, env) as svc:
-        result = measure(args, svc, workdir)
-    return report(args, result, render(result, args), "an answer disagreed with the database (see --json)")
+    return admin_benchmark(args, workdir, admin_env(JWT_SECRET, ADMIN_MESSENGER_ID), measure, render)
 
 
 def own_options(p: argparse.ArgumentParser) -> None:

@@ -17,25 +17,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import secrets
 import sys
-import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from run import (
     Service,
-    bearer_script,
+    admin_benchmark,
+    admin_env,
+    checked_result,
+    gets_table,
+    json_answer,
     load_main,
     log,
-    measure_ceiling,
-    measures_table,
-    medians,
-    report,
-    run_wrk,
-    service,
+    measure_gets,
 )
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -110,67 +107,38 @@ async def seed(url: str, descendants: int, fanout: int) -> tuple[int, int]:
         await engine.dispose()
 
 
-def answer(svc: Service, path: str, token: str) -> dict[str, Any]:
-    request = urllib.request.Request(svc.base + path, headers={"Authorization": f"Bearer {token}"})
-    with urllib.request.urlopen(request, timeout=60) as response:
-        body: dict[str, Any] = json.loads(response.read())
-        return body
-
-
 def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
     log(f"seeding a root with {args.descendants:,} descendants (fan-out {args.fanout})")
     admin_id, root_id = asyncio.run(seed(svc.database_url, args.descendants, args.fanout))
     token = JWTCodec(JWT_SECRET, access_minutes=120).access_token(admin_id, messenger_id=ADMIN_MESSENGER_ID)
     paths = {"user": f"{BASE}/user/{root_id}", "scoped": f"{BASE}/scoped?user_ids={root_id}"}
-    scripts = {
-        name: bearer_script(workdir, f"{name}.lua", "GET", path, [token]) for name, path in paths.items()
-    }
-    runs: list[dict[str, Any]] = []
-    for number in range(args.runs):
-        run: dict[str, Any] = {}
-        for name, script in scripts.items():
-            result = run_wrk(args, svc.pin, svc.base + paths[name], script, args.duration)
-            run[f"{name}_per_second"] = result.rps
-            run[f"{name}_p50_ms"] = result.p50_ms
-            run[f"{name}_p99_ms"] = result.p99_ms
-            run[f"{name}_non_2xx"] = result.non_2xx
-        run.update(measure_ceiling(args, svc, workdir))
-        log(
-            f"run {number + 1}: user {run['user_per_second']:,.1f}/s p50 {run['user_p50_ms']:.1f} ms, "
-            f"scoped {run['scoped_per_second']:,.1f}/s p50 {run['scoped_p50_ms']:.1f} ms"
-        )
-        runs.append(run)
-    detail = answer(svc, paths["user"], token)
-    scoped = answer(svc, paths["scoped"], token)
+    runs = measure_gets(args, svc, workdir, paths, token)
+    detail = json_answer(svc, paths["user"], token)
+    scoped = json_answer(svc, paths["scoped"], token)
     checks = {
         "branch": detail["total_branch_users"] == args.descendants,
         "revenue": detail["branch_revenue_kopeks"] == args.descendants * 10_000,
         "scoped": len(scoped["users"]) == min(MAX_NODES, args.descendants + 1),
-        "all_2xx": all(run[f"{name}_non_2xx"] == 0 for run in runs for name in scripts),
     }
-    log(f"checks: {checks}")
-    return {"runs": runs, "median": medians(runs), "checks": checks, "ok": all(checks.values())}
+    return checked_result(runs, paths, checks)
 
 
 def render(result: dict[str, Any], args: argparse.Namespace) -> str:
-    m = result["median"]
-    rows = [
-        ("GET .../referral-network/user/{root}/s", f"{m['user_per_second']:,.1f}"),
-        ("  p50 / p99", f"{m['user_p50_ms']:.1f} / {m['user_p99_ms']:.1f} ms"),
-        ("GET .../referral-network/scoped?user_ids={root}/s", f"{m['scoped_per_second']:,.1f}"),
-        ("  p50 / p99", f"{m['scoped_p50_ms']:.1f} / {m['scoped_p99_ms']:.1f} ms"),
-    ]
-    settings = f", {args.descendants:,} descendants, fan-out {args.fanout}"
-    return measures_table(
-        args, settings, m, rows, ("branch size, revenue and graph size exact", result["ok"])
+    labels = {
+        "user": "GET .../referral-network/user/{root}",
+        "scoped": "GET .../referral-network/scoped?user_ids={root}",
+    }
+    return gets_table(
+        args,
+        result,
+        labels,
+        f", {args.descendants:,} descendants, fan-out {args.fanout}",
+        "branch size, revenue and graph size exact",
     )
 
 
 def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    env = {"CABINET_JWT_SECRET": JWT_SECRET, "ADMIN_IDS": str(ADMIN_MESSENGER_ID)}
-    with service(args, workdir, env) as svc:
-        result = measure(args, svc, workdir)
-    return report(args, result, render(result, args), "an answer disagreed with the database (see --json)")
+    return admin_benchmark(args, workdir, admin_env(JWT_SECRET, ADMIN_MESSENGER_ID), measure, render)
 
 
 def own_options(p: argparse.ArgumentParser) -> None:

@@ -25,7 +25,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+import urllib.request
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -648,6 +649,89 @@ def bearer_script(
     script = directory / name
     script.write_text("\n".join(lines) + "\n")
     return script
+
+
+def json_answer(svc: Service, path: str, token: str, timeout: float = 60.0) -> dict[str, Any]:
+    """One ``GET path`` answer of the service as the bearer of ``token``, decoded."""
+    request = urllib.request.Request(svc.base + path, headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        body: dict[str, Any] = json.loads(response.read())
+        return body
+
+
+def measure_gets(
+    args: argparse.Namespace, svc: Service, workdir: Path, paths: Mapping[str, str], token: str
+) -> list[dict[str, Any]]:
+    """``--runs`` runs, each of wrk on every ``GET`` of ``paths`` (name: path) as the bearer of
+    ``token`` for ``--duration`` seconds, then the ceiling (:func:`measure_ceiling`); per run
+    and name ``{name}_per_second``, ``_p50_ms``, ``_p99_ms``, ``_non_2xx``."""
+    scripts = {
+        name: bearer_script(workdir, f"{name}.lua", "GET", path, [token]) for name, path in paths.items()
+    }
+    runs: list[dict[str, Any]] = []
+    for number in range(args.runs):
+        run: dict[str, Any] = {}
+        for name, script in scripts.items():
+            result = run_wrk(args, svc.pin, svc.base + paths[name], script, args.duration)
+            run[f"{name}_per_second"] = result.rps
+            run[f"{name}_p50_ms"] = result.p50_ms
+            run[f"{name}_p99_ms"] = result.p99_ms
+            run[f"{name}_non_2xx"] = result.non_2xx
+        run.update(measure_ceiling(args, svc, workdir))
+        figures = ", ".join(
+            f"{name} {run[f'{name}_per_second']:,.1f}/s p50 {run[f'{name}_p50_ms']:.1f} ms" for name in paths
+        )
+        log(f"run {number + 1}: {figures}, /health {run['health_per_second']:,.0f}/s")
+        runs.append(run)
+    return runs
+
+
+def checked_result(
+    runs: list[dict[str, Any]], names: Iterable[str], checks: Mapping[str, bool]
+) -> dict[str, Any]:
+    """The runs of :func:`measure_gets`, their medians and the answers' ``checks`` with one
+    more, ``all_2xx`` (every run got only 2xx answers for ``names``); ``ok`` when all hold."""
+    every = {**checks, "all_2xx": all(run[f"{name}_non_2xx"] == 0 for run in runs for name in names)}
+    log(f"checks: {every}")
+    return {"runs": runs, "median": medians(runs), "checks": every, "ok": all(every.values())}
+
+
+def gets_table(
+    args: argparse.Namespace,
+    result: Mapping[str, Any],
+    labels: Mapping[str, str],
+    settings: str,
+    checked: str,
+    rate: str = ",.1f",
+) -> str:
+    """:func:`measures_table` of a :func:`checked_result`: per name of ``labels`` (name:
+    operation) the medians' requests/s and p50 / p99, the ceiling, ``checked`` and its answer."""
+    m = result["median"]
+    rows: list[tuple[str, str]] = []
+    for name, label in labels.items():
+        rows.append((f"{label}/s", format(m[f"{name}_per_second"], rate)))
+        rows.append(("  p50 / p99", f"{m[f'{name}_p50_ms']:.1f} / {m[f'{name}_p99_ms']:.1f} ms"))
+    return measures_table(args, settings, m, rows, (checked, result["ok"]))
+
+
+def admin_env(jwt_secret: str, admin_messenger_id: int, **more: str) -> dict[str, str]:
+    """The server's environment for a benchmark acting as the administrator ``admin_messenger_id``
+    with access JWTs signed by ``jwt_secret`` (and ``more``)."""
+    return {"CABINET_JWT_SECRET": jwt_secret, "ADMIN_IDS": str(admin_messenger_id), **more}
+
+
+def admin_benchmark(
+    args: argparse.Namespace,
+    workdir: Path,
+    env: Mapping[str, str],
+    measure: Callable[[argparse.Namespace, Service, Path], dict[str, Any]],
+    render: Callable[[dict[str, Any], argparse.Namespace], str],
+) -> int:
+    """Serve with ``env`` (the administrator's JWT secret and ``ADMIN_IDS``), ``measure``, then
+    :func:`report` ``render``'s table; a disagreeing answer fails the run."""
+    with service(args, workdir, env) as svc:
+        result = measure(args, svc, workdir)
+    return report(args, result, render(result, args), "an answer disagreed with the database (see --json)")
 
 
 async def settled(read: Callable[[], Awaitable[T]]) -> T:

@@ -20,25 +20,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import secrets
 import sys
-import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from run import (
     Service,
-    bearer_script,
+    admin_benchmark,
+    admin_env,
+    checked_result,
+    gets_table,
+    json_answer,
     load_main,
     log,
-    measure_ceiling,
-    measures_table,
-    medians,
-    report,
-    run_wrk,
-    service,
+    measure_gets,
 )
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -152,74 +149,42 @@ async def seed(url: str, tickets: int, messages: int) -> tuple[int, int]:
         await engine.dispose()
 
 
-def answer(svc: Service, path: str, token: str) -> dict[str, Any]:
-    """One request's JSON answer."""
-    request = urllib.request.Request(svc.base + path, headers={"Authorization": f"Bearer {token}"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        body: dict[str, Any] = json.loads(response.read())
-        return body
-
-
 def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
     log(f"seeding {args.tickets:,} tickets, {args.messages:,} messages and their admin notifications")
     admin_id, unread = asyncio.run(seed(svc.database_url, args.tickets, args.messages))
     token = JWTCodec(JWT_SECRET, access_minutes=120).access_token(admin_id)
-    scripts = {
-        name: bearer_script(workdir, f"{name}.lua", "GET", path, [token])
-        for name, path in (("list", LIST), ("pending", LIST_PENDING), ("unread", UNREAD))
-    }
     paths = {"list": LIST, "pending": LIST_PENDING, "unread": UNREAD}
-    runs: list[dict[str, Any]] = []
-    for number in range(args.runs):
-        run: dict[str, Any] = {}
-        for name, script in scripts.items():
-            result = run_wrk(args, svc.pin, svc.base + paths[name], script, args.duration)
-            run[f"{name}_per_second"] = result.rps
-            run[f"{name}_p50_ms"] = result.p50_ms
-            run[f"{name}_p99_ms"] = result.p99_ms
-            run[f"{name}_non_2xx"] = result.non_2xx
-        run.update(measure_ceiling(args, svc, workdir))
-        log(
-            f"run {number + 1}: list {run['list_per_second']:,.0f}/s, "
-            f"pending {run['pending_per_second']:,.0f}/s, "
-            f"unread {run['unread_per_second']:,.0f}/s, /health {run['health_per_second']:,.0f}/s"
-        )
-        runs.append(run)
-    listed = answer(svc, LIST, token)
-    counted = answer(svc, UNREAD, token)
+    runs = measure_gets(args, svc, workdir, paths, token)
+    listed = json_answer(svc, LIST, token, timeout=30)
+    counted = json_answer(svc, UNREAD, token, timeout=30)
     checks = {
         "total": listed["total"] == args.tickets,
         "page": len(listed["items"]) == min(20, args.tickets),
         "unread": counted["unread_count"] == unread,
-        "all_2xx": all(run[f"{name}_non_2xx"] == 0 for run in runs for name in scripts),
     }
-    log(f"checks: {checks} (unread expected {unread:,}, answered {counted['unread_count']:,})")
-    return {"runs": runs, "median": medians(runs), "checks": checks, "ok": all(checks.values())}
+    log(f"unread expected {unread:,}, answered {counted['unread_count']:,}")
+    return checked_result(runs, paths, checks)
 
 
 def render(result: dict[str, Any], args: argparse.Namespace) -> str:
-    m = result["median"]
-    rows = [
-        ("GET /cabinet/admin/tickets (page 1 of 20)/s", f"{m['list_per_second']:,.0f}"),
-        ("  p50 / p99", f"{m['list_p50_ms']:.1f} / {m['list_p99_ms']:.1f} ms"),
-        ("GET /cabinet/admin/tickets?status=pending/s", f"{m['pending_per_second']:,.0f}"),
-        ("  p50 / p99", f"{m['pending_p50_ms']:.1f} / {m['pending_p99_ms']:.1f} ms"),
-        ("GET .../notifications/unread-count/s", f"{m['unread_per_second']:,.0f}"),
-        ("  p50 / p99", f"{m['unread_p50_ms']:.1f} / {m['unread_p99_ms']:.1f} ms"),
-    ]
-    settings = f", {args.tickets:,} tickets, {args.messages:,} messages"
-    return measures_table(args, settings, m, rows, ("totals and unread count exact", result["ok"]))
+    labels = {
+        "list": "GET /cabinet/admin/tickets (page 1 of 20)",
+        "pending": "GET /cabinet/admin/tickets?status=pending",
+        "unread": "GET .../notifications/unread-count",
+    }
+    return gets_table(
+        args,
+        result,
+        labels,
+        f", {args.tickets:,} tickets, {args.messages:,} messages",
+        "totals and unread count exact",
+        rate=",.0f",
+    )
 
 
 def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    env = {
-        "CABINET_JWT_SECRET": JWT_SECRET,
-        "ADMIN_IDS": str(ADMIN_MESSENGER_ID),
-        "SUPPORT_TICKET_SLA_ENABLED": "false",
-    }
-    with service(args, workdir, env) as svc:
-        result = measure(args, svc, workdir)
-    return report(args, result, render(result, args), "an answer disagreed with the database (see --json)")
+    env = admin_env(JWT_SECRET, ADMIN_MESSENGER_ID, SUPPORT_TICKET_SLA_ENABLED="false")
+    return admin_benchmark(args, workdir, env, measure, render)
 
 
 def own_options(p: argparse.ArgumentParser) -> None:

@@ -3,6 +3,7 @@ the editor's lists, CRUD, toggle, statistics, chart data and registrations."""
 
 from __future__ import annotations
 
+import inspect
 from datetime import timedelta
 from typing import Annotated, Any
 
@@ -18,6 +19,7 @@ from subsvc_users.api import USERS, User
 from subsvc.api import HTTPError, Query, Router
 from subsvc.auth.principal import Principal
 from subsvc.db import utcnow
+from subsvc.services import services
 from subsvc_campaigns import service, stats, totals
 from subsvc_campaigns.models import Campaign, CampaignTotals
 from subsvc_campaigns.schemas import (
@@ -100,12 +102,15 @@ async def get_available_tariffs(session: AsyncSession) -> list[TariffListItem]:
 
 
 @router.get("/available-partners", permission=READ)
-async def get_available_partners(session: AsyncSession) -> list[AvailablePartnerItem]:
-    """Users a campaign may be assigned to: those who refer others (the partner programme's
-    approval is the partners plugin's; until it says more, a referrer qualifies)."""
-    referrers = select(col(User.referred_by_id)).where(col(User.referred_by_id).is_not(None)).distinct()
-    query = select(User.id, User.username, User.first_name).where(col(User.id).in_(referrers))
-    rows = (await session.exec(query.order_by(col(User.id)).limit(500))).all()
+async def get_available_partners(request: Request, session: AsyncSession) -> list[AvailablePartnerItem]:
+    """The approved partners a campaign may be assigned to (hook ``campaign_partner_ids``,
+    answered by the partners plugin; none without it)."""
+    answer = services(request.app).plugins.hook.campaign_partner_ids(session=session)
+    ids = sorted(await answer if inspect.isawaitable(answer) else answer or ())
+    if not ids:
+        return []
+    query = select(User.id, User.username, User.first_name).where(col(User.id).in_(ids))
+    rows = (await session.exec(query.order_by(col(User.id)))).all()
     return [AvailablePartnerItem(user_id=i, username=u, first_name=f) for i, u, f in rows if i is not None]
 
 

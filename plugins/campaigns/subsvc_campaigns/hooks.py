@@ -1,7 +1,8 @@
 """Runtime hooks: new users are attributed to the campaign they arrived with, when the
 account is made (``user.created``) or when its first campaign is recorded later (the
 cabinet's deep-link login for an account the bot made); a registered user's gateway payment
-is counted in the campaign's totals in the payment's transaction."""
+is counted in the campaign's totals in the payment's transaction. The referrals plugin's
+optional hooks (when it runs) are answered: the network's campaigns, a referee's campaign."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from subsvc.hookspecs import hookimpl
 from subsvc.services import services
 from subsvc_campaigns import totals
 from subsvc_campaigns.attribution import on_user_created
-from subsvc_campaigns.partnering import NetworkCampaignView, network_campaigns
+from subsvc_campaigns.partnering import NetworkCampaignView, network_campaigns, registered_campaign
 
 
 @hookimpl
@@ -33,3 +34,9 @@ async def referral_network_campaigns(
 ) -> list[NetworkCampaignView]:
     """The referrals plugin's network campaigns, when it runs (it is not required)."""
     return await network_campaigns(session, campaign_ids)
+
+
+@hookimpl(optionalhook=True)
+async def referral_user_campaign(session: AsyncSession, user_id: int) -> int | None:
+    """The referrals plugin's question, when it runs: the campaign that registered the user."""
+    return await registered_campaign(session, user_id)

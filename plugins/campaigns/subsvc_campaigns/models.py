@@ -114,3 +114,21 @@ class CampaignPayment(SQLModel, table=True):
     )
     user_id: int = Field(sa_column=Column(Integer, nullable=False))
     amount_kopeks: int = Field(sa_type=BigInteger)
+
+
+class CampaignPayer(SQLModel, table=True):
+    """What one registered user paid in all (the sum of the user's ``campaign_payments``),
+    kept with them: the chart's top payers read the first entries of the index
+    ``(campaign_id, paid_kopeks, user_id)`` backwards (the highest first; among equals the
+    latest user)."""
+
+    __tablename__ = "campaign_payers"
+    __table_args__ = (Index("ix_campaign_payers_top", "campaign_id", "paid_kopeks", "user_id"),)
+
+    campaign_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("advertising_campaigns.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    user_id: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    paid_kopeks: int = Field(sa_type=BigInteger)

@@ -111,6 +111,12 @@ async def campaign_user_ids(session: AsyncSession, campaign_id: int) -> list[int
     return list((await session.exec(query)).all())
 
 
+async def registered_campaign(session: AsyncSession, user_id: int) -> int | None:
+    """The campaign that registered ``user_id`` (first touch), if any."""
+    query = select(CampaignRegistration.campaign_id).where(col(CampaignRegistration.user_id) == user_id)
+    return (await session.exec(query)).first()
+
+
 @dataclass(frozen=True)
 class NetworkCampaignView:
     """A campaign as the referrals plugin's network shows it (the shape of its

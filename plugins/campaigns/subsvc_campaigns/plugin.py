@@ -1,10 +1,11 @@
 """Plugin `campaigns`: what it contributes to subsvc."""
 
 from subsvc.manifest import Plugin
-from subsvc_campaigns import admin_routes, hooks, web_routes
+from subsvc_campaigns import admin_routes, hooks, hookspecs, web_routes
 from subsvc_campaigns.models import (
     Campaign,
     CampaignDay,
+    CampaignPayer,
     CampaignPayment,
     CampaignRegistration,
     CampaignTotals,
@@ -12,7 +13,7 @@ from subsvc_campaigns.models import (
 from subsvc_campaigns.settings import CampaignsSettings
 
 plugin = Plugin(
-    models=[Campaign, CampaignRegistration, CampaignTotals, CampaignDay, CampaignPayment],
+    models=[Campaign, CampaignRegistration, CampaignTotals, CampaignDay, CampaignPayment, CampaignPayer],
     endpoints=[web_routes.router, admin_routes.router],
     permissions={"campaigns": ["read", "create", "edit", "delete", "stats"]},
     tags={
@@ -21,4 +22,5 @@ plugin = Plugin(
     },
     settings=CampaignsSettings,
     hooks=[hooks],
+    hookspecs=hookspecs,
 )

@@ -21,7 +21,7 @@ from subsvc_billing.api import DEPOSIT, Transaction
 from subsvc_subscriptions.api import LIVE, Subscription
 from subsvc_users.api import USERS
 
-from subsvc_campaigns.models import Campaign, CampaignPayment, CampaignRegistration, CampaignTotals
+from subsvc_campaigns.models import Campaign, CampaignPayer, CampaignRegistration, CampaignTotals
 
 REG = sa.inspect(CampaignRegistration).local_table
 TX = sa.inspect(Transaction).local_table
@@ -227,13 +227,15 @@ async def spending(session: AsyncSession, campaign_id: int) -> int:
 
 
 async def top_registrations(session: AsyncSession, campaign_id: int, limit: int = 10) -> list[Any]:
-    """The registered users who paid the most: registration, user and revenue columns (from
-    the counted payments, which hold exactly the campaign's revenue)."""
-    paid = sa.inspect(CampaignPayment).local_table
-    earned = (
-        sa.select(paid.c.user_id, sa.func.sum(paid.c.amount_kopeks).label("kopeks"))
-        .where(paid.c.campaign_id == campaign_id)
-        .group_by(paid.c.user_id)
+    """The registered users who paid the most (among equals the latest user first):
+    registration, user and revenue columns (the first ``limit`` entries of the paid totals'
+    index, read backwards)."""
+    payers = sa.inspect(CampaignPayer).local_table
+    top = (
+        sa.select(payers.c.user_id, payers.c.paid_kopeks.label("kopeks"))
+        .where(payers.c.campaign_id == campaign_id)
+        .order_by(payers.c.paid_kopeks.desc(), payers.c.user_id.desc())
+        .limit(limit)
         .subquery()
     )
     query = (
@@ -243,15 +245,23 @@ async def top_registrations(session: AsyncSession, campaign_id: int, limit: int 
             USERS.c.username,
             USERS.c.status,
             REG.c.created_at,
-            earned.c.kopeks,
+            top.c.kopeks,
         )
-        .select_from(
-            earned.join(REG, REG.c.user_id == earned.c.user_id).join(USERS, USERS.c.id == REG.c.user_id)
-        )
-        .order_by(earned.c.kopeks.desc(), USERS.c.id)
-        .limit(limit)
+        .select_from(top.join(REG, REG.c.user_id == top.c.user_id).join(USERS, USERS.c.id == REG.c.user_id))
+        .order_by(top.c.kopeks.desc(), USERS.c.id.desc())
     )
     return list((await session.exec(query)).all())  # type: ignore[call-overload]
+
+
+async def top_payers_oracle(session: AsyncSession, campaign_id: int) -> dict[int, int]:
+    """What each registered user of the campaign paid through a gateway (the aggregate)."""
+    query = (
+        sa.select(TX.c.user_id, sa.func.sum(TX.c.amount_kopeks))
+        .select_from(REG.join(TX, TX.c.user_id == REG.c.user_id))
+        .where(REG.c.campaign_id == campaign_id, PAID)
+        .group_by(TX.c.user_id)
+    )
+    return {int(u): int(k) for u, k in (await session.exec(query)).all()}  # type: ignore[call-overload]
 
 
 def window(now: datetime, days: int) -> tuple[datetime, datetime]:

@@ -6,8 +6,9 @@ attribution's; a gateway payment (``transaction.created`` of a completed gateway
 ``deposit``) in the payment's, through an in-transaction event subscriber; a user's payments
 made before the registration in the attribution's. ``campaign_payments`` holds one row per
 counted transaction (its id the key): a transaction is counted once, whichever path sees
-it first. :func:`backfill` computes every counter from the rows (the migration, the bench).
-The aggregate queries of :mod:`subsvc_campaigns.stats` stay as the tests' oracle."""
+it first; ``campaign_payers`` the sum per registered user (the chart's top payers).
+:func:`backfill` computes every counter from the rows (the migrations, the bench). The
+aggregate queries of :mod:`subsvc_campaigns.stats` stay as the tests' oracle."""
 
 from __future__ import annotations
 
@@ -24,12 +25,19 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from subsvc_billing.api import DEPOSIT, TRANSACTION_CREATED
 
 from subsvc.events import Event
-from subsvc_campaigns.models import CampaignDay, CampaignPayment, CampaignRegistration, CampaignTotals
+from subsvc_campaigns.models import (
+    CampaignDay,
+    CampaignPayer,
+    CampaignPayment,
+    CampaignRegistration,
+    CampaignTotals,
+)
 from subsvc_campaigns.stats import NOT_GATEWAYS, PAID, TX
 
 TOTALS = cast(sa.Table, sa.inspect(CampaignTotals).local_table)
 DAYS = cast(sa.Table, sa.inspect(CampaignDay).local_table)
 PAYMENTS = cast(sa.Table, sa.inspect(CampaignPayment).local_table)
+PAYERS = cast(sa.Table, sa.inspect(CampaignPayer).local_table)
 REG = cast(sa.Table, sa.inspect(CampaignRegistration).local_table)
 Bind = Session | Connection
 
@@ -82,7 +90,8 @@ def count_registration(
 def count_payment(
     bind: Bind, campaign_id: int, user_id: int, transaction_id: int, kopeks: int, day: date
 ) -> None:
-    """Count a payment of a registered user once (its id is the key)."""
+    """Count a payment of a registered user once (its id is the key), in the campaign's
+    totals, its day and the user's paid total."""
     values = {
         "transaction_id": transaction_id,
         "campaign_id": campaign_id,
@@ -94,10 +103,10 @@ def count_payment(
     )
     if not cast(CursorResult[Any], bind.execute(statement)).rowcount:
         return
-    earlier = sa.select(sa.func.count()).where(
-        PAYMENTS.c.user_id == user_id, PAYMENTS.c.transaction_id != transaction_id
-    )
-    first = not bind.execute(earlier).scalar()
+    payer = {"campaign_id": campaign_id, "user_id": user_id}
+    earlier = sa.select(PAYERS.c.paid_kopeks).where(*(PAYERS.c[k] == v for k, v in payer.items()))
+    first = bind.execute(earlier).first() is None
+    _add(bind, PAYERS, payer, paid_kopeks=kopeks)
     _add(
         bind,
         TOTALS,
@@ -167,7 +176,26 @@ def _day(column: Any) -> Any:
 
 def backfill(connection: Connection) -> None:
     """Compute every counter from the registrations and the transactions, replacing what the
-    counter tables hold (the migration; a bench that wrote registrations directly)."""
+    counter tables hold (a bench that wrote registrations directly)."""
+    backfill_totals(connection)
+    backfill_payers(connection)
+
+
+def backfill_payers(connection: Connection) -> None:
+    """Sum each user's counted payments into ``campaign_payers`` (migration ``campaigns_0004``)."""
+    connection.execute(PAYERS.delete())
+    paid = sa.select(PAYMENTS.c.campaign_id, PAYMENTS.c.user_id, sa.func.sum(PAYMENTS.c.amount_kopeks))
+    connection.execute(
+        PAYERS.insert().from_select(
+            ["campaign_id", "user_id", "paid_kopeks"],
+            paid.group_by(PAYMENTS.c.campaign_id, PAYMENTS.c.user_id),
+        )
+    )
+
+
+def backfill_totals(connection: Connection) -> None:
+    """Compute the campaign, day and counted-payment rows from the registrations and the
+    transactions, replacing what they hold (migration ``campaigns_0002``)."""
     for table in (PAYMENTS, DAYS, TOTALS):
         connection.execute(table.delete())
     counted = sa.select(TX.c.id, REG.c.campaign_id, TX.c.user_id, TX.c.amount_kopeks).select_from(

@@ -10,12 +10,24 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 from subsvc_cabinet_auth.api import CabinetAuthSettings
 from subsvc_campaigns import stats, totals
-from subsvc_campaigns.models import CampaignDay, CampaignPayment, CampaignRegistration, CampaignTotals
+from subsvc_campaigns.models import (
+    CampaignDay,
+    CampaignPayer,
+    CampaignPayment,
+    CampaignRegistration,
+    CampaignTotals,
+)
 
 from subsvc.db import utcnow
 from subsvc.testing import ADMIN_MESSENGER_ID
 
 ADMIN = "/cabinet/admin/campaigns"
+
+
+async def paid_totals(session, campaign_id):
+    """Each registered user's kept paid total."""
+    query = sa.select(CampaignPayer).where(CampaignPayer.campaign_id == campaign_id)
+    return {p.user_id: p.paid_kopeks for p in (await session.exec(query)).scalars()}
 
 
 async def oracle(db, campaign_id):
@@ -34,6 +46,7 @@ async def oracle(db, campaign_id):
             revenue.paid_users,
             await stats.first_payment_average(session, campaign_id),
             await stats.daily(session, campaign_id, since),
+            await stats.top_payers_oracle(session, campaign_id),
         )
         kept = await totals.of(session, campaign_id)
         payers = kept.paid_users
@@ -47,6 +60,7 @@ async def oracle(db, campaign_id):
             payers,
             round(kept.first_payments_kopeks / payers) if payers else 0,
             await totals.daily(session, campaign_id, since),
+            await paid_totals(session, campaign_id),
         )
     return aggregate, counted
 
@@ -70,6 +84,7 @@ async def test_the_totals_equal_the_aggregates(
     await pay(users[0], 12000, "cryptobot")
     await pay(users[1], 7000, "stars")
     await pay(users[2], 50000, "manual")  # an administrator's credit: no revenue
+    await pay(users[2], 7000, "stars")  # as much as users[1]: the later user lists first
     # the bot made this account and it paid before the cabinet's deep-link login attributed it
     token = (await anon_client.post("/cabinet/auth/deeplink/request")).json()["token"]
     bot_user = await insert_user(messenger_id=9700)
@@ -86,7 +101,15 @@ async def test_the_totals_equal_the_aggregates(
 
     aggregate, counted = await oracle(db, campaign["id"])
     assert counted == aggregate
-    assert counted[:2] == (4, 2000) and counted[5:8] == (80000, 3, round((30000 + 7000 + 25000) / 3))
+    assert counted[:2] == (4, 2000) and counted[5:8] == (87000, 4, round((30000 + 7000 + 7000 + 25000) / 4))
+    assert counted[9] == {users[0]: 42000, users[1]: 7000, users[2]: 7000, bot_user.id: 31000}
+    chart = (await admin.get(f"{ADMIN}/{campaign['id']}/chart-data")).json()
+    assert [(t["id"], t["total_earnings_kopeks"]) for t in chart["top_registrations"]] == [
+        (users[0], 42000),
+        (bot_user.id, 31000),
+        (users[2], 7000),
+        (users[1], 7000),
+    ]
 
     # a payment seen again (a redelivery, or both the payment and the attribution) counts once
     async with db.session() as session:
@@ -103,7 +126,7 @@ async def test_the_totals_equal_the_aggregates(
 
     # the migration's backfill computes the same counters from the rows
     async with db.engine.begin() as connection:
-        for model in (CampaignPayment, CampaignDay, CampaignTotals):
+        for model in (CampaignPayer, CampaignPayment, CampaignDay, CampaignTotals):
             await connection.execute(sa.delete(model))
         await connection.run_sync(totals.backfill)
     assert (await oracle(db, campaign["id"]))[1] == counted
@@ -114,6 +137,6 @@ async def test_the_totals_equal_the_aggregates(
         stats_body["paid_users_count"],
     ) == (
         4,
-        80000,
-        3,
+        87000,
+        4,
     )

@@ -15,7 +15,7 @@ from subsvc_users.api import User
 
 from subsvc.api import HTTPError, Offset, Query, Router
 from subsvc.auth.principal import Principal
-from subsvc_partners import config, notices, programme
+from subsvc_partners import config, notices, programme, web_stats
 from subsvc_partners.models import Partner, PartnerApplication, WithdrawalRequest
 from subsvc_partners.money import PENDING
 from subsvc_partners.people import earnings_since, period_starts, referee_counts, users_by_id
@@ -267,6 +267,8 @@ async def get_partner_detail(session: AsyncSession, user_id: int) -> AdminPartne
     row = await programme.partner_of(session, user_id)
     total, paid, active = (await referee_counts(session, [user_id])).get(user_id, (0, 0, 0))
     starts = period_starts()
+    campaigns = await partner_campaigns(session, user_id)
+    figures = await web_stats.campaign_figures(session, user_id, [c.id for c in campaigns])
     earned = {
         name: (await earnings_since(session, [user_id], since)).get(user_id, 0)
         for name, since in starts.items()
@@ -294,8 +296,10 @@ async def get_partner_detail(session: AsyncSession, user_id: int) -> AdminPartne
                 start_parameter=c.start_parameter,
                 is_active=c.is_active,
                 registrations_count=c.registrations,
+                referrals_count=figures.get(c.id, (0, 0))[0],
+                earnings_kopeks=figures.get(c.id, (0, 0))[1],
             )
-            for c in await partner_campaigns(session, user_id)
+            for c in campaigns
         ],
         created_at=user.created_at,
     )

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
@@ -11,12 +13,16 @@ from subsvc_referrals.api import referral_settings
 
 from subsvc.api import HTTPError, Router, rubles
 from subsvc.auth.principal import Principal
-from subsvc_partners import notices, programme, withdrawals
+from subsvc.db import utcnow
+from subsvc_partners import notices, programme, web_stats, withdrawals
 from subsvc_partners.config import partner_config
 from subsvc_partners.models import PartnerApplication, WithdrawalRequest
 from subsvc_partners.money import rub, standing
+from subsvc_partners.people import period_starts
 from subsvc_partners.risk import level
 from subsvc_partners.schemas import (
+    CampaignReferralItem,
+    DailyStatItem,
     PartnerApplicationInfo,
     PartnerApplicationRequest,
     PartnerCampaignDetailedStats,
@@ -32,19 +38,22 @@ from subsvc_partners.schemas import (
     WithdrawalListResponse,
 )
 from subsvc_partners.settings import PartnersSettings
+from subsvc_partners.web_routes import full_name
 
 partner = Router(area="cabinet", tag="Cabinet Partner")
 withdrawal = Router(area="cabinet", tag="Cabinet Withdrawal")
 PARTNER, WITHDRAWAL = "/cabinet/referral/partner", "/cabinet/referral/withdrawal"
 PARTNER_REQUIRED = "Partner status required"
 CAMPAIGN_NOT_YOURS = "Campaign not found or not assigned to you"
+CHART_DAYS, COMPARE_DAYS = 30, 7
 
 
 def application_info(application: PartnerApplication) -> PartnerApplicationInfo:
     return PartnerApplicationInfo.model_validate(application, from_attributes=True)
 
 
-def campaign_info(campaign: PartnerCampaign) -> PartnerCampaignInfo:
+def campaign_info(campaign: PartnerCampaign, figures: dict[int, tuple[int, int]]) -> PartnerCampaignInfo:
+    referrals, earnings = figures.get(campaign.id, (0, 0))
     return PartnerCampaignInfo(
         id=campaign.id,
         name=campaign.name,
@@ -54,6 +63,8 @@ def campaign_info(campaign: PartnerCampaign) -> PartnerCampaignInfo:
         subscription_duration_days=campaign.subscription_duration_days,
         subscription_traffic_gb=campaign.subscription_traffic_gb,
         registrations_count=campaign.registrations,
+        referrals_count=referrals,
+        earnings_kopeks=earnings,
     )
 
 
@@ -68,13 +79,13 @@ async def get_partner_status(
     if percent is None and status == programme.APPROVED:
         percent = (await referral_settings(request.app)).commission_percent
     latest = await programme.latest_application(session, principal.id)
+    mine = await partner_campaigns(session, principal.id) if status == programme.APPROVED else []
+    figures = await web_stats.campaign_figures(session, principal.id, [c.id for c in mine])
     return PartnerStatusResponse(
         partner_status=status,
         commission_percent=percent,
         latest_application=application_info(latest) if latest is not None else None,
-        campaigns=[campaign_info(c) for c in await partner_campaigns(session, principal.id)]
-        if status == programme.APPROVED
-        else [],
+        campaigns=[campaign_info(c, figures) for c in mine],
     )
 
 
@@ -104,21 +115,64 @@ async def apply_for_partner(
 async def get_campaign_stats(
     session: AsyncSession, principal: Principal, campaign_id: int
 ) -> PartnerCampaignDetailedStats:
-    """Statistics of a campaign assigned to me: its registrations (earnings are not tied to
-    campaigns yet: they stay 0)."""
+    """Statistics of a campaign assigned to me: its registrations, my referees among them and
+    what I earned through them (all time, today, 7 and 30 days, per day of the last 30), the
+    last 7 days against the 7 before, the referees who earned me most."""
     if await programme.status_of(session, principal.id) != programme.APPROVED:
         raise HTTPError(403, PARTNER_REQUIRED)
     found = await partner_campaigns(session, principal.id, campaign_id)
     if not found:
         raise HTTPError(404, CAMPAIGN_NOT_YOURS)
-    week = PeriodStats(days=7)
+    me, campaign = principal.id, found[0]
+    referrals, earnings = (await web_stats.campaign_figures(session, me, [campaign.id]))[campaign.id]
+    starts = period_starts()
+    now = utcnow()
+    split, start = now - timedelta(days=COMPARE_DAYS), now - timedelta(days=2 * COMPARE_DAYS)
+    periods = [
+        PeriodStats(
+            days=COMPARE_DAYS,
+            referrals_count=await web_stats.referees_between(session, me, since, until, campaign.id),
+            earnings_kopeks=await web_stats.earned_between(session, me, since, until, campaign.id),
+        )
+        for since, until in ((split, now), (start, split))
+    ]
+    current, previous = periods
     return PartnerCampaignDetailedStats(
-        campaign_id=found[0].id,
-        campaign_name=found[0].name,
-        registrations_count=found[0].registrations,
+        campaign_id=campaign.id,
+        campaign_name=campaign.name,
+        registrations_count=campaign.registrations,
+        referrals_count=referrals,
+        earnings_kopeks=earnings,
+        conversion_rate=round(referrals / campaign.registrations * 100, 2) if campaign.registrations else 0.0,
+        **{
+            f"earnings_{name}": await web_stats.earned_between(session, me, starts[name], None, campaign.id)
+            for name in ("today", "week", "month")
+        },
+        daily_stats=[
+            DailyStatItem.model_validate(day)
+            for day in await web_stats.daily(session, me, CHART_DAYS, campaign.id)
+        ],
         period_comparison=PeriodComparison(
-            current=week, previous=week, referrals_change=PeriodChange(), earnings_change=PeriodChange()
+            current=current,
+            previous=previous,
+            referrals_change=PeriodChange.model_validate(
+                web_stats.change(current.referrals_count, previous.referrals_count)
+            ),
+            earnings_change=PeriodChange.model_validate(
+                web_stats.change(current.earnings_kopeks, previous.earnings_kopeks)
+            ),
         ),
+        top_referrals=[
+            CampaignReferralItem(
+                id=user.id or 0,
+                full_name=full_name(user),
+                created_at=user.created_at,
+                has_paid=user.has_made_first_topup,
+                is_active=user.status == "active",
+                total_earnings_kopeks=total,
+            )
+            for user, total in await web_stats.campaign_top_referrals(session, me, campaign.id)
+        ],
     )
 
 

@@ -1,6 +1,6 @@
 """The partners plugin's runtime hooks (the settings cache starts and stops with the app) and
 its answers to `referrals`' extension points: a user's individual commission percent, their
-withdrawal totals, the approved partners."""
+withdrawal totals, the approved partners (also to `campaigns`' ``campaign_partner_ids``)."""
 
 from __future__ import annotations
 
@@ -46,3 +46,9 @@ async def referral_withdrawal_totals(session: AsyncSession, user_id: int) -> tup
 async def referral_partner_ids(session: AsyncSession) -> set[int]:
     """The approved partners."""
     return set((await session.exec(select(Partner.user_id).where(col(Partner.status) == PARTNER))).all())
+
+
+@hookimpl
+async def campaign_partner_ids(session: AsyncSession) -> set[int]:
+    """The approved partners, for the campaign editor (campaigns' extension point)."""
+    return await referral_partner_ids(session)

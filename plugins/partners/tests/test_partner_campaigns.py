@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from subsvc_campaigns.api import attribute
+from subsvc_referrals.api import ReferralEarning
 
 ADMIN = "/cabinet/admin/partners"
 PARTNER = "/cabinet/referral/partner"
@@ -79,3 +80,58 @@ async def test_taken_campaign_and_revocation(client, admin, member, admin_user, 
     assert (await admin.post(f"{ADMIN}/{member_user.id}/campaigns/{cid}/unassign")).status_code == 400
     mine = await admin.post(f"{ADMIN}/{admin_user.id}/campaigns/{cid}/assign")
     assert (mine.status_code, mine.json()) == (200, {"success": True})
+
+
+async def test_campaign_referee_top_up_shows_in_partner_campaign_stats(
+    app, db, client, admin, member, member_user, make_user, new_payment, credit, rows, wait_for
+):
+    """A campaign registers a user, its partner becomes the referrer; the user's provider
+    top-up pays the partner an earning that records the campaign: the partner's campaign
+    statistics, status and the administrator's partner detail show the referral and the earning."""
+    cid = (await client.post("/campaigns", json=CAMPAIGN)).json()["id"]
+    await approve(admin, member)  # 20 %
+    assert (await admin.post(f"{ADMIN}/{member_user.id}/campaigns/{cid}/assign")).status_code == 200
+    newcomer, outsider = await make_user(), await make_user(referred_by_id=member_user.id)
+    async with db.session() as session:
+        assert await attribute(app, session, newcomer.id, "spring")
+        await session.commit()
+
+    for user_id, reference in ((newcomer.id, "camp-1"), (outsider.id, "camp-2")):
+        await new_payment(user_id, 5_000, provider_payment_id=reference)  # below the bonus minimum
+        await credit(reference, 5_000)
+    await wait_for(lambda: _two_earnings(rows))
+    by_referee = {e.referral_id: e.campaign_id for e in await rows(ReferralEarning)}
+    assert by_referee == {newcomer.id: cid, outsider.id: None}
+
+    stats = await member.get(f"{PARTNER}/campaigns/{cid}/stats")
+    assert stats.status_code == 200, stats.text
+    body = stats.json()
+    figures = ("registrations_count", "referrals_count", "earnings_kopeks", "conversion_rate")
+    assert tuple(body[k] for k in figures) == (1, 1, 1_000, 100.0)
+    assert (body["earnings_today"], body["earnings_week"], body["earnings_month"]) == (1_000,) * 3
+    assert body["period_comparison"]["current"] == {"days": 7, "referrals_count": 1, "earnings_kopeks": 1_000}
+    assert sum(d["earnings_kopeks"] for d in body["daily_stats"]) == 1_000 and len(body["daily_stats"]) == 30
+    assert [(t["id"], t["total_earnings_kopeks"]) for t in body["top_referrals"]] == [(newcomer.id, 1_000)]
+    status = (await member.get(f"{PARTNER}/status")).json()
+    assert [(c["referrals_count"], c["earnings_kopeks"]) for c in status["campaigns"]] == [(1, 1_000)]
+    detail = (await admin.get(f"{ADMIN}/{member_user.id}")).json()
+    assert [(c["referrals_count"], c["earnings_kopeks"]) for c in detail["campaigns"]] == [(1, 1_000)]
+    assert detail["earnings_all_time"] == 2_000  # the outsider's commission counts, not in the campaign
+
+
+async def _two_earnings(rows: Any) -> bool:
+    return len(await rows(ReferralEarning)) == 2
+
+
+async def test_available_partners_are_the_approved_ones(admin, member, member_user, admin_user, make_user):
+    """The campaign editor offers approved partners, not every referrer, nor an applicant."""
+    await make_user(referred_by_id=admin_user.id)  # a referrer, not a partner
+    available = "/cabinet/admin/campaigns/available-partners"
+    assert (await member.post(f"{PARTNER}/apply", json={})).status_code == 200
+    assert (await admin.get(available)).json() == []  # pending is not approved
+    await admin.post(f"{ADMIN}/applications/1/approve", json={"commission_percent": 20})
+    listed = await admin.get(available)
+    assert listed.status_code == 200, listed.text
+    assert [p["user_id"] for p in listed.json()] == [member_user.id]
+    assert (await admin.post(f"{ADMIN}/{member_user.id}/revoke")).status_code == 200
+    assert (await admin.get(available)).json() == []

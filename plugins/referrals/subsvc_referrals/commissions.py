@@ -27,6 +27,7 @@ from subsvc_referrals.earnings import REFERRAL_REWARD, individual_percent, recor
 from subsvc_referrals.models import COMMISSION, FIRST_TOPUP, PAID_REASONS, ReferralEarning, ReferralFirstTopup
 from subsvc_referrals.notices import notify
 from subsvc_referrals.store import referral_settings
+from subsvc_referrals.summaries import user_campaign
 from subsvc_referrals.tiers import tier_percent
 
 log = logging.getLogger(__name__)
@@ -127,6 +128,7 @@ async def process_topup(
     pair_payments = await _pair_payments(session, referrer_id, user_id)
     percent = await commission_percent(app, session, config, referrer_id, pair_payments)
     commission = amount_kopeks * percent // 100
+    campaign_id = await user_campaign(app, session, user_id)
     qualifying = amount_kopeks >= config.minimum_topup_kopeks
     if qualifying and await _claim_first_topup(session, user_id, referrer_id, payment_id):
         to_referrer = config.inviter_bonus_kopeks + commission
@@ -138,6 +140,7 @@ async def process_topup(
             amount_kopeks=to_referrer,
             reason=FIRST_TOPUP,
             key=key,
+            campaign_id=campaign_id,
             description="Бонус за первое пополнение реферала",
         )
         if config.first_topup_bonus_kopeks > 0:
@@ -155,6 +158,7 @@ async def process_topup(
             amount_kopeks=commission,
             reason=COMMISSION,
             key=key,
+            campaign_id=campaign_id,
             description=f"Реферальная комиссия {percent}%",
         )
         paid = Paid(referrer_id, user_id, commission, 0, False)

@@ -48,3 +48,10 @@ def referral_network_campaigns(
 @hookspec(firstresult=True)
 def referral_partner_ids(session: AsyncSession) -> Awaitable[set[int]] | None:
     """Return (an awaitable of) the ids of the approved partners (the ``partners`` plugin)."""
+
+
+@hookspec(firstresult=True)
+def referral_user_campaign(session: AsyncSession, user_id: int) -> Awaitable[int | None] | None:
+    """Return (an awaitable of) the id of the campaign that registered ``user_id`` (first
+    touch), or ``None``: the campaign an earning through that referee records (the
+    ``campaigns`` plugin answers)."""

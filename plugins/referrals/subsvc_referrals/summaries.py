@@ -48,6 +48,14 @@ async def partner_ids(app: Starlette, session: AsyncSession) -> set[int]:
     return set(answer or ())
 
 
+async def user_campaign(app: Starlette, session: AsyncSession, user_id: int) -> int | None:
+    """The campaign that registered ``user_id`` (none without the ``campaigns`` plugin)."""
+    answer = await resolved(
+        services(app).plugins.hook.referral_user_campaign(session=session, user_id=user_id)
+    )
+    return int(answer) if answer is not None else None
+
+
 async def referral_count(session: AsyncSession, user_id: int) -> int:
     query = select(func.count()).where(col(User.referred_by_id) == user_id)
     return int((await session.exec(query)).one())

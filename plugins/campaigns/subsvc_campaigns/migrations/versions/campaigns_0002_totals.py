@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
-from subsvc_campaigns.totals import backfill
+from subsvc_campaigns.totals import backfill_totals
 
 from subsvc.db.types import UTCDateTime
 
@@ -47,7 +47,7 @@ def upgrade() -> None:
         sa.Column("amount_kopeks", sa.BigInteger, nullable=False),
     )
     op.create_index("ix_campaign_payments_user", "campaign_payments", ["user_id"])
-    backfill(op.get_bind())
+    backfill_totals(op.get_bind())
 
 
 def downgrade() -> None:
