@@ -56,6 +56,7 @@ from sqlalchemy.orm import Session, SessionTransaction
 from sqlmodel import Field, SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from subsvc.backoff import Backoff
 from subsvc.bus import Bus
 from subsvc.db import Database, DriverWrite, UTCDateTime, in_list, is_database_unavailable, storable, utcnow
 
@@ -111,7 +112,7 @@ class OutboxFailure(SQLModel, table=True):
 
 
 @dataclass(frozen=True)
-class RetryPolicy:
+class RetryPolicy(Backoff):
     """When a failed subscriber is called again (core's ``OUTBOX_RETRY_*`` settings)."""
 
     base_seconds: float = 10.0
@@ -123,10 +124,7 @@ class RetryPolicy:
         """The wait after the ``attempts``-th failed call; ``None`` when that was the last."""
         if attempts >= self.max_attempts:
             return None
-        growth = (attempts - 1) * math.log(self.factor)
-        if math.log(self.base_seconds) + growth >= math.log(self.max_seconds):
-            return timedelta(seconds=self.max_seconds)
-        return timedelta(seconds=self.base_seconds * math.exp(growth))
+        return timedelta(seconds=self.seconds(attempts))
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from starlette.applications import Starlette
 from subsvc_panel.api import PanelClient, client_of
 from subsvc_subscriptions import api as subscriptions
 
+from subsvc.backoff import Backoff
 from subsvc.db import Database, is_database_unavailable, utcnow, write_batch
 from subsvc.events import Event
 from subsvc.services import services
@@ -96,8 +97,12 @@ def action_bits(names: Iterable[str]) -> int:
 
 def retry_delay(settings: PanelSyncSettings, attempts: int) -> float:
     """Seconds before the next attempt after ``attempts`` failed ones (exponential, capped)."""
-    delay = settings.PANEL_SYNC_RETRY_BASE_SECONDS * settings.PANEL_SYNC_RETRY_FACTOR ** max(attempts - 1, 0)
-    return float(min(delay, settings.PANEL_SYNC_RETRY_MAX_SECONDS))
+    backoff = Backoff(
+        settings.PANEL_SYNC_RETRY_BASE_SECONDS,
+        settings.PANEL_SYNC_RETRY_FACTOR,
+        settings.PANEL_SYNC_RETRY_MAX_SECONDS,
+    )
+    return backoff.seconds(attempts)
 
 
 async def load_wanted(db: Database, ids: Sequence[int]) -> list[Wanted]:

@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import random
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -30,6 +29,7 @@ from typing import Any
 import httpx2
 from starlette.applications import Starlette
 
+from subsvc.backoff import Backoff
 from subsvc.db import Database, is_database_unavailable, storable, unstored, utcnow, write_batch
 from subsvc.jobs import Job
 from subsvc.services import services
@@ -60,10 +60,13 @@ def without_answer(outcome: Outcome, reason: str) -> Outcome:
 
 def retry_delay(settings: WebhookSettings, attempt_number: int) -> float:
     """Seconds before attempt ``attempt_number + 1``: exponential, capped, with jitter."""
-    base = settings.WEBHOOK_RETRY_BASE_SECONDS * settings.WEBHOOK_RETRY_FACTOR ** (attempt_number - 1)
-    delay = min(base, settings.WEBHOOK_RETRY_MAX_SECONDS)
-    jitter = settings.WEBHOOK_RETRY_JITTER
-    return delay * random.uniform(1 - jitter, 1 + jitter) if jitter else delay  # noqa: S311 - not crypto
+    backoff = Backoff(
+        settings.WEBHOOK_RETRY_BASE_SECONDS,
+        settings.WEBHOOK_RETRY_FACTOR,
+        settings.WEBHOOK_RETRY_MAX_SECONDS,
+        settings.WEBHOOK_RETRY_JITTER,
+    )
+    return backoff.seconds(attempt_number)
 
 
 def blocks_private_targets(app: Starlette) -> bool:
