@@ -3,7 +3,6 @@ the editor's lists, CRUD, toggle, statistics, chart data and registrations."""
 
 from __future__ import annotations
 
-import inspect
 from datetime import timedelta
 from typing import Annotated, Any
 
@@ -19,7 +18,6 @@ from subsvc_users.api import USERS, User
 from subsvc.api import HTTPError, Query, Router
 from subsvc.auth.principal import Principal
 from subsvc.db import utcnow
-from subsvc.services import services
 from subsvc_campaigns import service, stats, totals
 from subsvc_campaigns.models import Campaign, CampaignTotals
 from subsvc_campaigns.schemas import (
@@ -105,8 +103,7 @@ async def get_available_tariffs(session: AsyncSession) -> list[TariffListItem]:
 async def get_available_partners(request: Request, session: AsyncSession) -> list[AvailablePartnerItem]:
     """The approved partners a campaign may be assigned to (hook ``campaign_partner_ids``,
     answered by the partners plugin; none without it)."""
-    answer = services(request.app).plugins.hook.campaign_partner_ids(session=session)
-    ids = sorted(await answer if inspect.isawaitable(answer) else answer or ())
+    ids = sorted(await service.approved_partner_ids(request.app, session))
     if not ids:
         return []
     query = select(User.id, User.username, User.first_name).where(col(User.id).in_(ids))
@@ -157,7 +154,7 @@ async def create_new_campaign(
     fields = payload.model_dump()
     duplicate = f"Campaign with start parameter '{payload.start_parameter}' already exists"
     try:
-        await service.check_references(session, fields)
+        await service.check_references(request.app, session, fields)
         admin_user = await session.get(User, principal.id) if principal.kind == "user" else None
         creator = admin_user.id if admin_user is not None else None
         campaign = await service.create_campaign(session, fields, created_by=creator, duplicate=duplicate)
@@ -183,7 +180,8 @@ async def update_existing_campaign(
     merged = {"bonus_type": campaign.bonus_type, "tariff_id": campaign.tariff_id, **fields}
     duplicate = f"Campaign with start parameter '{fields.get('start_parameter')}' already exists"
     try:
-        await service.check_references(session, {**merged, "partner_user_id": fields.get("partner_user_id")})
+        partner = {"partner_user_id": fields.get("partner_user_id")}
+        await service.check_references(request.app, session, {**merged, **partner})
         campaign = await service.update_campaign(session, campaign, fields, duplicate=duplicate)
     except service.CampaignError as exc:
         raise _refused(exc) from exc

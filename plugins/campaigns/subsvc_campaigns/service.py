@@ -3,17 +3,18 @@ deactivate it instead), read."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from starlette.applications import Starlette
 from subsvc_tariffs.api import find_tariff
-from subsvc_users.api import User
 
 from subsvc.db import utcnow
+from subsvc.services import services
 from subsvc_campaigns.models import Campaign, CampaignRegistration
 
 NOT_FOUND = "Campaign not found"
@@ -41,15 +42,21 @@ async def get_campaign(session: AsyncSession, campaign_id: int) -> Campaign:
     return found
 
 
-async def check_references(session: AsyncSession, fields: Mapping[str, Any]) -> None:
-    """The cabinet's checks: a tariff bonus names an existing tariff, the partner exists."""
+async def approved_partner_ids(app: Starlette, session: AsyncSession) -> Collection[int]:
+    """The approved partners' ids (hook ``campaign_partner_ids``: none without ``partners``)."""
+    return await services(app).plugins.first_result("campaign_partner_ids", session=session) or ()
+
+
+async def check_references(app: Starlette, session: AsyncSession, fields: Mapping[str, Any]) -> None:
+    """The cabinet's checks: a tariff bonus names an existing tariff, the partner is an
+    approved one."""
     if fields.get("bonus_type") == "tariff" and not fields.get("tariff_id"):
         raise CampaignError("Tariff ID is required for tariff bonus type")
     tariff_id = fields.get("tariff_id")
     if tariff_id is not None and await find_tariff(session, tariff_id) is None:
         raise CampaignError("Tariff not found")
     partner = fields.get("partner_user_id")
-    if partner is not None and (not 0 < partner < 2**31 or await session.get(User, partner) is None):
+    if partner is not None and partner not in await approved_partner_ids(app, session):
         raise CampaignError("Partner not found or not approved")
 
 

@@ -1,5 +1,6 @@
 """A registration through a campaign link: attributed once (first touch), the bonus granted
-once as a `campaign_bonus` transaction, the partner made the referrer; repeats change nothing."""
+once as a `campaign_bonus` transaction; repeats change nothing. (The campaign partner made the
+referrer: the partners plugin's tests, where partners can be approved.)"""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from subsvc_users.models import User
 
 from subsvc.db import utcnow
 from subsvc.events import Event, OutboxEvent
-from subsvc.testing import ADMIN_MESSENGER_ID
 
 ADMIN = "/cabinet/admin/campaigns"
 
@@ -65,34 +65,6 @@ async def test_unknown_or_inactive_campaigns_attribute_nothing(app, client, logi
         await redeliver(await login(messenger_id, slug))
     assert await rows(CampaignRegistration) == []
     assert await rows(Transaction) == []
-
-
-async def test_the_partner_becomes_the_referrer_and_a_none_bonus_only_tracks(
-    app, client, admin, login, redeliver, reload, insert_user
-):
-    await insert_user(messenger_id=ADMIN_MESSENGER_ID)  # user 1, the administrator
-    partner = await insert_user(messenger_id=9200)
-    made = await admin.post(
-        ADMIN,
-        json={
-            "name": "Track",
-            "start_parameter": "track",
-            "bonus_type": "none",
-            "partner_user_id": partner.id,
-        },
-    )
-    assert made.status_code == 200, made.text
-    assert made.json()["partner_user_id"] == partner.id
-    user_id = await login(9201, "track")
-    await redeliver(user_id)
-    user = await reload(User, user_id)
-    assert (user.balance_kopeks, user.referred_by_id) == (0, partner.id)
-    registrations = (await admin.get(f"{ADMIN}/{made.json()['id']}/registrations")).json()
-    assert registrations["total"] == 1
-    (item,) = registrations["registrations"]
-    assert (item["user_id"], item["bonus_type"], item["has_paid"]) == (user_id, "none", False)
-    # the partner's own arrival through the campaign is not attributed
-    assert partner.id is not None
 
 
 async def test_a_deep_link_login_attributes_the_account_the_bot_made(

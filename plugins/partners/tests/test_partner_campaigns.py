@@ -135,3 +135,36 @@ async def test_available_partners_are_the_approved_ones(admin, member, member_us
     assert [p["user_id"] for p in listed.json()] == [member_user.id]
     assert (await admin.post(f"{ADMIN}/{member_user.id}/revoke")).status_code == 200
     assert (await admin.get(available)).json() == []
+
+
+async def test_only_an_approved_partner_is_a_campaigns_partner_and_becomes_the_referrer(
+    admin, member, member_user, client, make_user, reload, wait_for
+):
+    """The campaign editor refuses a user who is not an approved partner; a campaign of an
+    approved one makes the partner the referrer of the users it registers (a bot registration
+    with the start parameter), a ``none`` bonus only tracks."""
+    campaigns = "/cabinet/admin/campaigns"
+    body = {**CAMPAIGN, "name": "Track", "start_parameter": "track", "partner_user_id": member_user.id}
+    refused = await admin.post(campaigns, json=body)
+    assert (refused.status_code, refused.json()["detail"]) == (400, "Partner not found or not approved")
+    await approve(admin, member)
+    made = await admin.post(campaigns, json=body)
+    assert made.status_code == 200, made.text
+    assert made.json()["partner_user_id"] == member_user.id
+    plain = await make_user()
+    moved = await admin.put(f"{campaigns}/{made.json()['id']}", json={"partner_user_id": plain.id})
+    assert (moved.status_code, moved.json()["detail"]) == (400, "Partner not found or not approved")
+
+    joined = await client.post("/users", json={"messenger_id": 9201, "start_parameter": "track"})
+    assert joined.status_code == 201, joined.text
+    registrations = f"{campaigns}/{made.json()['id']}/registrations"
+    listed = await wait_for(lambda: _registered(admin, registrations))
+    (item,) = listed["registrations"]
+    assert (item["user_id"], item["bonus_type"], item["has_paid"]) == (joined.json()["id"], "none", False)
+    user = (await client.get(f"/users/{joined.json()['id']}")).json()
+    assert (user["referred_by_id"], user["balance_kopeks"]) == (member_user.id, 0)
+
+
+async def _registered(admin: Any, path: str) -> dict[str, Any] | None:
+    answer = (await admin.get(path)).json()
+    return answer if answer["total"] else None
