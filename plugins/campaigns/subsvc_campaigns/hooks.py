@@ -40,3 +40,9 @@ async def referral_network_campaigns(
 async def referral_user_campaign(session: AsyncSession, user_id: int) -> int | None:
     """The referrals plugin's question, when it runs: the campaign that registered the user."""
     return await registered_campaign(session, user_id)
+
+
+@hookimpl
+async def user_deleting(session: AsyncSession, user_id: int) -> None:
+    """A registered user about to be deleted leaves the campaign's running totals."""
+    await session.run_sync(totals.forget_user, user_id)

@@ -147,6 +147,53 @@ def on_commit(session: Session, events: Sequence[Event]) -> None:
             )
 
 
+def forget_user(bind: Bind, user_id: int) -> None:
+    """Take a user about to be deleted out of the totals: the registration (its bonus, its
+    day), the counted payments (their days, the paid user, the first payment), the payer."""
+    registration = bind.execute(sa.select(REG).where(REG.c.user_id == user_id)).first()
+    if registration is None:
+        return
+    campaign_id = registration.campaign_id
+    counted = (
+        sa.select(PAYMENTS.c.amount_kopeks, TX.c.created_at)
+        .join(TX, TX.c.id == PAYMENTS.c.transaction_id)
+        .where(PAYMENTS.c.campaign_id == campaign_id, PAYMENTS.c.user_id == user_id)
+        .order_by(PAYMENTS.c.transaction_id)
+    )
+    paid = bind.execute(counted).all()
+    campaign = {"campaign_id": campaign_id}
+    _add(
+        bind,
+        TOTALS,
+        campaign,
+        registrations=-1,
+        balance_kopeks=-registration.balance_bonus_kopeks,
+        subscriptions=-int(registration.bonus_type == "subscription"),
+        tariffs=-int(registration.bonus_type == "tariff"),
+        revenue_kopeks=-sum(row.amount_kopeks for row in paid),
+        paid_users=-int(bool(paid)),
+        first_payments_kopeks=-paid[0].amount_kopeks if paid else 0,
+    )
+    _add(bind, DAYS, {**campaign, "day": registration.created_at.date().isoformat()}, registrations=-1)
+    for row in paid:
+        _add(
+            bind,
+            DAYS,
+            {**campaign, "day": row.created_at.date().isoformat()},
+            revenue_kopeks=-row.amount_kopeks,
+        )
+    bind.execute(PAYMENTS.delete().where(PAYMENTS.c.user_id == user_id))
+    bind.execute(PAYERS.delete().where(PAYERS.c.campaign_id == campaign_id, PAYERS.c.user_id == user_id))
+    others = sa.select(sa.func.max(REG.c.created_at)).where(
+        REG.c.campaign_id == campaign_id, REG.c.user_id != user_id
+    )
+    bind.execute(
+        TOTALS.update()
+        .where(TOTALS.c.campaign_id == campaign_id)
+        .values(last_registration=others.scalar_subquery())
+    )
+
+
 async def by_campaign(session: AsyncSession, ids: Sequence[int]) -> dict[int, CampaignTotals]:
     """The totals of each campaign in ``ids`` that has any (one statement)."""
     if not ids:

@@ -1,6 +1,6 @@
 """The running totals equal the aggregates over the rows (the oracle): registrations made over
 HTTP, gateway payments recorded through billing before and after the registration, a
-redelivered payment counted once, the backfill of the migration."""
+redelivered payment counted once, the backfill of the migration, a registered user deleted."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from subsvc_campaigns.models import (
     CampaignRegistration,
     CampaignTotals,
 )
+from subsvc_users.api import User, delete_user
 
 from subsvc.db import utcnow
 from subsvc.testing import ADMIN_MESSENGER_ID
@@ -66,7 +67,7 @@ async def oracle(db, campaign_id):
 
 
 async def test_the_totals_equal_the_aggregates(
-    admin, client, anon_client, login, redeliver, insert_user, pay, db, wait_for, rows, change_settings
+    app, admin, client, anon_client, login, redeliver, insert_user, pay, db, wait_for, rows, change_settings
 ):
     change_settings(CabinetAuthSettings, BOT_USERNAME="subsvc_test_bot")
     await insert_user(messenger_id=ADMIN_MESSENGER_ID)
@@ -140,3 +141,13 @@ async def test_the_totals_equal_the_aggregates(
         87000,
         4,
     )
+
+    # a registered user deleted (its registration and transactions go with it): the totals
+    # forget it in the deleting transaction, and still equal the aggregates
+    async with db.session() as session:
+        await delete_user(app, session, await session.get(User, users[0]))
+        await session.commit()
+    aggregate, counted = await oracle(db, campaign["id"])
+    assert counted == aggregate
+    assert counted[:2] == (3, 1500) and counted[5:7] == (45000, 3)
+    assert counted[9] == {users[1]: 7000, users[2]: 7000, bot_user.id: 31000}

@@ -35,3 +35,10 @@ def user_record_columns() -> RecordColumns | None:
     """PostgreSQL: a :data:`RecordColumns` whose columns every statement that reads user
     records adds (one round trip instead of a query of ``user_record_extras``). Return the
     same function every time: statements are built once per combination."""
+
+
+@hookspec
+def user_deleting(session: AsyncSession, user_id: int) -> Awaitable[None] | None:
+    """``user_id`` is about to be deleted in ``session``'s transaction (its rows are all still
+    there): take it out of what is kept about it elsewhere (running totals, say). Rows that
+    refer to the user go by their foreign keys' rules right after."""

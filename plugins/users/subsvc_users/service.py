@@ -357,7 +357,9 @@ def record_paid_subscription(session: AsyncSession, user: User, at: datetime) ->
 async def delete_user(app: Starlette, session: AsyncSession, user: User) -> None:
     """Remove the user's row; the rows referring to it go by their foreign keys' rules.
     :class:`~sqlalchemy.exc.IntegrityError` when a row with no such rule still refers to it
-    (the caller says what that means). The cached counts are dropped on commit."""
+    (the caller says what that means). Every ``user_deleting`` implementation is called first,
+    in the same transaction. The cached counts are dropped on commit."""
+    await services(app).plugins.call_all("user_deleting", session=session, user_id=user.id)
     await session.delete(user)
     await session.flush()
     count_cache(app).invalidate_on_commit(session)
