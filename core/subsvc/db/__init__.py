@@ -3,7 +3,7 @@ values, new records and batches written apart when refused."""
 
 from subsvc.db.database import Database, is_database_unavailable
 from subsvc.db.queries import DriverSelect, DriverWrite, in_list, is_short
-from subsvc.db.records import add_new, once_after_commit
+from subsvc.db.records import add_new, once_after_commit, page_of
 from subsvc.db.storable import (
     Refused,
     error_unstored,
@@ -29,6 +29,7 @@ __all__ = [
     "is_refusal",
     "is_short",
     "once_after_commit",
+    "page_of",
     "refusal_reason",
     "storable",
     "storable_row",

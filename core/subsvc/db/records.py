@@ -1,13 +1,15 @@
-"""Writing a new record the way every plugin does, and work to do once a session commits."""
+"""Writing a new record the way every plugin does, reading a page of records with their total,
+and work to do once a session commits."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import event
+from sqlalchemy import ColumnExpressionArgument, event, func
 from sqlalchemy.orm import Session
+from sqlmodel import SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc.db.types import utcnow
@@ -29,6 +31,24 @@ async def add_new(session: AsyncSession, record: R) -> R:
     session.add(record)
     await session.flush()
     return record
+
+
+M = TypeVar("M", bound=SQLModel)
+
+
+async def page_of(
+    session: AsyncSession,
+    model: type[M],
+    where: Sequence[ColumnExpressionArgument[bool]],
+    order: Sequence[Any],
+    offset: int,
+    limit: int,
+) -> tuple[list[M], int]:
+    """The rows of ``model`` matching every ``where`` condition, in ``order``, from ``offset``
+    (at most ``limit``), and how many match in all."""
+    rows = await session.exec(select(model).where(*where).order_by(*order).offset(offset).limit(limit))
+    total = await session.exec(select(func.count()).select_from(model).where(*where))
+    return list(rows.all()), int(total.one())
 
 
 def once_after_commit(session: AsyncSession, key: str, callback: Callable[[Session], None]) -> None:

@@ -13,7 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_tariffs.api import find_tariff
 
-from subsvc.db import utcnow
+from subsvc.db import page_of, utcnow
 from subsvc.services import services
 from subsvc_campaigns.models import Campaign, CampaignRegistration
 
@@ -123,6 +123,4 @@ async def list_campaigns(
 ) -> tuple[list[Campaign], int]:
     """A page of campaigns (newest first) and the total."""
     where = [] if include_inactive else [col(Campaign.is_active)]
-    total = int((await session.exec(select(func.count()).select_from(Campaign).where(*where))).one())
-    query = select(Campaign).where(*where).order_by(col(Campaign.id).desc()).offset(offset).limit(limit)
-    return list((await session.exec(query)).all()), total
+    return await page_of(session, Campaign, where, [col(Campaign.id).desc()], offset, limit)

@@ -6,9 +6,10 @@ from typing import Any
 
 from sqlalchemy import case, func
 from sqlalchemy import select as sa_select
-from sqlmodel import col, select
+from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from subsvc.db import page_of
 from subsvc_landings.models import DELIVERED, PAID, PENDING_ACTIVATION, GuestPurchase
 from subsvc_landings.schemas import (
     LandingDailyStat,
@@ -96,15 +97,8 @@ async def landing_purchases(
     where = [col(P.landing_id) == landing_id]
     if status is not None:
         where.append(col(P.status) == status)
-    total = (await session.exec(select(func.count()).select_from(P).where(*where))).one()
-    query = (
-        select(P)
-        .where(*where)
-        .order_by(col(P.created_at).desc(), col(P.id).desc())
-        .offset(offset)
-        .limit(limit)
-    )
-    rows = (await session.exec(query)).all()
+    order = [col(P.created_at).desc(), col(P.id).desc()]
+    rows, total = await page_of(session, P, where, order, offset, limit)
     return LandingPurchaseListResponse(
         items=[LandingPurchaseItem.model_validate(row, from_attributes=True) for row in rows], total=total
     )

@@ -15,6 +15,7 @@ from subsvc_users.api import User
 
 from subsvc.api import HTTPError, Offset, Query, Router
 from subsvc.auth.principal import Principal
+from subsvc.db import page_of
 from subsvc_partners import config, notices, programme, web_stats
 from subsvc_partners.models import Partner, PartnerApplication, WithdrawalRequest
 from subsvc_partners.money import PENDING
@@ -101,16 +102,8 @@ async def list_applications(
 ) -> AdminPartnerApplicationsResponse:
     """Applications newest first, with the applicant."""
     where = [col(PartnerApplication.status) == status] if status else []
-    rows = (
-        await session.exec(
-            select(PartnerApplication)
-            .where(*where)
-            .order_by(col(PartnerApplication.id).desc())
-            .offset(offset)
-            .limit(limit)
-        )
-    ).all()
-    total = (await session.exec(select(func.count()).select_from(PartnerApplication).where(*where))).one()
+    order = [col(PartnerApplication.id).desc()]
+    rows, total = await page_of(session, PartnerApplication, where, order, offset, limit)
     users = await users_by_id(session, [r.user_id for r in rows])
     items = []
     for row in rows:
@@ -217,17 +210,8 @@ async def list_partners(
     session: AsyncSession, offset: Offset = 0, limit: Limit100 = 50
 ) -> AdminPartnerListResponse:
     """Approved partners newest first, with referral counts and earnings."""
-    approved = col(Partner.status) == programme.APPROVED
-    rows = (
-        await session.exec(
-            select(Partner)
-            .where(approved)
-            .order_by(col(Partner.updated_at).desc())
-            .offset(offset)
-            .limit(limit)
-        )
-    ).all()
-    total = (await session.exec(select(func.count()).select_from(Partner).where(approved))).one()
+    approved = [col(Partner.status) == programme.APPROVED]
+    rows, total = await page_of(session, Partner, approved, [col(Partner.updated_at).desc()], offset, limit)
     ids = [r.user_id for r in rows]
     users, counts, earnings = (
         await users_by_id(session, ids),

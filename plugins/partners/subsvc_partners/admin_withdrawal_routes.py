@@ -14,6 +14,7 @@ from subsvc_referrals.api import earned_totals
 
 from subsvc.api import HTTPError, Offset, Query, Router, rubles
 from subsvc.auth.principal import Principal
+from subsvc.db import page_of
 from subsvc_partners import notices, withdrawals
 from subsvc_partners.models import WithdrawalRequest
 from subsvc_partners.money import PENDING, STATUSES, rub
@@ -62,16 +63,8 @@ async def list_withdrawals(
 ) -> AdminWithdrawalListResponse:
     """Requests newest first (optionally of one status), with the pending count and sum."""
     where = [col(WithdrawalRequest.status) == status] if status else []
-    rows = (
-        await session.exec(
-            select(WithdrawalRequest)
-            .where(*where)
-            .order_by(col(WithdrawalRequest.id).desc())
-            .offset(offset)
-            .limit(limit)
-        )
-    ).all()
-    total = (await session.exec(select(func.count()).select_from(WithdrawalRequest).where(*where))).one()
+    order = [col(WithdrawalRequest.id).desc()]
+    rows, total = await page_of(session, WithdrawalRequest, where, order, offset, limit)
     pending_count, pending_sum = (
         await session.exec(
             select(func.count(), sa.func.coalesce(sa.func.sum(WithdrawalRequest.amount_kopeks), 0)).where(

@@ -16,7 +16,7 @@ from subsvc_referrals.api import ReferralEarning, referral_settings
 from subsvc_users.api import User, filters, get_user
 
 from subsvc.api import BigInt, Offset, Query, Router, rubles
-from subsvc.db import utcnow
+from subsvc.db import page_of, utcnow
 from subsvc_partners import web_stats
 from subsvc_partners.models import Partner
 from subsvc_partners.people import earnings_since, period_starts, referee_counts
@@ -40,6 +40,7 @@ from subsvc_partners.web_schemas import (
 )
 
 router = Router(area="web", tag="partners")
+NEWEST_USERS = [col(User.created_at).desc(), col(User.id).desc()]
 EARNINGS: sa.Table = ReferralEarning.__table__  # type: ignore[attr-defined]
 NOT_FOUND = {404: "User not found"}
 Days = Annotated[int, Query(ge=1, le=365)]
@@ -116,18 +117,7 @@ async def list_referrers(
 ) -> PartnerReferrerListResponse:
     """Users with a referral code or a referee, newest first."""
     where = [_is_referrer(), *filters(search=(search or "").strip() or None)]
-    users = list(
-        (
-            await session.exec(
-                select(User)
-                .where(*where)
-                .order_by(col(User.created_at).desc(), col(User.id).desc())
-                .offset(offset)
-                .limit(limit)
-            )
-        ).all()
-    )
-    total = (await session.exec(select(sa.func.count()).select_from(User).where(*where))).one()
+    users, total = await page_of(session, User, where, NEWEST_USERS, offset, limit)
     return PartnerReferrerListResponse(
         items=await referrer_items(request, session, users), total=total, limit=limit, offset=offset
     )
@@ -140,19 +130,8 @@ async def get_referrer_detail(
     """A referrer and a page of their referees."""
     user = await get_user(session, user_id)
     assert user.id is not None
-    mine = col(User.referred_by_id) == user.id
-    referees = list(
-        (
-            await session.exec(
-                select(User)
-                .where(mine)
-                .order_by(col(User.created_at).desc(), col(User.id).desc())
-                .offset(offset)
-                .limit(limit)
-            )
-        ).all()
-    )
-    total = int((await session.exec(select(sa.func.count()).select_from(User).where(mine))).one())
+    mine = [col(User.referred_by_id) == user.id]
+    referees, total = await page_of(session, User, mine, NEWEST_USERS, offset, limit)
     ids = [r.id for r in referees if r.id is not None]
     earned = await web_stats.earned_from(session, user.id, ids)
     topups: dict[int, int] = {}
