@@ -37,6 +37,7 @@ from run import (
     log,
     measure_gets,
 )
+from seed import insert_admin
 from sqlalchemy import insert, text
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
@@ -62,14 +63,7 @@ async def seed(url: str, registrations: int) -> tuple[int, int, int]:
     users = User.__table__
     try:
         async with engine.begin() as connection:
-            admin = User(
-                messenger_id=ADMIN_MESSENGER_ID, first_name="Bench admin", created_at=now, updated_at=now
-            )
-            admin_id = (
-                await connection.execute(
-                    insert(users).returning(users.c.id), admin.model_dump(exclude={"id"})
-                )
-            ).scalar_one()
+            admin_id = await insert_admin(connection, ADMIN_MESSENGER_ID, now)
             campaign = Campaign(
                 name="Bench", start_parameter=f"bench{STAMP}", bonus_type="balance", balance_bonus_kopeks=1000
             ).model_dump(exclude={"id"})

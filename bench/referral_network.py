@@ -34,6 +34,7 @@ from run import (
     log,
     measure_gets,
 )
+from seed import insert_admin
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
@@ -70,14 +71,7 @@ async def seed(url: str, descendants: int, fanout: int) -> tuple[int, int]:
     engine = create_async_engine(url, poolclass=NullPool)
     try:
         async with engine.begin() as connection:
-            admin = User(
-                messenger_id=ADMIN_MESSENGER_ID, first_name="Bench admin", created_at=now, updated_at=now
-            )
-            admin_id = (
-                await connection.execute(
-                    insert(table).returning(table.c.id), admin.model_dump(exclude={"id"})
-                )
-            ).scalar_one()
+            admin_id = await insert_admin(connection, ADMIN_MESSENGER_ID, now)
             root_id = (
                 await connection.execute(insert(table).returning(table.c.id), _user(0, None, now))
             ).scalar_one()

@@ -7,10 +7,12 @@ import hashlib
 import os
 import subprocess
 import sys
-from typing import TYPE_CHECKING
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from scenarios import SeedContext
+    from sqlalchemy.ext.asyncio import AsyncConnection
 
 USERS = int(os.environ.get("BENCH_USERS", "100000"))
 FIRST_MESSENGER_ID = 1_000_000
@@ -27,6 +29,17 @@ def username(n: int) -> str:
 def migrate(ctx: SeedContext) -> None:
     """Upgrade the database the service will use (every installed plugin's branch)."""
     subprocess.run([sys.executable, "-m", "subsvc", "migrate"], env=dict(ctx.env), check=True)
+
+
+async def insert_admin(connection: AsyncConnection, messenger_id: int, now: datetime, **fields: Any) -> int:
+    """Insert the administrator the administrator benchmarks sign in as (a users row); its id."""
+    from sqlalchemy import insert
+    from subsvc_users.api import User
+
+    table = User.__table__
+    row = User(messenger_id=messenger_id, first_name="Bench admin", created_at=now, updated_at=now, **fields)
+    inserted = await connection.execute(insert(table).returning(table.c.id), row.model_dump(exclude={"id"}))
+    return int(inserted.scalar_one())
 
 
 async def _seed_users(url: str, count: int) -> None:

@@ -37,6 +37,7 @@ from run import (
     log,
     measure_gets,
 )
+from seed import insert_admin
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
@@ -64,16 +65,7 @@ async def seed(url: str, tickets: int, messages: int) -> tuple[int, int]:
     engine = create_async_engine(url, poolclass=NullPool)
     try:
         async with engine.begin() as connection:
-            admin = User(
-                messenger_id=ADMIN_MESSENGER_ID,
-                first_name="Bench admin",
-                referral_code=f"a{STAMP}",
-                created_at=now,
-                updated_at=now,
-            ).model_dump(exclude={"id"})
-            admin_id = (
-                await connection.execute(insert(User.__table__).returning(User.__table__.c.id), admin)
-            ).scalar_one()
+            admin_id = await insert_admin(connection, ADMIN_MESSENGER_ID, now, referral_code=f"a{STAMP}")
             ticket_ids: list[int] = []
             for start in range(0, tickets, BATCH):
                 numbers = range(start, min(tickets, start + BATCH))
