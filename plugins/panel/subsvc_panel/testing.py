@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from starlette.applications import Starlette
@@ -63,6 +63,16 @@ class FakePanelError(Exception):
         self.status = status
         self.message = message
         self.code = code
+
+
+Found = TypeVar("Found")
+
+
+def _found(found: Found | None, message: str, code: str) -> Found:
+    """``found``, or the panel's 404 with ``message`` and ``code`` when it is None or empty."""
+    if not found:
+        raise FakePanelError(404, message, code)
+    return found
 
 
 def _now() -> str:
@@ -462,15 +472,10 @@ class FakePanel:
             case "PATCH", ["users"]:
                 return self._update_user(body)
             case "GET", ["users", "by-telegram-id", messenger_id]:
-                found = self.users_of_messenger_id(_int(messenger_id, -1))
-                if not found:
-                    raise FakePanelError(404, "User not found", "A063")
-                return found
+                return _found(self.users_of_messenger_id(_int(messenger_id, -1)), "User not found", "A063")
             case "GET", ["users", "by-email", email]:
-                found = [u for u in self.users.values() if u.get("email") == email]
-                if not found:
-                    raise FakePanelError(404, "User not found", "A063")
-                return found
+                by_email = [u for u in self.users.values() if u.get("email") == email]
+                return _found(by_email, "User not found", "A063")
             case "GET", ["users", "stats", "usage", user_uuid, "range"]:
                 user = self._user(user_uuid)
                 return self._user_range(user["uuid"], query)
@@ -518,16 +523,10 @@ class FakePanel:
     # --- pieces ------------------------------------------------------------------------------
 
     def _node(self, node_uuid: str) -> dict[str, Any]:
-        node = self.nodes.get(node_uuid)
-        if node is None:
-            raise FakePanelError(404, "Node not found", "A031")
-        return node
+        return _found(self.nodes.get(node_uuid), "Node not found", "A031")
 
     def _squad(self, squad_uuid: str) -> dict[str, Any]:
-        squad = self.squads.get(squad_uuid)
-        if squad is None:
-            raise FakePanelError(404, "Internal squad not found", "A104")
-        return squad
+        return _found(self.squads.get(squad_uuid), "Internal squad not found", "A104")
 
     def _squad_ref(self, squad_uuid: str) -> dict[str, Any]:
         squad = self._squad(squad_uuid)
@@ -557,10 +556,7 @@ class FakePanel:
         return found
 
     def _user(self, user_uuid: str) -> dict[str, Any]:
-        user = self.users.get(user_uuid)
-        if user is None:
-            raise FakePanelError(404, "User not found", "A063")
-        return user
+        return _found(self.users.get(user_uuid), "User not found", "A063")
 
     def _request_history(self, user_uuid: str) -> dict[str, Any]:
         """The user's latest :data:`REQUEST_HISTORY_KEPT` requests, newest first (no paging)."""
@@ -701,9 +697,7 @@ class FakePanel:
     def _geocheck(self, job_id: str) -> dict[str, Any]:
         """A job finishes at its ``geocheck_polls``-th poll (a node marked ``geocheckFails``
         fails); until then it is running."""
-        job = self.geochecks.get(job_id)
-        if job is None:
-            raise FakePanelError(404, "Job not found", "A404")
+        job = _found(self.geochecks.get(job_id), "Job not found", "A404")
         job["polls"] += 1
         done = job["polls"] > self.geocheck_polls
         fails = bool(self.nodes.get(job["nodeUuid"], {}).get("geocheckFails"))
