@@ -1,5 +1,6 @@
-"""Run bulk_actions with rbac (permission refusals, the audit log); give tests bulk users,
-tariffs and groups as rows, the request's helpers and a parser of the SSE stream."""
+"""Run bulk_actions with rbac (permission refusals, the audit log); give tests bulk users and
+groups as rows (tariffs: the tariffs kit's ``make_tariff``), the request's helpers and a
+parser of the SSE stream."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import httpx2
 import pytest
 from subsvc_promo_groups.api import PromoGroup
 from subsvc_rbac.testing import fresh_audit_log, permission_holder  # noqa: F401 - fixtures
-from subsvc_tariffs.api import Tariff
 from subsvc_users.testing import insert_users
 
 from subsvc.db import Database
@@ -49,15 +49,6 @@ def users(db: Database) -> Callable[..., Awaitable[list[int]]]:
         return await insert_users(
             db, [{"messenger_id": start + i, "username": f"u{start + i}", **fields} for i in range(count)]
         )
-
-    return make
-
-
-@pytest.fixture
-def make_tariff(db: Database) -> Callable[..., Awaitable[Tariff]]:
-    async def make(**fields: Any) -> Tariff:
-        fields.setdefault("name", "Pro")
-        return await stored(db, Tariff(**fields))
 
     return make
 
