@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx2
 import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -16,7 +17,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
 from subsvc.settings import Settings
-from subsvc.testing import marked_env
+from subsvc.testing import created, marked_env
 from subsvc.testing_server import LoopbackServer
 
 FAST = {
@@ -60,6 +61,25 @@ def with_worker(settings: Settings) -> Settings:
     """The settings of an app that runs the job worker (the fixture app of ``own_apps`` tests
     does not)."""
     return settings.model_copy(update={"JOBS_WORKER": True})
+
+
+URL = "https://example.com/hooks/subsvc"
+
+
+async def create(client: httpx2.AsyncClient, **fields: Any) -> dict[str, Any]:
+    """A webhook made through ``POST /webhooks`` (201), ``fields`` over a valid body; its record."""
+    return await created(
+        client, "/webhooks", {"name": "CRM", "url": URL, "event_type": "user.created", **fields}
+    )
+
+
+async def refused(client: httpx2.AsyncClient, url: str) -> dict[str, Any]:
+    """The one validation error (422) of making a webhook to ``url``."""
+    r = await client.post("/webhooks", json={"name": "n", "url": url, "event_type": "*"})
+    assert r.status_code == 422, url
+    (error,) = r.json()["detail"]
+    assert isinstance(error, dict)
+    return error
 
 
 @dataclass

@@ -17,24 +17,19 @@ from subsvc_webhooks.models import WebhookDelivery
 from subsvc.app import create_app
 from subsvc.db import utcnow
 from subsvc.events import EVENTS_PER_STATEMENT
-from subsvc.testing import API_KEY
+from subsvc.testing import API_KEY, created
 
-from .conftest import with_worker
+from .conftest import create, with_worker
 
 SECRET = "s3cr3t-Ключ"
 
 
 async def make_webhook(client, receiver, event_type="user.created", **fields) -> dict:
-    body = {"name": "hook", "url": receiver.url, "event_type": event_type, **fields}
-    r = await client.post("/webhooks", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
+    return await create(client, **{"name": "hook", "url": receiver.url, "event_type": event_type, **fields})
 
 
 async def make_user(client, **fields) -> dict:
-    r = await client.post("/users", json={"first_name": "Иван", **fields})
-    assert r.status_code == 201, r.text
-    return r.json()
+    return await created(client, "/users", {"first_name": "Иван", **fields})
 
 
 async def deliveries(client, webhook_id: int, **params) -> list[dict]:

@@ -13,7 +13,7 @@ from subsvc_webhooks.safety import is_refused
 from subsvc.app import create_app
 from subsvc.testing import API_KEY
 
-from .conftest import with_worker
+from .conftest import create, refused, with_worker
 
 REFUSED = [
     "127.0.0.1",
@@ -67,16 +67,11 @@ async def test_private_targets_are_refused_when_saved(client):
         "http://[::1]:9000/",
         "http://169.254.169.254/latest/meta-data",
     ):
-        r = await client.post("/webhooks", json={"name": "n", "url": url, "event_type": "*"})
-        assert r.status_code == 422, url
-        (error,) = r.json()["detail"]
+        error = await refused(client, url)
         assert error["loc"] == ["body", "url"]
         assert "private or loopback" in error["msg"] and "WEBHOOK_BLOCK_PRIVATE_TARGETS" in error["msg"]
-    r = await client.post(
-        "/webhooks", json={"name": "n", "url": "http://93.184.216.34/hook", "event_type": "*"}
-    )
-    assert r.status_code == 201
-    r = await client.patch(f"/webhooks/{r.json()['id']}", json={"url": "http://192.168.0.10/"})
+    public = await create(client, name="n", url="http://93.184.216.34/hook", event_type="*")
+    r = await client.patch(f"/webhooks/{public['id']}", json={"url": "http://192.168.0.10/"})
     assert r.status_code == 422
     r = await client.patch("/webhooks/999", json={"url": "http://192.168.0.10/"})
     assert r.status_code == 404  # an unknown id first
