@@ -8,8 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, Table, func, insert, literal, select
-from sqlmodel import select as select_rows
+from sqlalchemy import Integer, Table, insert, literal, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_segments.api import resolve, user_ids_query
@@ -18,7 +17,7 @@ from subsvc_users.api import User
 
 from subsvc.api import from_attributes
 from subsvc.api.refusal import Refusal
-from subsvc.db import utcnow
+from subsvc.db import page_of, utcnow
 from subsvc.messenger import CAPTION_LIMIT
 from subsvc.services import services
 from subsvc_broadcasts import buttons
@@ -181,9 +180,9 @@ async def stop(app: Starlette, session: AsyncSession, broadcast_id: int) -> Broa
 
 async def history(session: AsyncSession, limit: int, offset: int) -> tuple[int, Sequence[Broadcast]]:
     """A page of broadcasts, newest first, and how many there are."""
-    total = (await session.exec(select_rows(func.count()).select_from(BROADCASTS))).one()
-    query = select_rows(Broadcast).order_by(BROADCASTS.c.created_at.desc(), BROADCASTS.c.id.desc())
-    return int(total), (await session.exec(query.limit(limit).offset(offset))).all()
+    order = [BROADCASTS.c.created_at.desc(), BROADCASTS.c.id.desc()]
+    broadcasts, total = await page_of(session, Broadcast, [], order, offset, limit)
+    return total, broadcasts
 
 
 def progress_percent(total: int, sent: int, failed: int, blocked: int) -> float:

@@ -15,6 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_users.api import User, UserCreateRequest, create_cabinet_user, set_password_hash, verify_email
 
+from subsvc.api.refusal import Refusal
 from subsvc.auth.admins import normalise_email
 from subsvc_cabinet_email.models import EmailToken
 from subsvc_cabinet_email.settings import CabinetEmailSettings
@@ -27,13 +28,8 @@ ALREADY_REGISTERED = "This email is already registered"
 DISPOSABLE = "Disposable email addresses are not allowed"
 
 
-class EmailRuleError(Exception):
+class EmailRuleError(Refusal):
     """A request the rules refuse: ``status`` and ``detail`` of the answer."""
-
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
 
 
 def normalise(email: str) -> str:

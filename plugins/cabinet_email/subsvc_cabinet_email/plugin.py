@@ -13,6 +13,6 @@ plugin = Plugin(
     endpoints=[registration.router, password.router, change.router, merge.router, public.router],
     tags={"Cabinet:Public": "Public cabinet pages: site verification, one-click e-mail unsubscribe."},
     settings=CabinetEmailSettings,
-    errors={EmailRuleError: lambda exc: (exc.status, exc.detail), DeliveryFailed: 503},
+    errors={EmailRuleError: EmailRuleError.answer, DeliveryFailed: 503},
     hooks=[hooks, merging],
 )

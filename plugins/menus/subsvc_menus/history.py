@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, func
+from sqlalchemy import delete
 from sqlalchemy import select as sa_select
-from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from subsvc.db import page_of
 from subsvc_menus.models import MenuLayoutHistory
 
 TABLE = MenuLayoutHistory.__table__  # type: ignore[attr-defined]
@@ -28,10 +28,9 @@ async def record(
 
 async def page(session: AsyncSession, limit: int, offset: int) -> tuple[list[MenuLayoutHistory], int]:
     """Entries newest first, and how many there are."""
-    query = select(MenuLayoutHistory).order_by(TABLE.c.created_at.desc(), TABLE.c.id.desc())
-    entries = (await session.exec(query.limit(limit).offset(offset))).all()
-    total = (await session.exec(select(func.count()).select_from(TABLE))).one()
-    return list(entries), int(total)
+    return await page_of(
+        session, MenuLayoutHistory, [], [TABLE.c.created_at.desc(), TABLE.c.id.desc()], offset, limit
+    )
 
 
 async def entry(session: AsyncSession, history_id: int) -> MenuLayoutHistory | None:

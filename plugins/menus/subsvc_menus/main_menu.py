@@ -9,7 +9,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from subsvc import messenger_markup
-from subsvc.db import utcnow
+from subsvc.db import page_of, utcnow
 from subsvc_menus.models import MainMenuButton, UserMessage
 
 BUTTONS = MainMenuButton.__table__  # type: ignore[attr-defined]
@@ -51,10 +51,7 @@ def check_action(action_type: str, action_value: str) -> None:
 
 
 async def list_buttons(session: AsyncSession, limit: int, offset: int) -> tuple[list[MainMenuButton], int]:
-    query = select(MainMenuButton).order_by(BUTTONS.c.display_order, BUTTONS.c.id).limit(limit).offset(offset)
-    items = (await session.exec(query)).all()
-    total = (await session.exec(select(func.count()).select_from(BUTTONS))).one()
-    return list(items), int(total)
+    return await page_of(session, MainMenuButton, [], [BUTTONS.c.display_order, BUTTONS.c.id], offset, limit)
 
 
 async def create_button(session: AsyncSession, values: dict[str, Any]) -> MainMenuButton:
@@ -107,10 +104,7 @@ async def list_messages(
     session: AsyncSession, limit: int, offset: int, include_inactive: bool
 ) -> tuple[list[UserMessage], int]:
     where = [] if include_inactive else [MESSAGES.c.is_active.is_(True)]
-    query = select(UserMessage).where(*where).order_by(MESSAGES.c.sort_order, MESSAGES.c.id)
-    items = (await session.exec(query.limit(limit).offset(offset))).all()
-    total = (await session.exec(select(func.count()).select_from(MESSAGES).where(*where))).one()
-    return list(items), int(total)
+    return await page_of(session, UserMessage, where, [MESSAGES.c.sort_order, MESSAGES.c.id], offset, limit)
 
 
 async def create_message(

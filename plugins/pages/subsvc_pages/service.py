@@ -19,7 +19,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from subsvc.db import add_new, utcnow
+from subsvc.db import add_new, page_of, utcnow
 from subsvc_pages.models import (
     FaqPage,
     FaqSetting,
@@ -153,15 +153,10 @@ async def publish_rules(
 
 async def rules_history(session: AsyncSession, language: str, limit: int) -> tuple[int, list[ServiceRule]]:
     """How many versions a language has, and the newest ``limit`` of them (inactive too)."""
-    count = select(func.count()).select_from(ServiceRule).where(col(ServiceRule.language) == language)
-    total = (await session.exec(count)).one()
-    query = (
-        select(ServiceRule)
-        .where(col(ServiceRule.language) == language)
-        .order_by(col(ServiceRule.created_at).desc(), col(ServiceRule.id).desc())
-        .limit(limit)
-    )
-    return total, list((await session.exec(query)).all())
+    where = [col(ServiceRule.language) == language]
+    order = [col(ServiceRule.created_at).desc(), col(ServiceRule.id).desc()]
+    rules, total = await page_of(session, ServiceRule, where, order, 0, limit)
+    return total, rules
 
 
 async def restore_rules(session: AsyncSession, language: str, rule_id: int) -> ServiceRule | None:

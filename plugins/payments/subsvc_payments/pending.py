@@ -7,12 +7,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from sqlalchemy import func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
 from subsvc.api import HTTPError, from_attributes
+from subsvc.db import page_of
 from subsvc_payments.crediting import apply_status
 from subsvc_payments.methods import all_methods
 from subsvc_payments.models import (
@@ -90,16 +90,10 @@ async def pending_page(
 ) -> PendingPaymentListResponse:
     """The user's pending payments, newest first (index ``(user_id, status, created_at)``)."""
     where = (col(Payment.user_id) == user_id, col(Payment.status) == PENDING)
-    total = (await session.exec(select(func.count()).select_from(Payment).where(*where))).one()
-    query = (
-        select(Payment)
-        .where(*where)
-        .order_by(col(Payment.created_at).desc(), col(Payment.id).desc())
-        .offset((page - 1) * per_page)
-        .limit(per_page)
-    )
+    order = (col(Payment.created_at).desc(), col(Payment.id).desc())
+    payments, total = await page_of(session, Payment, where, order, (page - 1) * per_page, per_page)
     views = Views(app, session)
-    items = [await views.of(payment) for payment in (await session.exec(query)).all()]
+    items = [await views.of(payment) for payment in payments]
     pages = max(1, math.ceil(total / per_page))
     return PendingPaymentListResponse(items=items, total=total, page=page, per_page=per_page, pages=pages)
 

@@ -25,6 +25,7 @@ from subsvc_billing.api import DEPOSIT
 from subsvc_subscriptions import api as subscriptions
 
 from subsvc.api import fits_int32, from_attributes
+from subsvc.api.refusal import Refusal
 from subsvc.db import utcnow
 from subsvc.events import EventBus
 from subsvc.services import services
@@ -45,14 +46,12 @@ NO_SUBSCRIPTION = "Subscription required for this offer"
 TIME_FORMAT = "%Y-%m-%d %H:%M"
 
 
-class ClaimRefused(Exception):
+class ClaimRefused(Refusal):
     """The claim is refused with ``status`` and ``detail``; ``expired`` asks the caller to
     commit the offer's deactivation before answering."""
 
     def __init__(self, status: int, detail: str, *, expired: bool = False) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
+        super().__init__(status, detail)
         self.expired = expired
 
 

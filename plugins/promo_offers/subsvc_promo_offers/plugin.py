@@ -25,5 +25,5 @@ plugin = Plugin(
     events={CLAIMED_EVENT: OfferClaimed},
     jobs=JOBS,
     hooks=[hooks, merging, personal],
-    errors={RecipientError: lambda refused: (refused.status, refused.detail), TemplateRuleError: 400},
+    errors={RecipientError: RecipientError.answer, TemplateRuleError: 400},
 )

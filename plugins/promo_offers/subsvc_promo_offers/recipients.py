@@ -10,18 +10,14 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
 from subsvc.api import fits_int32, fits_int64
+from subsvc.api.refusal import Refusal
 from subsvc_promo_offers.common import run_select
 from subsvc_promo_offers.segments import segment_user_ids
 from subsvc_promo_offers.tables import USERS
 
 
-class RecipientError(Exception):
+class RecipientError(Refusal):
     """The named user cannot be resolved: answer ``status`` with ``detail``."""
-
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
 
 
 @dataclass(frozen=True)

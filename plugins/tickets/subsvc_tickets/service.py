@@ -26,6 +26,7 @@ from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 
+from subsvc.api.refusal import Refusal
 from subsvc.db import utcnow
 from subsvc.services import services
 from subsvc_tickets.events import (
@@ -49,16 +50,8 @@ CLOSED = "Cannot add message to closed ticket"
 BLOCKED = "You are blocked from contacting support"
 
 
-class TicketError(Exception):
+class TicketError(Refusal):
     """A refused change: answered ``status`` with ``{"detail": detail}``."""
-
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
-
-    def answer(self) -> tuple[int, str]:
-        return self.status, self.detail
 
 
 @dataclass(frozen=True)

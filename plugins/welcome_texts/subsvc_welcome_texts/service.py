@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import func, update
+from sqlalchemy import update
 from sqlmodel import SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from subsvc.db import add_new, utcnow
+from subsvc.db import add_new, page_of, utcnow
 from subsvc_welcome_texts.models import WelcomeText
 from subsvc_welcome_texts.schemas import WelcomeTextCreateRequest, WelcomeTextUpdateRequest
 
@@ -21,14 +21,10 @@ async def list_texts(
     session: AsyncSession, limit: int, offset: int, include_inactive: bool
 ) -> tuple[int, Sequence[WelcomeText]]:
     """A page of texts, newest first, and how many there are."""
-    query = select(WelcomeText)
-    count = select(func.count()).select_from(TABLE)
-    if not include_inactive:
-        query = query.where(TABLE.c.is_active.is_(True))
-        count = count.where(TABLE.c.is_active.is_(True))
-    total = (await session.exec(count)).one()
-    page = query.order_by(TABLE.c.created_at.desc(), TABLE.c.id.desc()).limit(limit).offset(offset)
-    return int(total), (await session.exec(page)).all()
+    where = [] if include_inactive else [TABLE.c.is_active.is_(True)]
+    order = [TABLE.c.created_at.desc(), TABLE.c.id.desc()]
+    texts, total = await page_of(session, WelcomeText, where, order, offset, limit)
+    return total, texts
 
 
 async def _deactivate_others(session: AsyncSession, keep_id: int | None) -> None:
