@@ -117,7 +117,7 @@ async def preview_purchase(
         original_price_kopeks=quote.original_kopeks,
         original_price_label=price_label(quote.original_kopeks),
         discount_percent=quote.discount_percent,
-        discount_kopeks=quote.original_kopeks - quote.final_kopeks,
+        discount_kopeks=quote.discount_kopeks,
         per_month_price_kopeks=price_per_month(quote.final_kopeks, days),
         per_month_price_label=price_label(price_per_month(quote.final_kopeks, days)),
         breakdown=[

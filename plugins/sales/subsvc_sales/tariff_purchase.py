@@ -181,7 +181,7 @@ async def purchase_tariff(
         balance_label=price_label(charged.balance_kopeks),
         original_price_kopeks=quote.original_kopeks,
         discount_percent=quote.discount_percent,
-        discount_kopeks=quote.original_kopeks - quote.final_kopeks,
+        discount_kopeks=quote.discount_kopeks,
         promo_offer_discount_percent=charged.personal_percent,
         promo_offer_discount_kopeks=quote.personal_discount_kopeks if charged.personal_percent else 0,
     )
