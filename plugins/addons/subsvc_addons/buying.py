@@ -84,7 +84,7 @@ async def _buy_devices(
         amount_paid_label=price_label(charged.amount_kopeks),
         new_balance_kopeks=charged.balance_kopeks,
         discount_percent=quote.discount_percent,
-        discount_kopeks=quote.original_kopeks - quote.final_kopeks,
+        discount_kopeks=quote.discount_kopeks,
         base_price_kopeks=quote.original_kopeks,
     )
 
@@ -162,7 +162,7 @@ async def _buy_traffic(
             session, events, SubscriptionSettings.of(app), subscription, offer.gb, now=offer.target.now
         )
     quote = offer.quote
-    discount = quote.original_kopeks - quote.final_kopeks
+    discount = quote.discount_kopeks
     return TrafficPurchased(
         gb_added=offer.gb,
         new_traffic_limit_gb=subscription.traffic_limit_gb,

@@ -109,7 +109,7 @@ async def device_price(
         days_left=found.days_left,
         base_price_kopeks=quote.original_kopeks,
         discount_percent=quote.discount_percent,
-        discount_kopeks=quote.original_kopeks - quote.final_kopeks,
+        discount_kopeks=quote.discount_kopeks,
         total_price_kopeks=quote.final_kopeks,
         total_price_label=pricing.price_label(quote.final_kopeks),
         balance_kopeks=found.buyer.balance_kopeks,

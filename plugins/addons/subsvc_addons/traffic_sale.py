@@ -92,7 +92,7 @@ def offer(app: Starlette, found: Target, gb: int) -> TrafficOffer:
 
 
 def _package(gb: int, quote: Quote) -> TrafficPackage:
-    discount = quote.original_kopeks - quote.final_kopeks
+    discount = quote.discount_kopeks
     return TrafficPackage(
         gb=gb,
         price_kopeks=quote.final_kopeks,

@@ -228,10 +228,15 @@ class Quote:
         return self.final_kopeks + self.group_discount_kopeks + self.personal_discount_kopeks
 
     @property
+    def discount_kopeks(self) -> int:
+        """What the discounts took off: original - final."""
+        return self.original_kopeks - self.final_kopeks
+
+    @property
     def discount_percent(self) -> int:
         """``int((original - final) * 100 / original)``; 0 for a free price."""
         original = self.original_kopeks
-        return (original - self.final_kopeks) * 100 // original if original > 0 else 0
+        return self.discount_kopeks * 100 // original if original > 0 else 0
 
     @property
     def uses_personal(self) -> bool:

@@ -19,7 +19,6 @@ from subsvc_pricing.api import (
     ClassicSelection,
     PricingError,
     Quote,
-    buyer_of,
     classic_purchase,
     classic_tables,
     price_per_month,
@@ -40,6 +39,7 @@ from subsvc_sales.common import (
     PURCHASES_RESTRICTED,
     SalesError,
     check_not_restricted,
+    find_buyer,
     lock_buyer,
     priced,
     put_terms,
@@ -103,18 +103,11 @@ async def plan_classic(
         raise priced(error) from None
 
 
-async def _buyer(app: Starlette, session: AsyncSession, user_id: int) -> Buyer:
-    buyer = await buyer_of(app, session, user_id)
-    if buyer is None:
-        raise SalesError(404, "User not found")
-    return buyer
-
-
 async def preview_purchase(
     app: Starlette, session: AsyncSession, user_id: int, request: PurchasePreviewRequest
 ) -> PurchasePreview:
     """The selection priced, with what the balance lacks."""
-    buyer = await _buyer(app, session, user_id)
+    buyer = await find_buyer(app, session, user_id)
     plan = await plan_classic(app, session, buyer, request.selection)
     quote, days = plan.quote, plan.selection.period_days
     missing = max(0, quote.final_kopeks - buyer.balance_kopeks)
@@ -124,7 +117,7 @@ async def preview_purchase(
         original_price_kopeks=quote.original_kopeks,
         original_price_label=price_label(quote.original_kopeks),
         discount_percent=quote.discount_percent,
-        discount_kopeks=quote.original_kopeks - quote.final_kopeks,
+        discount_kopeks=quote.discount_kopeks,
         per_month_price_kopeks=price_per_month(quote.final_kopeks, days),
         per_month_price_label=price_label(price_per_month(quote.final_kopeks, days)),
         breakdown=[
@@ -183,7 +176,7 @@ async def submit_purchase(
     if sales_mode(app) == "tariffs":
         raise SalesError(400, TARIFFS_MODE)
     user = await lock_buyer(session, user_id)
-    plan = await plan_classic(app, session, await _buyer(app, session, user_id), request.selection)
+    plan = await plan_classic(app, session, await find_buyer(app, session, user_id), request.selection)
     try:
         charged = await charge(
             app,
@@ -222,7 +215,7 @@ async def complete_classic_cart(
         selection = PurchaseSelectionRequest.model_validate(payload)
         await check_not_restricted(app, session, user_id, PURCHASES_RESTRICTED)
         user = await lock_buyer(session, user_id)
-        plan = await plan_classic(app, session, await _buyer(app, session, user_id), selection)
+        plan = await plan_classic(app, session, await find_buyer(app, session, user_id), selection)
         await charge(app, session, user_id, plan.quote, description="Покупка подписки (корзина)")
         await _apply(app, session, user, plan, now)
     except (SalesError, InsufficientFunds, PriceChanged, ValueError):

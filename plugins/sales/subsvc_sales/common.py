@@ -1,4 +1,4 @@
-"""What the selling operations share: their domain error, the buyer's lock, restrictions,
+"""What the selling operations share: their domain error, the buyer and its lock, restrictions,
 prices turned into answers, bought terms put on a subscription, and the cabinet's view of a
 subscription."""
 
@@ -11,7 +11,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_cabinet.api import SubscriptionData, subscription_views
-from subsvc_pricing.api import PricingError
+from subsvc_pricing.api import Buyer, PricingError, buyer_of
 from subsvc_subscriptions.api import (
     LIVE,
     Subscription,
@@ -45,6 +45,14 @@ class SalesError(HTTPError):
 def priced(error: PricingError) -> SalesError:
     """The engine's refusal as the operation answers it."""
     return SalesError(error.status, error.message)
+
+
+async def find_buyer(app: Starlette, session: AsyncSession, user_id: int) -> Buyer:
+    """The user as the pricing engine's buyer. 404 ``User not found``."""
+    buyer = await buyer_of(app, session, user_id)
+    if buyer is None:
+        raise SalesError(404, "User not found")
+    return buyer
 
 
 async def lock_buyer(session: AsyncSession, user_id: int) -> User:

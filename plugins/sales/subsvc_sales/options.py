@@ -16,7 +16,6 @@ from subsvc_pricing.api import (
     ServerOffer,
     TariffTerms,
     apply_discount,
-    buyer_of,
     classic_tables,
     group_percent,
     months_of,
@@ -30,7 +29,7 @@ from subsvc_subscriptions.api import Subscription, SubscriptionSettings, actual_
 
 from subsvc.api import price_label
 from subsvc.db import utcnow
-from subsvc_sales.common import SalesError
+from subsvc_sales.common import SalesError, find_buyer
 from subsvc_sales.schemas import ClassicPurchaseOptions, PeriodOption, TariffOption, TariffsPurchaseOptions
 from subsvc_sales.settings import SalesSettings
 
@@ -241,9 +240,7 @@ async def purchase_options(
 ) -> TariffsPurchaseOptions | ClassicPurchaseOptions:
     """The purchase options of the sales mode (404 for a ``subscription_id`` not the user's)."""
     now = now or utcnow()
-    buyer = await buyer_of(app, session, user_id)
-    if buyer is None:
-        raise SalesError(404, "User not found")
+    buyer = await find_buyer(app, session, user_id)
     if sales_mode(app) == "tariffs":
         return await tariffs_options(app, session, buyer, user_id, subscription_id, now)
     return await classic_options(app, session, buyer, user_id, subscription_id, now)

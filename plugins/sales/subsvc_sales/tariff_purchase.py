@@ -13,11 +13,9 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_pricing.api import (
-    Buyer,
     PricingError,
     Quote,
     TariffTerms,
-    buyer_of,
     sales_mode,
     tariff_purchase,
     tariff_terms,
@@ -40,6 +38,7 @@ from subsvc_sales.common import (
     PURCHASES_RESTRICTED,
     SalesError,
     check_not_restricted,
+    find_buyer,
     lock_buyer,
     priced,
     put_terms,
@@ -102,8 +101,7 @@ async def plan_purchase(
     if not found:
         raise SalesError(404, TARIFF_NOT_FOUND)
     tariff = found[0]
-    buyer: Buyer | None = await buyer_of(app, session, user.id)
-    assert buyer is not None
+    buyer = await find_buyer(app, session, user.id)
     if not tariff.open_to(buyer.promo_group_id):
         raise SalesError(403, NOT_FOR_GROUP)
     existing = await _existing(app, session, user.id, tariff.id, request.subscription_id)
@@ -183,7 +181,7 @@ async def purchase_tariff(
         balance_label=price_label(charged.balance_kopeks),
         original_price_kopeks=quote.original_kopeks,
         discount_percent=quote.discount_percent,
-        discount_kopeks=quote.original_kopeks - quote.final_kopeks,
+        discount_kopeks=quote.discount_kopeks,
         promo_offer_discount_percent=charged.personal_percent,
         promo_offer_discount_kopeks=quote.personal_discount_kopeks if charged.personal_percent else 0,
     )

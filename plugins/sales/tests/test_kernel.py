@@ -165,6 +165,13 @@ async def test_one_cart_per_user_and_subscription_the_newest_replacing(app, db, 
     assert [key for key, _, _ in await _carts(db, user.id)] == [0]
 
 
+async def _save_extend_cart(app: Starlette, db: Database, user_id: int, price: int, **options: Any) -> None:
+    """Save and commit an ``extend`` cart of ``price`` (the test seller's mode)."""
+    async with db.session() as session:
+        await save_cart(app, session, user_id, "extend", {"price": price}, **options)
+        await session.commit()
+
+
 async def _top_up(new_payment, credit, user_id: int, amount: int, reference: str) -> None:
     await new_payment(user_id, amount, provider_payment_id=reference)
     outcome = await credit(reference, amount)
@@ -192,9 +199,7 @@ async def test_a_top_up_completes_the_cart_once(
     app, db, make_user, new_payment, credit, wait_for, completed, balance_over_http, transactions_over_http
 ):
     user = await make_user(balance_kopeks=5_000)
-    async with db.session() as session:
-        await save_cart(app, session, user.id, "extend", {"price": 19_900}, subscription_id=5)
-        await session.commit()
+    await _save_extend_cart(app, db, user.id, 19_900, subscription_id=5)
     await _top_up(new_payment, credit, user.id, 20_000, "p-1")
     await wait_for(lambda: completed)
 
@@ -216,9 +221,7 @@ async def test_a_top_up_still_short_keeps_the_cart(
     app, db, make_user, new_payment, credit, balance_over_http
 ):
     user = await make_user(balance_kopeks=0)
-    async with db.session() as session:
-        await save_cart(app, session, user.id, "extend", {"price": 19_900})
-        await session.commit()
+    await _save_extend_cart(app, db, user.id, 19_900)
     await _top_up(new_payment, credit, user.id, 10_000, "p-2")
     await _deliver_again(app, db)
     assert await _carts(db, user.id) == [(0, "extend", {"price": 19_900})]
@@ -229,9 +232,7 @@ async def test_without_auto_purchase_a_top_up_leaves_the_cart(
     app, db, make_user, new_payment, credit, completed
 ):
     user = await make_user(balance_kopeks=0)
-    async with db.session() as session:
-        await save_cart(app, session, user.id, "extend", {"price": 100})
-        await session.commit()
+    await _save_extend_cart(app, db, user.id, 100)
     await _top_up(new_payment, credit, user.id, 10_000, "p-3")
     await _deliver_again(app, db)
     assert completed == []
@@ -241,9 +242,7 @@ async def test_without_auto_purchase_a_top_up_leaves_the_cart(
 @pytest.mark.sales_env(AUTO_PURCHASE_AFTER_TOPUP_ENABLED="true")
 async def test_an_expired_cart_is_not_completed(app, db, make_user, new_payment, credit, completed):
     user = await make_user(balance_kopeks=0)
-    async with db.session() as session:
-        await save_cart(app, session, user.id, "extend", {"price": 100}, now=utcnow() - timedelta(hours=2))
-        await session.commit()
+    await _save_extend_cart(app, db, user.id, 100, now=utcnow() - timedelta(hours=2))
     await _top_up(new_payment, credit, user.id, 10_000, "p-4")
     await _deliver_again(app, db)
     assert completed == []

@@ -6,7 +6,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
+from subsvc_users.api import SubscriptionFields
 
 MAX_DAYS = 36_500
 MAX_TRAFFIC_GB = 1_000_000
@@ -87,26 +88,18 @@ class SubscriptionSquadRequest(BaseModel):
     squad_uuid: str
 
 
-class SubscriptionResponse(BaseModel):
-    """A subscription as the Web API answers it."""
-
-    model_config = ConfigDict(from_attributes=True)
+class _Owned(BaseModel):
+    """The ids a subscription record starts with: ``id``, then ``user_id``. Pydantic orders a
+    model's fields from its last base to its first, so a model listing this base last starts
+    with them."""
 
     id: int
     user_id: int
-    status: str
-    actual_status: str
-    is_trial: bool
-    start_date: datetime
-    end_date: datetime
-    traffic_limit_gb: int
-    traffic_used_gb: float
-    device_limit: int
-    autopay_enabled: bool
-    autopay_days_before: int | None = None
-    subscription_url: str | None = None
-    subscription_crypto_link: str | None = None
-    connected_squads: list[str] = Field(default_factory=list)
+
+
+class SubscriptionResponse(SubscriptionFields, _Owned):
+    """A subscription as the Web API answers it."""
+
     panel_sync_state: str = Field(
         default="pending",
         description="Whether the VPN panel has this subscription's latest change: pending, synced or failed.",

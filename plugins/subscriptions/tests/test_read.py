@@ -9,10 +9,9 @@ from subsvc_subscriptions.service import actual_status
 
 from subsvc.db import utcnow
 
-FIELDS = {
+FIELDS = [  # in the order the record's JSON has them (clients may depend on it)
     "id",
     "user_id",
-    "panel_sync_state",
     "status",
     "actual_status",
     "is_trial",
@@ -26,9 +25,10 @@ FIELDS = {
     "subscription_url",
     "subscription_crypto_link",
     "connected_squads",
+    "panel_sync_state",
     "created_at",
     "updated_at",
-}
+]
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ async def test_get_answers_the_record(client, insert_user, make_subscription, ut
     r = await client.get(f"/subscriptions/{subscription.id}")
     assert r.status_code == 200
     body = r.json()
-    assert set(body) == FIELDS
+    assert list(body) == FIELDS
     assert body["id"] == subscription.id and body["user_id"] == user.id
     assert body["connected_squads"] == ["s1"] and body["traffic_used_gb"] == 1.5
     assert body["autopay_enabled"] is True

@@ -52,6 +52,7 @@ from subsvc_users.records import (
 )
 from subsvc_users.schemas import (
     PromoGroupSummary,
+    SubscriptionFields,
     SubscriptionSummary,
     UserCreateRequest,
     UserResponse,
@@ -81,6 +82,7 @@ __all__ = [
     "PathId",
     "PromoGroupSummary",
     "RecordColumns",
+    "SubscriptionFields",
     "SubscriptionSummary",
     "User",
     "UserCreateRequest",

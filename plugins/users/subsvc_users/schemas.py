@@ -39,8 +39,9 @@ class PromoGroupSummary(BaseModel):
     apply_discounts_to_addons: bool = True
 
 
-class SubscriptionSummary(BaseModel):
-    """A subscription as the user record shows it (filled by the subscriptions plugin)."""
+class SubscriptionFields(BaseModel):
+    """The fields every answer that shows a subscription has: the user record's summary here,
+    the subscriptions plugin's record (which puts its ``user_id`` right after ``id``)."""
 
     model_config = ConfigDict(from_attributes=True)
 
@@ -58,6 +59,11 @@ class SubscriptionSummary(BaseModel):
     subscription_url: str | None = None
     subscription_crypto_link: str | None = None
     connected_squads: list[str] = Field(default_factory=list)
+
+
+class SubscriptionSummary(SubscriptionFields):
+    """A subscription as the user record shows it (filled by the subscriptions plugin)."""
+
     tariff_id: int | None = None
     tariff_name: str | None = None
 
