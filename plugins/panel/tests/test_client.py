@@ -3,7 +3,6 @@ idempotent calls."""
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -171,14 +170,12 @@ def test_parse_bytes():
 
 
 async def test_ten_thousand_users_cost_little(panel: PanelClient, fake_panel: FakePanel):
-    started = time.monotonic()
     fake_panel.add_users(10_000)
     everyone = await panel.all_users(page_size=1000)
     assert len(everyone) == 10_000
     assert fake_panel.count("GET", "/users") == 10
     found = await panel.users_by_messenger_id(500_009_999)
     assert [u["username"] for u in found] == ["user_500009999"]
-    assert time.monotonic() - started < 20
 
 
 async def test_subscription_request_history(panel: PanelClient, fake_panel: FakePanel):

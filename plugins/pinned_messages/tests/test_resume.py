@@ -4,7 +4,6 @@ again; a held lease keeps a second sender out."""
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 
 import httpx2
@@ -30,7 +29,6 @@ async def test_a_restart_in_the_middle_resumes_and_nobody_gets_it_twice(
     recipients = 600
     chats = await make_users(recipients)
     first = create_app(subsvc_settings, plugins=subsvc_plugins)  # the process that will stop
-    started = time.monotonic()
     async with first.router.lifespan_context(first), _web_client(first) as http:
         http.headers["X-API-Key"] = api_key
         response = await http.post(WEB, params={"broadcast": True}, json={"content": "<b>Pinned</b>"})
@@ -62,7 +60,6 @@ async def test_a_restart_in_the_middle_resumes_and_nobody_gets_it_twice(
         sends[call.params["chat_id"]] = sends.get(call.params["chat_id"], 0) + 1
     assert sends == dict.fromkeys(chats, 1)  # every recipient exactly once
     assert all(fake_bot_api.pinned[chat] == list(fake_bot_api.messages[chat]) for chat in chats)
-    assert time.monotonic() - started < 60
 
 
 async def _run_left_by_a_dead_sender(client, make_users, finished, db) -> tuple[int, list[int]]:

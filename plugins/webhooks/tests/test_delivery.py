@@ -214,12 +214,10 @@ async def test_continuous_failure_deactivates_and_reactivating_sends_what_was_pa
 async def test_the_raising_request_returns_before_the_receiver_answers(client, receiver, wait_for):
     receiver.gate = asyncio.Event()  # the receiver holds every request until released
     hook = await make_webhook(client, receiver)
-    started = time.monotonic()
-    await make_user(client)
+    await make_user(client)  # returns while the receiver holds the delivery
     answered_request_at = time.monotonic()
     await wait_for(lambda: receiver.requests)  # the delivery is in flight, unanswered
     assert receiver.answered == []
-    assert answered_request_at - started < 1.0
     assert [d["status"] for d in await deliveries(client, hook["id"])] == ["pending"]
     receiver.gate.set()
     await wait_for(lambda: settled(client, hook["id"], 1))
