@@ -12,6 +12,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_billing.api import DEPOSIT, Transaction
+from subsvc_campaigns.api import PeriodChange
 from subsvc_referrals.api import ReferralEarning, referral_settings
 from subsvc_users.api import User, filters, get_user
 
@@ -347,22 +348,7 @@ async def get_referrer_top_referrals(
     """A referrer's referees ranked by what they brought."""
     user = await get_user(session, user_id)
     assert user.id is not None
-    earned = (
-        sa.select(EARNINGS.c.referral_id, sa.func.sum(EARNINGS.c.amount_kopeks).label("total"))
-        .where(EARNINGS.c.user_id == user.id)
-        .group_by(EARNINGS.c.referral_id)
-        .subquery()
-    )
-    amount = sa.func.coalesce(earned.c.total, 0)
-    rows = (
-        await session.exec(
-            select(User, amount)
-            .outerjoin(earned, earned.c.referral_id == User.id)
-            .where(col(User.referred_by_id) == user.id)
-            .order_by(amount.desc(), col(User.id))
-            .limit(limit)
-        )
-    ).all()
+    rows = await web_stats.top_referrals(session, user.id, limit=limit)
     items = [
         TopReferralItem(
             id=r.id,
@@ -408,13 +394,14 @@ async def get_referrer_period_comparison(
             }
         )
     current, previous = periods
+    changes = {"referrals": "referrals_count", "earnings": "earnings_kopeks"}
     return PeriodComparisonResponse.model_validate(
         {
             "current_period": current,
             "previous_period": previous,
             "change": {
-                "referrals": web_stats.change(current["referrals_count"], previous["referrals_count"]),
-                "earnings": web_stats.change(current["earnings_kopeks"], previous["earnings_kopeks"]),
+                name: PeriodChange.between(current[key], previous[key]).model_dump()
+                for name, key in changes.items()
             },
             "user_id": user.id,
         }

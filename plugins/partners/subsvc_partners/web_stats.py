@@ -111,14 +111,6 @@ async def daily(
     return out
 
 
-def change(current: int, previous: int) -> dict[str, Any]:
-    """``current - previous``, its percent of ``previous`` (100 from nothing to something), the trend."""
-    diff = current - previous
-    percent = round(diff / previous * 100, 2) if previous else (100.0 if current > 0 else 0.0)
-    trend = "up" if diff > 0 else "down" if diff < 0 else "stable"
-    return {"absolute": diff, "percent": percent, "trend": trend}
-
-
 async def earned_from(session: AsyncSession, referrer_id: int, referee_ids: Sequence[int]) -> dict[int, int]:
     """What the referrer earned through each referee."""
     if not referee_ids:
@@ -158,13 +150,14 @@ async def campaign_figures(
     return {c: (referees.get(c, 0), earnings.get(c, 0)) for c in ids}
 
 
-async def campaign_top_referrals(
-    session: AsyncSession, referrer_id: int, campaign_id: int, limit: int = 10
+async def top_referrals(
+    session: AsyncSession, referrer_id: int, campaign_id: int | None = None, limit: int = 10
 ) -> list[tuple[User, int]]:
-    """The referrer's referees ``campaign_id`` registered, who earned the referrer most first."""
+    """The referrer's referees (only those ``campaign_id`` registered, counting only what came
+    through it), who earned the referrer most first, with that sum."""
     earned = (
         select(ReferralEarning.referral_id, sa.func.sum(ReferralEarning.amount_kopeks).label("kopeks"))
-        .where(col(ReferralEarning.user_id) == referrer_id, col(ReferralEarning.campaign_id) == campaign_id)
+        .where(*_earnings(referrer_id, campaign_id))
         .group_by(col(ReferralEarning.referral_id))
         .subquery()
     )
