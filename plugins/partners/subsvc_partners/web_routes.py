@@ -20,7 +20,7 @@ from subsvc.api import BigInt, Offset, Query, Router, rubles
 from subsvc.db import page_of, utcnow
 from subsvc_partners import web_stats
 from subsvc_partners.models import Partner
-from subsvc_partners.people import earnings_since, period_starts, referee_counts
+from subsvc_partners.people import earnings_since, period_starts, referee_counts, users_by_id
 from subsvc_partners.programme import NONE
 from subsvc_partners.web_schemas import (
     DailyStatsResponse,
@@ -54,6 +54,17 @@ def full_name(user: User) -> str:
     return name or (f"@{user.username}" if user.username else f"ID{user.messenger_id or user.id}")
 
 
+def names(user: User) -> dict[str, Any]:
+    """A :class:`NamedUser`'s fields of ``user``."""
+    return {
+        "id": user.id,
+        "messenger_id": user.messenger_id,
+        "username": user.username,
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+    }
+
+
 async def _individual(session: AsyncSession, ids: list[int]) -> dict[int, int | None]:
     if not ids:
         return {}
@@ -81,11 +92,7 @@ async def referrer_items(
         own = individual.get(user.id)
         items.append(
             PartnerReferrerItem(
-                id=user.id,
-                messenger_id=user.messenger_id,
-                username=user.username,
-                first_name=user.first_name,
-                last_name=user.last_name,
+                **names(user),
                 referral_code=user.referral_code,
                 referral_commission_percent=own,
                 effective_referral_commission_percent=default if own is None else own,
@@ -270,19 +277,11 @@ async def get_top_referrers(
         query = query.where(EARNINGS.c.created_at >= utcnow() - timedelta(days=days))
     ranked = [(int(u), int(t or 0)) for u, t in (await session.exec(query)).all()]
     ids = [u for u, _ in ranked]
-    users = (
-        {u.id: u for u in (await session.exec(select(User).where(col(User.id).in_(ids)))).all()}
-        if ids
-        else {}
-    )
+    users = await users_by_id(session, ids)
     counts = await referee_counts(session, ids)
     items = [
         TopReferrerItem(
-            id=uid,
-            messenger_id=users[uid].messenger_id,
-            username=users[uid].username,
-            first_name=users[uid].first_name,
-            last_name=users[uid].last_name,
+            **names(users[uid]),
             full_name=full_name(users[uid]),
             referral_code=users[uid].referral_code,
             referrals_count=counts.get(uid, (0, 0, 0))[0],
@@ -351,11 +350,7 @@ async def get_referrer_top_referrals(
     rows = await web_stats.top_referrals(session, user.id, limit=limit)
     items = [
         TopReferralItem(
-            id=r.id,
-            messenger_id=r.messenger_id,
-            username=r.username,
-            first_name=r.first_name,
-            last_name=r.last_name,
+            **names(r),
             full_name=full_name(r),
             created_at=r.created_at,
             has_made_first_topup=r.has_made_first_topup,
