@@ -308,6 +308,16 @@ async def revoke_partner(session: AsyncSession, user_id: int) -> dict[str, bool]
 CAMPAIGN = f"{BASE}/{{user_id}}/campaigns/{{campaign_id}}"
 
 
+def _settled(done: bool | None, refused: str) -> dict[str, bool]:
+    """The answer to ``set_campaign_partner``'s: 404 without the campaign, 400 ``refused`` when
+    its partner was not the one expected."""
+    if done is None:
+        raise HTTPError(404, CAMPAIGN_NOT_FOUND)
+    if not done:
+        raise HTTPError(400, refused)
+    return {"success": True}
+
+
 @router.post(
     f"{CAMPAIGN}/assign",
     summary="Assign Campaign",
@@ -319,11 +329,7 @@ async def assign_campaign(session: AsyncSession, user_id: int, campaign_id: int)
     """Assign a campaign to a partner: free, or already theirs (one conditional update)."""
     await programme.require_partner(session, user_id, missing=400)
     done = await set_campaign_partner(session, campaign_id, user_id, expected=None)
-    if done is None:
-        raise HTTPError(404, CAMPAIGN_NOT_FOUND)
-    if not done:
-        raise HTTPError(400, CAMPAIGN_TAKEN)
-    return {"success": True}
+    return _settled(done, CAMPAIGN_TAKEN)
 
 
 @router.post(
@@ -336,8 +342,4 @@ async def assign_campaign(session: AsyncSession, user_id: int, campaign_id: int)
 async def unassign_campaign(session: AsyncSession, user_id: int, campaign_id: int) -> dict[str, bool]:
     """Unassign a campaign from the partner who has it (one conditional update)."""
     done = await set_campaign_partner(session, campaign_id, None, expected=user_id)
-    if done is None:
-        raise HTTPError(404, CAMPAIGN_NOT_FOUND)
-    if not done:
-        raise HTTPError(400, CAMPAIGN_NOT_THEIRS)
-    return {"success": True}
+    return _settled(done, CAMPAIGN_NOT_THEIRS)
