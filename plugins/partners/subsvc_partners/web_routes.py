@@ -26,6 +26,7 @@ from subsvc_partners.web_schemas import (
     DailyStatsResponse,
     EarningsByPeriod,
     GlobalPartnerStats,
+    NamedUser,
     PartnerReferralCommissionUpdate,
     PartnerReferralItem,
     PartnerReferralList,
@@ -56,13 +57,7 @@ def full_name(user: User) -> str:
 
 def names(user: User) -> dict[str, Any]:
     """A :class:`NamedUser`'s fields of ``user``."""
-    return {
-        "id": user.id,
-        "messenger_id": user.messenger_id,
-        "username": user.username,
-        "first_name": user.first_name,
-        "last_name": user.last_name,
-    }
+    return NamedUser.model_validate(user, from_attributes=True).model_dump()
 
 
 async def _individual(session: AsyncSession, ids: list[int]) -> dict[int, int | None]:
