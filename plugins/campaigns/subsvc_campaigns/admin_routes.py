@@ -22,22 +22,21 @@ from subsvc_campaigns import service, stats, totals
 from subsvc_campaigns.models import Campaign, CampaignTotals
 from subsvc_campaigns.schemas import (
     AdminCampaignChartDataResponse,
-    AdminDailyStatItem,
-    AdminPeriodChange,
-    AdminPeriodComparison,
-    AdminPeriodStats,
-    AdminTopRegistrationItem,
     AvailablePartnerItem,
     CabinetCampaignCreateRequest,
     CabinetCampaignListResponse,
     CabinetCampaignUpdateRequest,
     CampaignDetailResponse,
     CampaignListItem,
+    CampaignReferralItem,
     CampaignRegistrationItem,
     CampaignRegistrationsResponse,
     CampaignsOverviewResponse,
     CampaignStatisticsResponse,
     CampaignToggleResponse,
+    DailyStatItem,
+    PeriodComparison,
+    PeriodStats,
     ServerSquadInfo,
     TariffListItem,
 )
@@ -221,13 +220,6 @@ async def get_campaign_stats(
     )
 
 
-def _change(current: int, previous: int) -> AdminPeriodChange:
-    diff = current - previous
-    percent = round(diff / previous * 100, 2) if previous else (100.0 if current > 0 else 0.0)
-    trend = "up" if diff > 0 else "down" if diff < 0 else "stable"
-    return AdminPeriodChange(absolute=diff, percent=percent, trend=trend)
-
-
 @router.get(f"{ONE}/chart-data", permission=STATS, responses=NOT_FOUND)
 async def get_campaign_chart_data(session: AsyncSession, campaign_id: int) -> AdminCampaignChartDataResponse:
     """Daily registrations and revenue of the last 30 days, the last 7 days against the 7
@@ -240,19 +232,19 @@ async def get_campaign_chart_data(session: AsyncSession, campaign_id: int) -> Ad
     split = current_start.date().isoformat()
     current = [v for k, v in recent.items() if k > split]
     previous = [v for k, v in recent.items() if k <= split]
-    now_stats = AdminPeriodStats(
+    now_stats = PeriodStats(
         days=COMPARE_DAYS,
         referrals_count=sum(r for r, _ in current),
         earnings_kopeks=sum(e for _, e in current),
     )
-    before = AdminPeriodStats(
+    before = PeriodStats(
         days=COMPARE_DAYS,
         referrals_count=sum(r for r, _ in previous),
         earnings_kopeks=sum(e for _, e in previous),
     )
     revenue = await totals.of(session, campaign_id)
     top = [
-        AdminTopRegistrationItem(
+        CampaignReferralItem(
             id=row.id,
             full_name=row.first_name or row.username or f"#{row.id}",
             created_at=row.created_at,
@@ -267,15 +259,10 @@ async def get_campaign_chart_data(session: AsyncSession, campaign_id: int) -> Ad
         total_deposits_kopeks=revenue.revenue_kopeks,
         total_spending_kopeks=await stats.spending(session, campaign_id),
         daily_stats=[
-            AdminDailyStatItem(date=day, referrals_count=r, earnings_kopeks=e)
+            DailyStatItem(date=day, referrals_count=r, earnings_kopeks=e)
             for day, (r, e) in sorted(days.items())
         ],
-        period_comparison=AdminPeriodComparison(
-            current=now_stats,
-            previous=before,
-            referrals_change=_change(now_stats.referrals_count, before.referrals_count),
-            earnings_change=_change(now_stats.earnings_kopeks, before.earnings_kopeks),
-        ),
+        period_comparison=PeriodComparison.of(now_stats, before),
         top_registrations=top,
     )
 

@@ -9,6 +9,9 @@
   frees every campaign of a partner; :func:`partner_campaigns` lists a partner's campaigns
   (:class:`PartnerCampaign`, registrations counted); :func:`campaign_user_ids` the users a
   campaign registered.
+- :class:`DailyStatItem`, :class:`PeriodStats`, :class:`PeriodChange`, :class:`PeriodComparison`
+  and :class:`CampaignReferralItem`, the wire shapes of a campaign's chart (a partner's campaign
+  statistics answer with the same); ``PeriodComparison.of`` compares two periods.
 """
 
 from __future__ import annotations
@@ -22,11 +25,23 @@ from subsvc_campaigns.partnering import (
     set_campaign_partner,
     unassign_partner,
 )
+from subsvc_campaigns.schemas import (
+    CampaignReferralItem,
+    DailyStatItem,
+    PeriodChange,
+    PeriodComparison,
+    PeriodStats,
+)
 
 __all__ = [
     "Campaign",
+    "CampaignReferralItem",
     "CampaignRegistration",
+    "DailyStatItem",
     "PartnerCampaign",
+    "PeriodChange",
+    "PeriodComparison",
+    "PeriodStats",
     "attribute",
     "campaign_user_ids",
     "partner_campaigns",

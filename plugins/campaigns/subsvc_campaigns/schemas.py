@@ -228,41 +228,59 @@ class CampaignStatisticsResponse(BaseModel):
     web_link: str | None = None
 
 
-class AdminDailyStatItem(BaseModel):
-    """One day: registrations and the registered users' revenue."""
+class DailyStatItem(BaseModel):
+    """One day's figures: registrations (or referees) and revenue (or earnings)."""
 
     date: str
     referrals_count: int = 0
     earnings_kopeks: int = 0
 
 
-class AdminPeriodStats(BaseModel):
-    """A period's registrations and revenue."""
+class PeriodStats(BaseModel):
+    """A period's figures: registrations (or referees) and revenue (or earnings)."""
 
     days: int
     referrals_count: int = 0
     earnings_kopeks: int = 0
 
 
-class AdminPeriodChange(BaseModel):
+class PeriodChange(BaseModel):
     """Change between two periods."""
 
     absolute: int = 0
     percent: float = 0.0
     trend: str = "stable"
 
+    @classmethod
+    def between(cls, current: int, previous: int) -> PeriodChange:
+        """``current - previous``, its percent of ``previous`` (100 from nothing to something), the trend."""
+        diff = current - previous
+        percent = round(diff / previous * 100, 2) if previous else (100.0 if current > 0 else 0.0)
+        trend = "up" if diff > 0 else "down" if diff < 0 else "stable"
+        return cls(absolute=diff, percent=percent, trend=trend)
 
-class AdminPeriodComparison(BaseModel):
-    """The last 7 days against the 7 before."""
 
-    current: AdminPeriodStats
-    previous: AdminPeriodStats
-    referrals_change: AdminPeriodChange
-    earnings_change: AdminPeriodChange
+class PeriodComparison(BaseModel):
+    """The last days against as many before."""
+
+    current: PeriodStats
+    previous: PeriodStats
+    referrals_change: PeriodChange
+    earnings_change: PeriodChange
+
+    @classmethod
+    def of(cls, current: PeriodStats, previous: PeriodStats) -> PeriodComparison:
+        """The two periods and the change of each figure."""
+        return cls(
+            current=current,
+            previous=previous,
+            referrals_change=PeriodChange.between(current.referrals_count, previous.referrals_count),
+            earnings_change=PeriodChange.between(current.earnings_kopeks, previous.earnings_kopeks),
+        )
 
 
-class AdminTopRegistrationItem(BaseModel):
-    """A registered user among those who brought the most revenue."""
+class CampaignReferralItem(BaseModel):
+    """A user a campaign brought, among those who brought the most."""
 
     id: int
     full_name: str
@@ -278,9 +296,9 @@ class AdminCampaignChartDataResponse(BaseModel):
     campaign_id: int
     total_deposits_kopeks: int = 0
     total_spending_kopeks: int = 0
-    daily_stats: list[AdminDailyStatItem] = Field(default_factory=list)
-    period_comparison: AdminPeriodComparison
-    top_registrations: list[AdminTopRegistrationItem] = Field(default_factory=list)
+    daily_stats: list[DailyStatItem] = Field(default_factory=list)
+    period_comparison: PeriodComparison
+    top_registrations: list[CampaignReferralItem] = Field(default_factory=list)
 
 
 class CampaignRegistrationItem(BaseModel):

@@ -19,7 +19,7 @@ from subsvc.db import page_of
 from subsvc_partners import config, notices, programme, web_stats
 from subsvc_partners.models import Partner, PartnerApplication, WithdrawalRequest
 from subsvc_partners.money import PENDING
-from subsvc_partners.people import earnings_since, period_starts, referee_counts, users_by_id
+from subsvc_partners.people import earnings_since, identity, period_starts, referee_counts, users_by_id
 from subsvc_partners.schemas import (
     AdminApproveRequest,
     AdminPartnerApplicationItem,
@@ -105,19 +105,10 @@ async def list_applications(
     order = [col(PartnerApplication.id).desc()]
     rows, total = await page_of(session, PartnerApplication, where, order, offset, limit)
     users = await users_by_id(session, [r.user_id for r in rows])
-    items = []
-    for row in rows:
-        user = users.get(row.user_id)
-        items.append(
-            AdminPartnerApplicationItem.model_validate(
-                {
-                    **row.model_dump(),
-                    "username": user.username if user else None,
-                    "first_name": user.first_name if user else None,
-                    "messenger_id": user.messenger_id if user else None,
-                }
-            )
-        )
+    items = [
+        AdminPartnerApplicationItem.model_validate({**row.model_dump(), **identity(users.get(row.user_id))})
+        for row in rows
+    ]
     return AdminPartnerApplicationsResponse(items=items, total=total)
 
 
@@ -221,9 +212,7 @@ async def list_partners(
     items = [
         AdminPartnerItem(
             user_id=r.user_id,
-            username=users[r.user_id].username,
-            first_name=users[r.user_id].first_name,
-            messenger_id=users[r.user_id].messenger_id,
+            **identity(users[r.user_id]),
             commission_percent=r.commission_percent,
             total_referrals=counts.get(r.user_id, (0, 0, 0))[0],
             total_earnings_kopeks=earnings.get(r.user_id, 0),
@@ -259,9 +248,7 @@ async def get_partner_detail(session: AsyncSession, user_id: int) -> AdminPartne
     }
     return AdminPartnerDetailResponse(
         user_id=user_id,
-        username=user.username,
-        first_name=user.first_name,
-        messenger_id=user.messenger_id,
+        **identity(user),
         commission_percent=row.commission_percent if row else None,
         partner_status=row.status if row else programme.NONE,
         balance_kopeks=user.balance_kopeks,
@@ -321,6 +308,16 @@ async def revoke_partner(session: AsyncSession, user_id: int) -> dict[str, bool]
 CAMPAIGN = f"{BASE}/{{user_id}}/campaigns/{{campaign_id}}"
 
 
+def _settled(done: bool | None, refused: str) -> dict[str, bool]:
+    """The answer to ``set_campaign_partner``'s: 404 without the campaign, 400 ``refused`` when
+    its partner was not the one expected."""
+    if done is None:
+        raise HTTPError(404, CAMPAIGN_NOT_FOUND)
+    if not done:
+        raise HTTPError(400, refused)
+    return {"success": True}
+
+
 @router.post(
     f"{CAMPAIGN}/assign",
     summary="Assign Campaign",
@@ -332,11 +329,7 @@ async def assign_campaign(session: AsyncSession, user_id: int, campaign_id: int)
     """Assign a campaign to a partner: free, or already theirs (one conditional update)."""
     await programme.require_partner(session, user_id, missing=400)
     done = await set_campaign_partner(session, campaign_id, user_id, expected=None)
-    if done is None:
-        raise HTTPError(404, CAMPAIGN_NOT_FOUND)
-    if not done:
-        raise HTTPError(400, CAMPAIGN_TAKEN)
-    return {"success": True}
+    return _settled(done, CAMPAIGN_TAKEN)
 
 
 @router.post(
@@ -349,8 +342,4 @@ async def assign_campaign(session: AsyncSession, user_id: int, campaign_id: int)
 async def unassign_campaign(session: AsyncSession, user_id: int, campaign_id: int) -> dict[str, bool]:
     """Unassign a campaign from the partner who has it (one conditional update)."""
     done = await set_campaign_partner(session, campaign_id, None, expected=user_id)
-    if done is None:
-        raise HTTPError(404, CAMPAIGN_NOT_FOUND)
-    if not done:
-        raise HTTPError(400, CAMPAIGN_NOT_THEIRS)
-    return {"success": True}
+    return _settled(done, CAMPAIGN_NOT_THEIRS)

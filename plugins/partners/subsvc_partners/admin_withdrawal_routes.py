@@ -11,6 +11,7 @@ from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_referrals.api import earned_totals
+from subsvc_users.api import User
 
 from subsvc.api import HTTPError, Offset, Query, Router, rubles
 from subsvc.auth.principal import Principal
@@ -18,7 +19,7 @@ from subsvc.db import page_of
 from subsvc_partners import notices, withdrawals
 from subsvc_partners.models import WithdrawalRequest
 from subsvc_partners.money import PENDING, STATUSES, rub
-from subsvc_partners.people import referee_counts, users_by_id
+from subsvc_partners.people import identity, referee_counts, users_by_id
 from subsvc_partners.risk import level
 from subsvc_partners.schemas import (
     AdminApproveWithdrawalRequest,
@@ -34,14 +35,11 @@ Status = Literal["pending", "approved", "rejected", "completed", "cancelled"]
 assert set(STATUSES) == set(Status.__args__)  # type: ignore[attr-defined]
 
 
-def _fields(row: WithdrawalRequest, users: dict[int, object]) -> dict[str, object]:
-    user = users.get(row.user_id)
+def _fields(row: WithdrawalRequest, users: dict[int, User]) -> dict[str, object]:
     return {
         "id": row.id,
         "user_id": row.user_id,
-        "username": getattr(user, "username", None),
-        "first_name": getattr(user, "first_name", None),
-        "messenger_id": getattr(user, "messenger_id", None),
+        **identity(users.get(row.user_id)),
         "amount_kopeks": row.amount_kopeks,
         "amount_rubles": rubles(row.amount_kopeks),
         "status": row.status,
@@ -74,7 +72,7 @@ async def list_withdrawals(
     ).one()
     users = await users_by_id(session, [r.user_id for r in rows])
     return AdminWithdrawalListResponse(
-        items=[AdminWithdrawalItem.model_validate(_fields(r, users)) for r in rows],  # type: ignore[arg-type]
+        items=[AdminWithdrawalItem.model_validate(_fields(r, users)) for r in rows],
         total=total,
         pending_count=pending_count,
         pending_total_kopeks=int(pending_sum),
@@ -97,7 +95,7 @@ async def get_withdrawal_detail(session: AsyncSession, withdrawal_id: int) -> Ad
     referees = (await referee_counts(session, [row.user_id])).get(row.user_id, (0, 0, 0))
     return AdminWithdrawalDetailResponse.model_validate(
         {
-            **_fields(row, users),  # type: ignore[arg-type]
+            **_fields(row, users),
             "risk_analysis": json.loads(row.risk_analysis or "{}"),
             "balance_kopeks": user.balance_kopeks if user is not None else 0,
             "total_referrals": referees[0],

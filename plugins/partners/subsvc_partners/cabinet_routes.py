@@ -8,7 +8,14 @@ from datetime import timedelta
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
-from subsvc_campaigns.api import PartnerCampaign, partner_campaigns
+from subsvc_campaigns.api import (
+    CampaignReferralItem,
+    DailyStatItem,
+    PartnerCampaign,
+    PeriodComparison,
+    PeriodStats,
+    partner_campaigns,
+)
 from subsvc_referrals.api import referral_settings
 
 from subsvc.api import HTTPError, Router, rubles
@@ -21,16 +28,11 @@ from subsvc_partners.money import rub, standing
 from subsvc_partners.people import period_starts
 from subsvc_partners.risk import level
 from subsvc_partners.schemas import (
-    CampaignReferralItem,
-    DailyStatItem,
     PartnerApplicationInfo,
     PartnerApplicationRequest,
     PartnerCampaignDetailedStats,
     PartnerCampaignInfo,
     PartnerStatusResponse,
-    PeriodChange,
-    PeriodComparison,
-    PeriodStats,
     WithdrawalBalanceResponse,
     WithdrawalCreateRequest,
     WithdrawalCreateResponse,
@@ -152,16 +154,7 @@ async def get_campaign_stats(
             DailyStatItem.model_validate(day)
             for day in await web_stats.daily(session, me, CHART_DAYS, campaign.id)
         ],
-        period_comparison=PeriodComparison(
-            current=current,
-            previous=previous,
-            referrals_change=PeriodChange.model_validate(
-                web_stats.change(current.referrals_count, previous.referrals_count)
-            ),
-            earnings_change=PeriodChange.model_validate(
-                web_stats.change(current.earnings_kopeks, previous.earnings_kopeks)
-            ),
-        ),
+        period_comparison=PeriodComparison.of(current, previous),
         top_referrals=[
             CampaignReferralItem(
                 id=user.id or 0,
@@ -171,7 +164,7 @@ async def get_campaign_stats(
                 is_active=user.status == "active",
                 total_earnings_kopeks=total,
             )
-            for user, total in await web_stats.campaign_top_referrals(session, me, campaign.id)
+            for user, total in await web_stats.top_referrals(session, me, campaign.id)
         ],
     )
 

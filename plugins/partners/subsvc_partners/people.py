@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import col, select
@@ -20,6 +21,16 @@ async def users_by_id(session: AsyncSession, ids: Iterable[int]) -> dict[int, Us
     if not wanted:
         return {}
     return {u.id: u for u in (await session.exec(select(User).where(col(User.id).in_(wanted)))).all() if u.id}
+
+
+def identity(user: User | None) -> dict[str, Any]:
+    """How the administrator's items name a user: username, first name, messenger id (all
+    ``None`` without the user)."""
+    return {
+        "username": user.username if user else None,
+        "first_name": user.first_name if user else None,
+        "messenger_id": user.messenger_id if user else None,
+    }
 
 
 def period_starts(now: datetime | None = None) -> dict[str, datetime]:

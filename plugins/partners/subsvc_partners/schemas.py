@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
+from subsvc_campaigns.api import CampaignReferralItem, DailyStatItem, PeriodComparison
 
 
 class PartnerApplicationRequest(BaseModel):
@@ -52,40 +53,6 @@ class PartnerStatusResponse(BaseModel):
     commission_percent: int | None = None
     latest_application: PartnerApplicationInfo | None = None
     campaigns: list[PartnerCampaignInfo] = []
-
-
-class DailyStatItem(BaseModel):
-    date: str
-    referrals_count: int = 0
-    earnings_kopeks: int = 0
-
-
-class PeriodStats(BaseModel):
-    days: int
-    referrals_count: int = 0
-    earnings_kopeks: int = 0
-
-
-class PeriodChange(BaseModel):
-    absolute: int = 0
-    percent: float = 0.0
-    trend: str = "stable"
-
-
-class PeriodComparison(BaseModel):
-    current: PeriodStats
-    previous: PeriodStats
-    referrals_change: PeriodChange
-    earnings_change: PeriodChange
-
-
-class CampaignReferralItem(BaseModel):
-    id: int
-    full_name: str
-    created_at: datetime
-    has_paid: bool = False
-    is_active: bool = False
-    total_earnings_kopeks: int = 0
 
 
 class PartnerCampaignDetailedStats(BaseModel):

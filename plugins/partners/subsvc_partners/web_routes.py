@@ -12,6 +12,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.requests import Request
 from subsvc_billing.api import DEPOSIT, Transaction
+from subsvc_campaigns.api import PeriodChange
 from subsvc_referrals.api import ReferralEarning, referral_settings
 from subsvc_users.api import User, filters, get_user
 
@@ -19,12 +20,13 @@ from subsvc.api import BigInt, Offset, Query, Router, rubles
 from subsvc.db import page_of, utcnow
 from subsvc_partners import web_stats
 from subsvc_partners.models import Partner
-from subsvc_partners.people import earnings_since, period_starts, referee_counts
+from subsvc_partners.people import earnings_since, period_starts, referee_counts, users_by_id
 from subsvc_partners.programme import NONE
 from subsvc_partners.web_schemas import (
     DailyStatsResponse,
     EarningsByPeriod,
     GlobalPartnerStats,
+    NamedUser,
     PartnerReferralCommissionUpdate,
     PartnerReferralItem,
     PartnerReferralList,
@@ -51,6 +53,11 @@ Top = Annotated[int, Query(ge=1, le=100)]
 def full_name(user: User) -> str:
     name = " ".join(part for part in (user.first_name, user.last_name) if part)
     return name or (f"@{user.username}" if user.username else f"ID{user.messenger_id or user.id}")
+
+
+def names(user: User) -> dict[str, Any]:
+    """A :class:`NamedUser`'s fields of ``user``."""
+    return NamedUser.model_validate(user, from_attributes=True).model_dump()
 
 
 async def _individual(session: AsyncSession, ids: list[int]) -> dict[int, int | None]:
@@ -80,11 +87,7 @@ async def referrer_items(
         own = individual.get(user.id)
         items.append(
             PartnerReferrerItem(
-                id=user.id,
-                messenger_id=user.messenger_id,
-                username=user.username,
-                first_name=user.first_name,
-                last_name=user.last_name,
+                **names(user),
                 referral_code=user.referral_code,
                 referral_commission_percent=own,
                 effective_referral_commission_percent=default if own is None else own,
@@ -269,19 +272,11 @@ async def get_top_referrers(
         query = query.where(EARNINGS.c.created_at >= utcnow() - timedelta(days=days))
     ranked = [(int(u), int(t or 0)) for u, t in (await session.exec(query)).all()]
     ids = [u for u, _ in ranked]
-    users = (
-        {u.id: u for u in (await session.exec(select(User).where(col(User.id).in_(ids)))).all()}
-        if ids
-        else {}
-    )
+    users = await users_by_id(session, ids)
     counts = await referee_counts(session, ids)
     items = [
         TopReferrerItem(
-            id=uid,
-            messenger_id=users[uid].messenger_id,
-            username=users[uid].username,
-            first_name=users[uid].first_name,
-            last_name=users[uid].last_name,
+            **names(users[uid]),
             full_name=full_name(users[uid]),
             referral_code=users[uid].referral_code,
             referrals_count=counts.get(uid, (0, 0, 0))[0],
@@ -347,29 +342,10 @@ async def get_referrer_top_referrals(
     """A referrer's referees ranked by what they brought."""
     user = await get_user(session, user_id)
     assert user.id is not None
-    earned = (
-        sa.select(EARNINGS.c.referral_id, sa.func.sum(EARNINGS.c.amount_kopeks).label("total"))
-        .where(EARNINGS.c.user_id == user.id)
-        .group_by(EARNINGS.c.referral_id)
-        .subquery()
-    )
-    amount = sa.func.coalesce(earned.c.total, 0)
-    rows = (
-        await session.exec(
-            select(User, amount)
-            .outerjoin(earned, earned.c.referral_id == User.id)
-            .where(col(User.referred_by_id) == user.id)
-            .order_by(amount.desc(), col(User.id))
-            .limit(limit)
-        )
-    ).all()
+    rows = await web_stats.top_referrals(session, user.id, limit=limit)
     items = [
         TopReferralItem(
-            id=r.id,
-            messenger_id=r.messenger_id,
-            username=r.username,
-            first_name=r.first_name,
-            last_name=r.last_name,
+            **names(r),
             full_name=full_name(r),
             created_at=r.created_at,
             has_made_first_topup=r.has_made_first_topup,
@@ -408,13 +384,14 @@ async def get_referrer_period_comparison(
             }
         )
     current, previous = periods
+    changes = {"referrals": "referrals_count", "earnings": "earnings_kopeks"}
     return PeriodComparisonResponse.model_validate(
         {
             "current_period": current,
             "previous_period": previous,
             "change": {
-                "referrals": web_stats.change(current["referrals_count"], previous["referrals_count"]),
-                "earnings": web_stats.change(current["earnings_kopeks"], previous["earnings_kopeks"]),
+                name: PeriodChange.between(current[key], previous[key]).model_dump()
+                for name, key in changes.items()
             },
             "user_id": user.id,
         }

@@ -7,12 +7,17 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 
-class PartnerReferrerItem(BaseModel):
+class NamedUser(BaseModel):
+    """A user as the partners items name them (their first fields)."""
+
     id: int
     messenger_id: int | None = None
     username: str | None = None
     first_name: str | None = None
     last_name: str | None = None
+
+
+class PartnerReferrerItem(NamedUser):
     referral_code: str | None = None
     referral_commission_percent: int | None = None
     effective_referral_commission_percent: int
@@ -115,12 +120,7 @@ class DailyStatsResponse(BaseModel):
     user_id: int | None = None
 
 
-class TopReferrerItem(BaseModel):
-    id: int
-    messenger_id: int | None = None
-    username: str | None = None
-    first_name: str | None = None
-    last_name: str | None = None
+class TopReferrerItem(NamedUser):
     full_name: str
     referral_code: str | None = None
     referrals_count: int
@@ -156,12 +156,7 @@ class ReferrerDetailedStats(BaseModel):
     referrals_count: ReferralsCountByPeriod
 
 
-class TopReferralItem(BaseModel):
-    id: int
-    messenger_id: int | None = None
-    username: str | None = None
-    first_name: str | None = None
-    last_name: str | None = None
+class TopReferralItem(NamedUser):
     full_name: str
     created_at: datetime
     has_made_first_topup: bool

@@ -6,17 +6,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import ColumnElement
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import SelectOfScalar
 from subsvc_campaigns.api import CampaignRegistration
 from subsvc_referrals.api import ReferralEarning
 from subsvc_users.api import User
 
 from subsvc.db import utcnow
+
+S = TypeVar("S", bound=SelectOfScalar[Any])
 
 
 def _referees(referrer_id: int | None, campaign_id: int | None = None) -> ColumnElement[bool]:
@@ -40,6 +43,15 @@ def _earnings(referrer_id: int | None, campaign_id: int | None = None) -> list[C
     return mine if campaign_id is None else [*mine, col(ReferralEarning.campaign_id) == campaign_id]
 
 
+def _between(query: S, column: Any, since: datetime | None, until: datetime | None) -> S:
+    """``query`` limited to ``since <= column < until`` (either end open when ``None``)."""
+    if since is not None:
+        query = query.where(column >= since)
+    if until is not None:
+        query = query.where(column < until)
+    return query
+
+
 async def referees_between(
     session: AsyncSession,
     referrer_id: int | None,
@@ -48,11 +60,7 @@ async def referees_between(
     campaign_id: int | None = None,
 ) -> int:
     query = select(sa.func.count()).select_from(User).where(_referees(referrer_id, campaign_id))
-    if since is not None:
-        query = query.where(col(User.created_at) >= since)
-    if until is not None:
-        query = query.where(col(User.created_at) < until)
-    return int((await session.exec(query)).one())
+    return int((await session.exec(_between(query, col(User.created_at), since, until))).one())
 
 
 async def earned_between(
@@ -65,11 +73,7 @@ async def earned_between(
     query = select(sa.func.coalesce(sa.func.sum(ReferralEarning.amount_kopeks), 0)).where(
         *_earnings(referrer_id, campaign_id)
     )
-    if since is not None:
-        query = query.where(col(ReferralEarning.created_at) >= since)
-    if until is not None:
-        query = query.where(col(ReferralEarning.created_at) < until)
-    return int((await session.exec(query)).one())
+    return int((await session.exec(_between(query, col(ReferralEarning.created_at), since, until))).one())
 
 
 def _day(value: Any) -> str:
@@ -111,14 +115,6 @@ async def daily(
     return out
 
 
-def change(current: int, previous: int) -> dict[str, Any]:
-    """``current - previous``, its percent of ``previous`` (100 from nothing to something), the trend."""
-    diff = current - previous
-    percent = round(diff / previous * 100, 2) if previous else (100.0 if current > 0 else 0.0)
-    trend = "up" if diff > 0 else "down" if diff < 0 else "stable"
-    return {"absolute": diff, "percent": percent, "trend": trend}
-
-
 async def earned_from(session: AsyncSession, referrer_id: int, referee_ids: Sequence[int]) -> dict[int, int]:
     """What the referrer earned through each referee."""
     if not referee_ids:
@@ -158,13 +154,14 @@ async def campaign_figures(
     return {c: (referees.get(c, 0), earnings.get(c, 0)) for c in ids}
 
 
-async def campaign_top_referrals(
-    session: AsyncSession, referrer_id: int, campaign_id: int, limit: int = 10
+async def top_referrals(
+    session: AsyncSession, referrer_id: int, campaign_id: int | None = None, limit: int = 10
 ) -> list[tuple[User, int]]:
-    """The referrer's referees ``campaign_id`` registered, who earned the referrer most first."""
+    """The referrer's referees (only those ``campaign_id`` registered, counting only what came
+    through it), who earned the referrer most first, with that sum."""
     earned = (
         select(ReferralEarning.referral_id, sa.func.sum(ReferralEarning.amount_kopeks).label("kopeks"))
-        .where(col(ReferralEarning.user_id) == referrer_id, col(ReferralEarning.campaign_id) == campaign_id)
+        .where(*_earnings(referrer_id, campaign_id))
         .group_by(col(ReferralEarning.referral_id))
         .subquery()
     )

@@ -199,19 +199,24 @@ async def cancel(session: AsyncSession, app: Starlette, user_id: int, request_id
     _audit(session, request, PENDING, user_id, None, await _release(session, app, request))
 
 
-async def _refuse_move(session: AsyncSession, request_id: int, wrong_status: str) -> HTTPError:
+async def _decide(
+    session: AsyncSession, request_id: int, before: str, after: str, admin_id: int, comment: str | None
+) -> WithdrawalRequest:
+    """An administrator moves the request from ``before`` to ``after``; 400 when there is no
+    such request, or it is not (or no longer) in ``before``."""
+    request = await _move(session, request_id, before, after, admin_id, comment)
+    if request is not None:
+        return request
     if await session.get(WithdrawalRequest, request_id) is None:
-        return HTTPError(400, NOT_FOUND)
-    return HTTPError(400, wrong_status)
+        raise HTTPError(400, NOT_FOUND)
+    raise HTTPError(400, ALREADY_PROCESSED if before == PENDING else NOT_APPROVED)
 
 
 async def approve(
     session: AsyncSession, request_id: int, admin_id: int, comment: str | None
 ) -> WithdrawalRequest:
     """``pending -> approved``: the money stays reserved until it is paid out."""
-    request = await _move(session, request_id, PENDING, APPROVED, admin_id, comment)
-    if request is None:
-        raise await _refuse_move(session, request_id, ALREADY_PROCESSED)
+    request = await _decide(session, request_id, PENDING, APPROVED, admin_id, comment)
     _audit(session, request, PENDING, admin_id, comment, None)
     return request
 
@@ -220,9 +225,7 @@ async def reject(
     session: AsyncSession, app: Starlette, request_id: int, admin_id: int, comment: str | None
 ) -> WithdrawalRequest:
     """``pending -> rejected``: the reserved money goes back to the balance."""
-    request = await _move(session, request_id, PENDING, "rejected", admin_id, comment)
-    if request is None:
-        raise await _refuse_move(session, request_id, ALREADY_PROCESSED)
+    request = await _decide(session, request_id, PENDING, "rejected", admin_id, comment)
     _audit(session, request, PENDING, admin_id, comment, await _release(session, app, request))
     return request
 
@@ -231,8 +234,6 @@ async def complete(
     session: AsyncSession, request_id: int, admin_id: int, comment: str | None
 ) -> WithdrawalRequest:
     """``approved -> completed``: the money was paid out; the reserve is final."""
-    request = await _move(session, request_id, APPROVED, COMPLETED, admin_id, comment)
-    if request is None:
-        raise await _refuse_move(session, request_id, NOT_APPROVED)
+    request = await _decide(session, request_id, APPROVED, COMPLETED, admin_id, comment)
     _audit(session, request, APPROVED, admin_id, comment, None)
     return request

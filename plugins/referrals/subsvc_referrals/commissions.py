@@ -13,17 +13,15 @@ import logging
 from dataclasses import dataclass
 
 from sqlalchemy import func
-from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_billing.api import change_balance, record_transaction
 from subsvc_users.api import User
 
 from subsvc.events import Event
 from subsvc.services import services
 from subsvc_referrals.config import ReferralConfig
-from subsvc_referrals.earnings import REFERRAL_REWARD, individual_percent, record_earning
+from subsvc_referrals.earnings import credit_reward, individual_percent, insert_once, record_earning
 from subsvc_referrals.models import COMMISSION, FIRST_TOPUP, PAID_REASONS, ReferralEarning, ReferralFirstTopup
 from subsvc_referrals.notices import notify
 from subsvc_referrals.store import referral_settings
@@ -86,27 +84,7 @@ async def _claim_first_topup(
 ) -> bool:
     """Claim the referee's qualifying first top-up; ``False`` when it was claimed before."""
     claim = ReferralFirstTopup(referee_id=referee_id, referrer_id=referrer_id, payment_id=payment_id)
-    try:
-        async with session.begin_nested():
-            session.add(claim)
-            await session.flush()
-    except IntegrityError:
-        return False
-    return True
-
-
-async def _credit_referee(app: Starlette, session: AsyncSession, referee_id: int, amount: int) -> None:
-    _, balance = await change_balance(session, referee_id, amount)
-    await record_transaction(
-        session,
-        services(app).events,
-        user_id=referee_id,
-        type=REFERRAL_REWARD,
-        amount_kopeks=amount,
-        new_balance_kopeks=balance,
-        description="Бонус за первое пополнение по реферальной программе",
-        payment_method=None,
-    )
+    return await insert_once(session, claim)
 
 
 async def process_topup(
@@ -130,38 +108,31 @@ async def process_topup(
     commission = amount_kopeks * percent // 100
     campaign_id = await user_campaign(app, session, user_id)
     qualifying = amount_kopeks >= config.minimum_topup_kopeks
-    if qualifying and await _claim_first_topup(session, user_id, referrer_id, payment_id):
-        to_referrer = config.inviter_bonus_kopeks + commission
-        await record_earning(
-            app,
-            session,
-            earner_id=referrer_id,
-            referral_id=user_id,
-            amount_kopeks=to_referrer,
-            reason=FIRST_TOPUP,
-            key=key,
-            campaign_id=campaign_id,
-            description="Бонус за первое пополнение реферала",
-        )
-        if config.first_topup_bonus_kopeks > 0:
-            await _credit_referee(app, session, user_id, config.first_topup_bonus_kopeks)
-        paid = Paid(referrer_id, user_id, to_referrer, config.first_topup_bonus_kopeks, True)
+    first = qualifying and await _claim_first_topup(session, user_id, referrer_id, payment_id)
+    if first:
+        amount, reason = config.inviter_bonus_kopeks + commission, FIRST_TOPUP
+        note, bonus = "Бонус за первое пополнение реферала", config.first_topup_bonus_kopeks
     else:
         limit = config.max_commission_payments
         if commission <= 0 or (limit > 0 and pair_payments >= limit):
             return None
-        await record_earning(
-            app,
-            session,
-            earner_id=referrer_id,
-            referral_id=user_id,
-            amount_kopeks=commission,
-            reason=COMMISSION,
-            key=key,
-            campaign_id=campaign_id,
-            description=f"Реферальная комиссия {percent}%",
-        )
-        paid = Paid(referrer_id, user_id, commission, 0, False)
+        amount, reason = commission, COMMISSION
+        note, bonus = f"Реферальная комиссия {percent}%", 0
+    await record_earning(
+        app,
+        session,
+        earner_id=referrer_id,
+        referral_id=user_id,
+        amount_kopeks=amount,
+        reason=reason,
+        key=key,
+        campaign_id=campaign_id,
+        description=note,
+    )
+    if bonus > 0:
+        text = "Бонус за первое пополнение по реферальной программе"
+        await credit_reward(app, session, user_id, bonus, text)
+    paid = Paid(referrer_id, user_id, amount, bonus, first)
     if config.notifications_enabled:
         notify(app, session, paid)
     return paid

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import col, select
+from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
 from subsvc_billing.api import change_balance, record_transaction
@@ -16,6 +16,35 @@ from subsvc.services import services
 from subsvc_referrals.models import ReferralEarning
 
 REFERRAL_REWARD = "referral_reward"
+
+
+async def insert_once(session: AsyncSession, row: SQLModel) -> bool:
+    """Insert ``row`` in a savepoint; ``False`` (nothing written) when a unique key refuses it."""
+    try:
+        async with session.begin_nested():
+            session.add(row)
+            await session.flush()
+    except IntegrityError:
+        return False
+    return True
+
+
+async def credit_reward(
+    app: Starlette, session: AsyncSession, user_id: int, amount_kopeks: int, description: str
+) -> int:
+    """Credit ``amount_kopeks`` to ``user_id``'s balance with a ``referral_reward`` transaction;
+    its id."""
+    _, balance = await change_balance(session, user_id, amount_kopeks)
+    return await record_transaction(
+        session,
+        services(app).events,
+        user_id=user_id,
+        type=REFERRAL_REWARD,
+        amount_kopeks=amount_kopeks,
+        new_balance_kopeks=balance,
+        description=description,
+        payment_method=None,
+    )
 
 
 async def record_earning(
@@ -41,24 +70,11 @@ async def record_earning(
         key=key,
         campaign_id=campaign_id,
     )
-    try:
-        async with session.begin_nested():
-            session.add(earning)
-            await session.flush()
-    except IntegrityError:
+    if not await insert_once(session, earning):
         return False
     if amount_kopeks > 0:
-        _, balance = await change_balance(session, earner_id, amount_kopeks)
-        transaction_id = await record_transaction(
-            session,
-            services(app).events,
-            user_id=earner_id,
-            type=REFERRAL_REWARD,
-            amount_kopeks=amount_kopeks,
-            new_balance_kopeks=balance,
-            description=description or "Реферальное вознаграждение",
-            payment_method=None,
-        )
+        description = description or "Реферальное вознаграждение"
+        transaction_id = await credit_reward(app, session, earner_id, amount_kopeks, description)
         await session.exec(
             update(ReferralEarning)
             .where(col(ReferralEarning.id) == earning.id)
