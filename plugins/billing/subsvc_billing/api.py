@@ -1,7 +1,8 @@
 """What other plugins may use of the billing plugin (the rest is private).
 
-Every balance change goes through :func:`adjust_balance` or :func:`change_balance` with
-:func:`record_transaction`, in the caller's transaction; :func:`deposit` credits as a real
+Every balance change goes through :func:`move_balance` (a change and its transaction),
+:func:`adjust_balance` (a manual one) or :func:`change_balance` with :func:`record_transaction`,
+in the caller's transaction; :func:`deposit` credits as a real
 payment, idempotent by a key (:class:`IdempotencyConflict` when the key is another's).
 :class:`Transaction` is the ORM model, for reading; ``DEPOSIT``, ``WITHDRAWAL`` and
 ``CAMPAIGN_BONUS`` (a campaign's bonus, not revenue) its types;
@@ -22,6 +23,7 @@ from subsvc_billing.service import (
     change_balance,
     deposit,
     list_transactions,
+    move_balance,
     record_transaction,
 )
 
@@ -40,5 +42,6 @@ __all__ = [
     "change_balance",
     "deposit",
     "list_transactions",
+    "move_balance",
     "record_transaction",
 ]

@@ -140,13 +140,13 @@ TRANSACTION_ID = "transaction_id"
 
 
 @functools.cache
-def _balance_change_recorded(credit: bool, by_path_id: bool, columns: Columns) -> Select[Any]:
+def _balance_change_recorded(credit: bool, by_path_id: bool, columns: Columns, topup: bool) -> Select[Any]:
     """PostgreSQL: :func:`_balance_update`, the transaction's INSERT and the user's record (with
     ``columns``) as one statement, ``WITH changed AS (UPDATE users ... RETURNING <record
     columns>), recorded AS (INSERT INTO transactions ... SELECT ... FROM changed RETURNING id,
     user_id) SELECT <record of changed>, recorded.id AS transaction_id ...``: no row when the
     UPDATE changed none."""
-    changed = _balance_update(credit, by_path_id, RECORD_COLUMNS).cte("changed")
+    changed = _balance_update(credit, by_path_id, RECORD_COLUMNS, topup=topup).cte("changed")
     now: sa.BindParameter[datetime] = bindparam("now")
     selected = sa.select(
         changed.c.id,
@@ -264,6 +264,8 @@ async def change_balance_recorded(
     delta: int,
     recorded: Recorded,
     record_columns: Columns = (),
+    *,
+    topup: bool = True,
 ) -> BalanceChange:
     """:func:`change_balance` and :func:`record_transaction` of its outcome. On PostgreSQL both
     are one statement, which also returns the user's record row (with ``record_columns``).
@@ -271,19 +273,48 @@ async def change_balance_recorded(
     Raises :class:`InsufficientBalance` as :func:`change_balance` does.
     """
     if session.get_bind().dialect.name != "postgresql" or isinstance(user, User):
-        user_id, balance = await change_balance(session, user, delta)
+        user_id, balance = await change_balance(session, user, delta, topup=topup)
         transaction_id = await _insert_transaction(session, events, recorded, user_id, balance)
         return BalanceChange(user_id, balance - delta, balance, transaction_id)
     now = utcnow()
     params = _change_parameters(user, delta, now)
     params.update({f"t_{name}": getattr(recorded, name) for name in _RECORDED})
-    statement = _balance_change_recorded(delta > 0, isinstance(user, PathId), record_columns)
+    statement = _balance_change_recorded(delta > 0, isinstance(user, PathId), record_columns, topup)
     row = (await session.exec(statement, params=params)).mappings().first()  # type: ignore[call-overload]
     if row is None:
         raise InsufficientBalance
     transaction_id, user_id, balance = row[TRANSACTION_ID], row["id"], row["balance_kopeks"]
     _publish(session, events, recorded, recorded.event(transaction_id, user_id, balance, now))
     return BalanceChange(user_id, balance - delta, balance, transaction_id, record=row)
+
+
+async def move_balance(
+    session: AsyncSession,
+    events: EventBus,
+    user: UserTarget,
+    delta: int,
+    *,
+    type: str,
+    description: str | None,
+    payment_method: str | None = None,
+    external_id: str | None = None,
+    topup: bool = True,
+    notify_user: bool = False,
+    apply_topup_bonuses: bool = False,
+) -> tuple[int, int]:
+    """Add ``delta`` kopeks (negative: a debit) to a user's balance and record it as a completed
+    ``type`` transaction of ``abs(delta)``, published as :func:`record_transaction` does (on
+    PostgreSQL one statement); the transaction's id and the new balance. ``topup`` as in
+    :func:`change_balance`; a duplicate ``external_id`` raises ``IntegrityError``.
+
+    Raises :class:`InsufficientBalance` for a debit larger than the balance.
+    """
+    recorded = Recorded(
+        type, abs(delta), description, payment_method, external_id, notify_user, apply_topup_bonuses
+    )
+    change = await change_balance_recorded(session, events, user, delta, recorded, topup=topup)
+    assert change.transaction_id is not None  # recorded above
+    return change.transaction_id, change.new_balance_kopeks
 
 
 async def adjust_balance(

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_billing.api import CAMPAIGN_BONUS, Transaction, change_balance, record_transaction
+from subsvc_billing.api import CAMPAIGN_BONUS, Transaction, move_balance
 from subsvc_cabinet_auth.api import first_campaign
 from subsvc_users.api import User, UserRuleError, set_referrer
 
@@ -92,16 +92,14 @@ async def attribute(app: Starlette, session: AsyncSession, user_id: int, slug: s
         return False
     await _link_partner(app, session, user, campaign.partner_user_id)
     if campaign.bonus_type == "balance" and campaign.balance_bonus_kopeks > 0:
-        _, balance = await change_balance(session, user_id, campaign.balance_bonus_kopeks, topup=False)
-        await record_transaction(
+        await move_balance(
             session,
             services(app).events,
-            user_id=user_id,
+            user_id,
+            campaign.balance_bonus_kopeks,
             type=CAMPAIGN_BONUS,
-            amount_kopeks=campaign.balance_bonus_kopeks,
-            new_balance_kopeks=balance,
             description=f"Bonus for registration via campaign '{campaign.name}'",
-            payment_method=None,
+            topup=False,
         )
     elif campaign.bonus_type == "subscription":
         await grant_subscription(app, session, user, campaign)

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 
 import pytest
 from starlette.applications import Starlette
-from subsvc_billing.api import DEPOSIT, change_balance, record_transaction
+from subsvc_billing.api import DEPOSIT, move_balance
 from subsvc_cabinet_auth.messenger import init_data_secret, sign
 from subsvc_campaigns.attribution import on_user_created
 
@@ -74,16 +74,9 @@ def pay(app: Starlette) -> Callable[[int, int, str], Awaitable[int]]:
 
     async def deposit(user_id: int, kopeks: int, method: str) -> int:
         async with services(app).db.session() as session:
-            _, balance = await change_balance(session, user_id, kopeks)
-            transaction_id = await record_transaction(
-                session,
-                services(app).events,
-                user_id=user_id,
-                type=DEPOSIT,
-                amount_kopeks=kopeks,
-                new_balance_kopeks=balance,
-                description=None,
-                payment_method=method,
+            events = services(app).events
+            transaction_id, _ = await move_balance(
+                session, events, user_id, kopeks, type=DEPOSIT, description=None, payment_method=method
             )
             await session.commit()
         return transaction_id

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_billing.api import InsufficientBalance, change_balance, record_transaction
+from subsvc_billing.api import InsufficientBalance, move_balance
 from subsvc_payments.api import EXPIRED as PAYMENT_EXPIRED
 from subsvc_payments.api import SUCCEEDED as PAYMENT_SUCCEEDED
 from subsvc_payments.api import Payment, ProviderError, open_payment, provider_for
@@ -223,20 +223,18 @@ async def complete_paid(
             return _failed(session, purchase, "its contact names no account")
     kind = "gift_payment" if purchase.is_gift else "subscription_payment"
     try:
-        _, balance = await change_balance(session, payment.user_id, -purchase.amount_kopeks)
+        await move_balance(
+            session,
+            services(app).events,
+            payment.user_id,
+            -purchase.amount_kopeks,
+            type=kind,
+            description=f"Покупка с лендинга: {purchase.tariff_name}, {purchase.period_days} дн.",
+            payment_method="balance",
+            external_id=f"guest-purchase-{purchase.id}",
+        )
     except InsufficientBalance:
         return _failed(session, purchase, "the payment's balance no longer covers it")
-    await record_transaction(
-        session,
-        services(app).events,
-        user_id=payment.user_id,
-        type=kind,
-        amount_kopeks=purchase.amount_kopeks,
-        new_balance_kopeks=balance,
-        description=f"Покупка с лендинга: {purchase.tariff_name}, {purchase.period_days} дн.",
-        payment_method="balance",
-        external_id=f"guest-purchase-{purchase.id}",
-    )
     purchase.paid_at = utcnow()
     purchase.status = PAID
     session.add(purchase)

@@ -16,7 +16,7 @@ from sqlalchemy import update
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_billing.api import InsufficientBalance, change_balance, record_transaction
+from subsvc_billing.api import InsufficientBalance, move_balance
 from subsvc_users.api import touch
 
 from subsvc.api import HTTPError
@@ -124,19 +124,16 @@ async def create(
     session.add(request)
     await session.flush()
     try:
-        _, balance = await change_balance(session, user_id, -amount)
+        request.reserve_transaction_id, _ = await move_balance(
+            session,
+            services(app).events,
+            user_id,
+            -amount,
+            type=RESERVE,
+            description=f"Заявка на вывод #{request.id}: резерв",
+        )
     except InsufficientBalance:
         raise HTTPError(400, f"Недостаточно средств. Доступно: {rub(money.balance)}₽") from None
-    request.reserve_transaction_id = await record_transaction(
-        session,
-        services(app).events,
-        user_id=user_id,
-        type=RESERVE,
-        amount_kopeks=amount,
-        new_balance_kopeks=balance,
-        description=f"Заявка на вывод #{request.id}: резерв",
-        payment_method=None,
-    )
     _audit(session, request, None, user_id, None, request.reserve_transaction_id)
     return request
 
@@ -173,16 +170,14 @@ async def _move(
 
 async def _release(session: AsyncSession, app: Starlette, request: WithdrawalRequest) -> int:
     """Give the request's amount back to the balance; the transaction's id."""
-    _, balance = await change_balance(session, request.user_id, request.amount_kopeks, topup=False)
-    transaction_id = await record_transaction(
+    transaction_id, _ = await move_balance(
         session,
         services(app).events,
-        user_id=request.user_id,
+        request.user_id,
+        request.amount_kopeks,
         type=RELEASE,
-        amount_kopeks=request.amount_kopeks,
-        new_balance_kopeks=balance,
         description=f"Заявка на вывод #{request.id}: возврат резерва ({request.status})",
-        payment_method=None,
+        topup=False,
     )
     request.release_transaction_id = transaction_id
     return transaction_id

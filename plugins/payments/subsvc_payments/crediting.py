@@ -19,7 +19,7 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_billing.api import DEPOSIT, Transaction, change_balance, record_transaction
+from subsvc_billing.api import DEPOSIT, Transaction, move_balance
 
 from subsvc.api import from_attributes
 from subsvc.db import utcnow
@@ -88,21 +88,18 @@ async def _credit(
     linked = await _linked_transaction(session, payment.provider, provider_payment_id)
     if linked is not None:
         return linked, None
-    _, balance = await change_balance(session, payment.user_id, amount)
-    transaction_id = await record_transaction(
+    return await move_balance(
         session,
         events,
-        user_id=payment.user_id,
+        payment.user_id,
+        amount,
         type=DEPOSIT,
-        amount_kopeks=amount,
-        new_balance_kopeks=balance,
         description=f"Пополнение баланса ({payment.provider}, платёж {payment.id})",
         payment_method=payment.provider,
         external_id=provider_payment_id,
         notify_user=True,
         apply_topup_bonuses=True,
     )
-    return transaction_id, balance
 
 
 async def credit_paid(

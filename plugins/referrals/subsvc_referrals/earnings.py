@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import SQLModel, col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_billing.api import change_balance, record_transaction
+from subsvc_billing.api import move_balance
 
 from subsvc.services import services
 from subsvc_referrals.models import ReferralEarning
@@ -34,17 +34,11 @@ async def credit_reward(
 ) -> int:
     """Credit ``amount_kopeks`` to ``user_id``'s balance with a ``referral_reward`` transaction;
     its id."""
-    _, balance = await change_balance(session, user_id, amount_kopeks)
-    return await record_transaction(
-        session,
-        services(app).events,
-        user_id=user_id,
-        type=REFERRAL_REWARD,
-        amount_kopeks=amount_kopeks,
-        new_balance_kopeks=balance,
-        description=description,
-        payment_method=None,
+    events = services(app).events
+    transaction_id, _ = await move_balance(
+        session, events, user_id, amount_kopeks, type=REFERRAL_REWARD, description=description
     )
+    return transaction_id
 
 
 async def record_earning(
