@@ -28,7 +28,6 @@ from typing import Any
 
 from run import (
     Service,
-    admin_benchmark,
     admin_env,
     checked_result,
     gets_table,
@@ -37,6 +36,7 @@ from run import (
     log,
     measure_gets,
 )
+from scenarios import cabinet_access_token
 from seed import insert_admin
 from sqlalchemy import insert, text
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -45,9 +45,6 @@ from subsvc_campaigns.models import Campaign
 from subsvc_campaigns.totals import backfill
 from subsvc_users.api import User
 
-from subsvc.auth.jwt import JWTCodec
-
-JWT_SECRET = secrets.token_hex(32)
 STAMP = secrets.randbelow(10**6)
 MESSENGER_IDS = 8_000_000_000 + STAMP * 10_000_000
 ADMIN_MESSENGER_ID = MESSENGER_IDS - 1
@@ -123,13 +120,13 @@ async def seed(url: str, registrations: int) -> tuple[int, int, int]:
 def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
     log(f"seeding {args.registrations:,} registrations and their deposits")
     admin_id, campaign_id, paying = asyncio.run(seed(svc.database_url, args.registrations))
-    token = JWTCodec(JWT_SECRET, access_minutes=120).access_token(admin_id)
+    token = cabinet_access_token(admin_id)
     paths = {
         "stats": f"/cabinet/admin/campaigns/{campaign_id}/stats",
         "list": "/cabinet/admin/campaigns",
         "chart": f"/cabinet/admin/campaigns/{campaign_id}/chart-data",
     }
-    runs = measure_gets(args, svc, workdir, paths, token)
+    runs = measure_gets(args, svc, workdir, paths, [token])
     stats = json_answer(svc, paths["stats"], token)
     checks = {
         "registrations": stats["registrations"] == args.registrations,
@@ -150,8 +147,7 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
     )
 
 
-def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    return admin_benchmark(args, workdir, admin_env(JWT_SECRET, ADMIN_MESSENGER_ID), measure, render)
+ENV = admin_env(ADMIN_MESSENGER_ID)
 
 
 def own_options(p: argparse.ArgumentParser) -> None:
@@ -161,7 +157,7 @@ def own_options(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return load_main(__doc__, argv, own_options, benchmark, "subsvc-bench-campaigns-")
+    return load_main(__doc__, argv, own_options, ENV, measure, render, prefix="subsvc-bench-campaigns-")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,6 @@ from typing import Any
 
 from run import (
     Service,
-    admin_benchmark,
     admin_env,
     checked_result,
     gets_table,
@@ -34,6 +33,7 @@ from run import (
     log,
     measure_gets,
 )
+from scenarios import cabinet_access_token
 from seed import insert_admin
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -41,10 +41,7 @@ from sqlalchemy.pool import NullPool
 from subsvc_billing.api import Transaction
 from subsvc_users.api import User
 
-from subsvc.auth.jwt import JWTCodec
-
 BASE = "/cabinet/admin/referral-network"
-JWT_SECRET = secrets.token_hex(32)
 STAMP = secrets.randbelow(10**6)
 MESSENGER_IDS = 7_500_000_000 + STAMP * 100_000
 ADMIN_MESSENGER_ID = MESSENGER_IDS - 1
@@ -104,9 +101,9 @@ async def seed(url: str, descendants: int, fanout: int) -> tuple[int, int]:
 def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
     log(f"seeding a root with {args.descendants:,} descendants (fan-out {args.fanout})")
     admin_id, root_id = asyncio.run(seed(svc.database_url, args.descendants, args.fanout))
-    token = JWTCodec(JWT_SECRET, access_minutes=120).access_token(admin_id, messenger_id=ADMIN_MESSENGER_ID)
+    token = cabinet_access_token(admin_id, messenger_id=ADMIN_MESSENGER_ID)
     paths = {"user": f"{BASE}/user/{root_id}", "scoped": f"{BASE}/scoped?user_ids={root_id}"}
-    runs = measure_gets(args, svc, workdir, paths, token)
+    runs = measure_gets(args, svc, workdir, paths, [token])
     detail = json_answer(svc, paths["user"], token)
     scoped = json_answer(svc, paths["scoped"], token)
     checks = {
@@ -131,8 +128,7 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
     )
 
 
-def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    return admin_benchmark(args, workdir, admin_env(JWT_SECRET, ADMIN_MESSENGER_ID), measure, render)
+ENV = admin_env(ADMIN_MESSENGER_ID)
 
 
 def own_options(p: argparse.ArgumentParser) -> None:
@@ -141,7 +137,9 @@ def own_options(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return load_main(__doc__, argv, own_options, benchmark, "subsvc-bench-referral-network-")
+    return load_main(
+        __doc__, argv, own_options, ENV, measure, render, prefix="subsvc-bench-referral-network-"
+    )
 
 
 if __name__ == "__main__":

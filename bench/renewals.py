@@ -32,19 +32,18 @@ from pathlib import Path
 from typing import Any
 
 from run import (
+    RunResult,
     Service,
     bearer_script,
+    cabinet_env,
     load_main,
     log,
-    measure_ceiling,
+    measure_writes,
     measures_table,
-    medians,
-    report,
-    run_wrk,
-    service,
-    settled,
     spread,
+    wrk_rows,
 )
+from scenarios import cabinet_access_token
 from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
@@ -53,10 +52,7 @@ from subsvc_subscriptions.api import Subscription
 from subsvc_tariffs.api import Tariff
 from subsvc_users.api import User
 
-from subsvc.auth.jwt import JWTCodec
-
 PATH = "/cabinet/subscription/renew"
-JWT_SECRET = secrets.token_hex(32)
 BALANCE = 10**11  # never short during a run
 STAMP = secrets.randbelow(10**6)
 MESSENGER_IDS = 8_000_000_000 + STAMP * 1_000_000
@@ -147,71 +143,43 @@ def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, 
     url = svc.database_url
     log(f"seeding {args.users:,} users, {args.tariffs} tariffs and a subscription each")
     ids = asyncio.run(seed(url, args.users, args.tariffs))
-    codec = JWTCodec(JWT_SECRET, access_minutes=120)
-    tokens = [codec.access_token(user_id) for user_id in spread(ids, args.buyers)]
+    tokens = [cabinet_access_token(user_id) for user_id in spread(ids, args.buyers)]
     script = bearer_script(workdir, "renew.lua", "POST", PATH, tokens, body='{"period_days": 30}')
-    runs: list[dict[str, Any]] = []
-    for number in range(args.runs):
-        before = asyncio.run(ledger(url))
-        renewed = run_wrk(args, svc.pin, svc.base + PATH, script, args.duration)
-        after = asyncio.run(settled(lambda: ledger(url)))
-        ceiling = measure_ceiling(args, svc, workdir)
+
+    def judged(renewed: RunResult, before: dict[str, int], after: dict[str, int]) -> tuple[int, bool]:
+        """Renewals paid in a run, and whether every 200 paid once, the balances fallen by
+        exactly the payments' sum."""
         payments = after["payments"] - before["payments"]
         answered_2xx = renewed.requests - renewed.non_2xx
-        run = {
-            "renewals": payments,
-            "renewals_per_second": payments / args.duration,
-            "answered_per_second": renewed.rps,
-            "renew_p50_ms": renewed.p50_ms,
-            "renew_p99_ms": renewed.p99_ms,
-            "renew_non_2xx": renewed.non_2xx,
-            "socket_errors": renewed.socket_errors,
-            **ceiling,
-            "ledger_before": before,
-            "ledger_after": after,
-            "exactly_once": (
-                renewed.non_2xx == 0
-                # requests still in flight when wrk stopped are paid but not counted by wrk
-                and answered_2xx <= payments <= answered_2xx + args.connections + renewed.socket_errors
-                and before["balances"] - after["balances"] == after["paid"] - before["paid"]
-            ),
-        }
-        log(
-            f"run {number + 1}: {run['renewals_per_second']:,.0f} renewals/s, "
-            f"p50 {renewed.p50_ms:.1f} ms, /health {run['health_per_second']:,.0f}/s"
+        exact = (
+            renewed.non_2xx == 0
+            # requests still in flight when wrk stopped are paid but not counted by wrk
+            and answered_2xx <= payments <= answered_2xx + args.connections + renewed.socket_errors
+            and before["balances"] - after["balances"] == after["paid"] - before["paid"]
         )
-        runs.append(run)
-    skip = ("exactly_once", "renewals", "ledger_before", "ledger_after")
-    return {"runs": runs, "median": medians(runs, skip), "ok": all(run["exactly_once"] for run in runs)}
+        return payments, exact
+
+    return measure_writes(args, svc, workdir, "renew", PATH, lambda _: script, lambda: ledger(url), judged)
 
 
 def render(result: dict[str, Any], args: argparse.Namespace) -> str:
     m = result["median"]
     rows = [
-        (
-            "renewals paid/s (price, debit, payment row, extension, events)",
-            f"{m['renewals_per_second']:,.0f}",
-        ),
-        ("POST /renew p50 / p99", f"{m['renew_p50_ms']:.1f} / {m['renew_p99_ms']:.1f} ms"),
+        ("renewals paid/s (price, debit, payment row, extension, events)", f"{m['writes_per_second']:,.0f}"),
+        *wrk_rows(m, {"renew": "POST /renew answered"}),
     ]
     settings = f", {args.users:,} users, {args.tariffs} tariffs, {args.buyers:,} buyers"
     return measures_table(args, settings, m, rows, ("each 200 paid once, balances exact", result["ok"]))
 
 
-def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    env = {
-        "CABINET_JWT_SECRET": JWT_SECRET,
-        "SALES_MODE": "tariffs",
-        "AUTOPAY_INTERVAL_SECONDS": "0",
-        "DAILY_CHARGE_INTERVAL_SECONDS": "0",
-        "EXPIRY_INTERVAL_SECONDS": "0",
-        "PAYMENTS_POLL_INTERVAL_SECONDS": "0",
-        "PAYMENTS_EXPIRE_INTERVAL_SECONDS": "0",
-    }
-    with service(args, workdir, env) as svc:
-        result = measure(args, svc, workdir)
-    failure = "a renewal was not paid exactly once (see the runs in --json)"
-    return report(args, result, render(result, args), failure)
+ENV = cabinet_env(
+    SALES_MODE="tariffs",
+    AUTOPAY_INTERVAL_SECONDS="0",
+    DAILY_CHARGE_INTERVAL_SECONDS="0",
+    EXPIRY_INTERVAL_SECONDS="0",
+    PAYMENTS_POLL_INTERVAL_SECONDS="0",
+    PAYMENTS_EXPIRE_INTERVAL_SECONDS="0",
+)
 
 
 def own_options(p: argparse.ArgumentParser) -> None:
@@ -221,7 +189,16 @@ def own_options(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return load_main(__doc__, argv, own_options, benchmark, "subsvc-bench-renewals-")
+    return load_main(
+        __doc__,
+        argv,
+        own_options,
+        ENV,
+        measure,
+        render,
+        prefix="subsvc-bench-renewals-",
+        failure="a renewal was not paid exactly once (see the runs in --json)",
+    )
 
 
 if __name__ == "__main__":

@@ -30,17 +30,14 @@ from typing import Any
 from run import (
     BenchError,
     Service,
-    bearer_script,
+    cabinet_env,
+    checked_result,
+    gets_table,
     load_main,
-    log,
-    measure_ceiling,
-    measures_table,
-    medians,
-    report,
-    run_wrk,
-    service,
+    measure_gets,
     spread,
 )
+from scenarios import cabinet_access_token
 from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
@@ -48,10 +45,7 @@ from subsvc_subscriptions.api import Subscription
 from subsvc_tariffs.api import Tariff
 from subsvc_users.api import User
 
-from subsvc.auth.jwt import JWTCodec
-
 PATH = "/cabinet/subscription/purchase-options"
-JWT_SECRET = secrets.token_urlsafe(48)
 FIRST_MESSENGER_ID = 5_000_000_000
 
 
@@ -142,52 +136,19 @@ async def seed(url: str, users: int, tariffs: int) -> list[int]:
         await engine.dispose()
 
 
-def measure(args: argparse.Namespace, svc: Service, ids: list[int], workdir: Path) -> dict[str, Any]:
-    codec = JWTCodec(JWT_SECRET, access_minutes=240)
-    tokens = [codec.access_token(user_id) for user_id in spread(ids, args.buyers)]
-    script = bearer_script(workdir, "options.lua", "GET", PATH, tokens)
-    runs = []
-    for number in range(args.runs):
-        options = run_wrk(args, svc.pin, svc.base + PATH, script, args.duration)
-        ceiling = measure_ceiling(args, svc, workdir)
-        run = {
-            "options_per_second": options.rps,
-            "options_p50_ms": options.p50_ms,
-            "options_p99_ms": options.p99_ms,
-            "options_non_2xx": options.non_2xx,
-            "socket_errors": options.socket_errors,
-            **ceiling,
-        }
-        log(
-            f"run {number + 1}: purchase-options {options.rps:,.0f}/s, "
-            f"/health {run['health_per_second']:,.0f}/s"
-        )
-        runs.append(run)
-    return {"runs": runs, "median": medians(runs), "ok": all(run["options_non_2xx"] == 0 for run in runs)}
+def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
+    ids = asyncio.run(seed(svc.database_url, args.users, args.tariffs))
+    if len(ids) < args.users:
+        raise BenchError(f"seeded {len(ids)} users, wanted {args.users}")
+    tokens = [cabinet_access_token(user_id) for user_id in spread(ids, args.buyers)]
+    runs = measure_gets(args, svc, workdir, {"options": PATH}, tokens)
+    return checked_result(runs, ["options"], {})
 
 
 def render(result: dict[str, Any], args: argparse.Namespace) -> str:
-    m = result["median"]
-    rows = [
-        ("GET /cabinet/subscription/purchase-options/s", f"{m['options_per_second']:,.0f}"),
-        ("purchase-options p50 / p99", f"{m['options_p50_ms']:.1f} / {m['options_p99_ms']:.1f} ms"),
-    ]
+    labels = {"options": "GET /cabinet/subscription/purchase-options"}
     settings = f", {args.users:,} users, {args.tariffs} tariffs"
-    return measures_table(args, settings, m, rows, ("every answer 200", result["ok"]))
-
-
-def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    env = {
-        "WEB_API_DEFAULT_TOKEN": secrets.token_urlsafe(32),
-        "CABINET_JWT_SECRET": JWT_SECRET,
-        "SALES_MODE": "tariffs",
-    }
-    with service(args, workdir, env) as svc:
-        ids = asyncio.run(seed(svc.database_url, args.users, args.tariffs))
-        if len(ids) < args.users:
-            raise BenchError(f"seeded {len(ids)} users, wanted {args.users}")
-        result = measure(args, svc, ids, workdir)
-    return report(args, result, render(result, args))
+    return gets_table(args, result, labels, settings, "every answer 200", rate=",.0f")
 
 
 def own_options(p: argparse.ArgumentParser) -> None:
@@ -196,8 +157,20 @@ def own_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--buyers", type=int, default=1_000, help="distinct buyers asking (default 1000)")
 
 
+ENV = cabinet_env(WEB_API_DEFAULT_TOKEN=secrets.token_urlsafe(32), SALES_MODE="tariffs")
+
+
 def main(argv: list[str] | None = None) -> int:
-    return load_main(__doc__, argv, own_options, benchmark, "subsvc-bench-sales-")
+    return load_main(
+        __doc__,
+        argv,
+        own_options,
+        ENV,
+        measure,
+        render,
+        prefix="subsvc-bench-sales-",
+        failure="an answer was not 2xx (see --json)",
+    )
 
 
 if __name__ == "__main__":

@@ -28,7 +28,6 @@ from typing import Any
 
 from run import (
     Service,
-    admin_benchmark,
     admin_env,
     checked_result,
     gets_table,
@@ -37,6 +36,7 @@ from run import (
     log,
     measure_gets,
 )
+from scenarios import cabinet_access_token
 from seed import insert_admin
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -45,12 +45,9 @@ from subsvc_ticket_notifications.models import AdminRead, AdminReadMark, TicketN
 from subsvc_tickets.models import Ticket, TicketMessage
 from subsvc_users.api import User
 
-from subsvc.auth.jwt import JWTCodec
-
 LIST = "/cabinet/admin/tickets?page=1&per_page=20"
 LIST_PENDING = "/cabinet/admin/tickets?status=pending&page=1&per_page=20"
 UNREAD = "/cabinet/admin/tickets/notifications/unread-count"
-JWT_SECRET = secrets.token_hex(32)
 STAMP = secrets.randbelow(10**6)
 MESSENGER_IDS = 7_000_000_000 + STAMP * 1_000_000
 ADMIN_MESSENGER_ID = MESSENGER_IDS - 1
@@ -144,9 +141,9 @@ async def seed(url: str, tickets: int, messages: int) -> tuple[int, int]:
 def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
     log(f"seeding {args.tickets:,} tickets, {args.messages:,} messages and their admin notifications")
     admin_id, unread = asyncio.run(seed(svc.database_url, args.tickets, args.messages))
-    token = JWTCodec(JWT_SECRET, access_minutes=120).access_token(admin_id)
+    token = cabinet_access_token(admin_id)
     paths = {"list": LIST, "pending": LIST_PENDING, "unread": UNREAD}
-    runs = measure_gets(args, svc, workdir, paths, token)
+    runs = measure_gets(args, svc, workdir, paths, [token])
     listed = json_answer(svc, LIST, token, timeout=30)
     counted = json_answer(svc, UNREAD, token, timeout=30)
     checks = {
@@ -174,9 +171,7 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
     )
 
 
-def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    env = admin_env(JWT_SECRET, ADMIN_MESSENGER_ID, SUPPORT_TICKET_SLA_ENABLED="false")
-    return admin_benchmark(args, workdir, env, measure, render)
+ENV = admin_env(ADMIN_MESSENGER_ID, SUPPORT_TICKET_SLA_ENABLED="false")
 
 
 def own_options(p: argparse.ArgumentParser) -> None:
@@ -185,7 +180,7 @@ def own_options(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return load_main(__doc__, argv, own_options, benchmark, "subsvc-bench-support-")
+    return load_main(__doc__, argv, own_options, ENV, measure, render, prefix="subsvc-bench-support-")
 
 
 if __name__ == "__main__":
