@@ -37,10 +37,8 @@ from run import (
     measure_gets,
 )
 from scenarios import cabinet_access_token
-from seed import insert_admin
+from seed import insert_admin, insert_ids, unpooled
 from sqlalchemy import insert, text
-from sqlalchemy.ext.asyncio import create_async_engine
-from sqlalchemy.pool import NullPool
 from subsvc_campaigns.models import Campaign
 from subsvc_campaigns.totals import backfill
 from subsvc_users.api import User
@@ -56,18 +54,14 @@ async def seed(url: str, registrations: int) -> tuple[int, int, int]:
     """The administrator, the users, the campaign, its registrations and the deposits.
     Returns the administrator's id, the campaign's id and the paying users."""
     now = datetime.now(UTC)
-    engine = create_async_engine(url, poolclass=NullPool)
     users = User.__table__
-    try:
+    async with unpooled(url) as engine:
         async with engine.begin() as connection:
             admin_id = await insert_admin(connection, ADMIN_MESSENGER_ID, now)
             campaign = Campaign(
                 name="Bench", start_parameter=f"bench{STAMP}", bonus_type="balance", balance_bonus_kopeks=1000
-            ).model_dump(exclude={"id"})
-            table = Campaign.__table__
-            campaign_id = (
-                await connection.execute(insert(table).returning(table.c.id), campaign)
-            ).scalar_one()
+            )
+            (campaign_id,) = await insert_ids(connection, [campaign])
         for start in range(0, registrations, BATCH):
             numbers = range(start, min(registrations, start + BATCH))
             rows = [
@@ -113,8 +107,6 @@ async def seed(url: str, registrations: int) -> tuple[int, int, int]:
                     )
                 )
         return admin_id, campaign_id, paying
-    finally:
-        await engine.dispose()
 
 
 def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
@@ -157,7 +149,7 @@ def own_options(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return load_main(__doc__, argv, own_options, ENV, measure, render, prefix="subsvc-bench-campaigns-")
+    return load_main(__doc__, argv, own_options, ENV, measure, render)
 
 
 if __name__ == "__main__":

@@ -45,9 +45,8 @@ from run import (
     measures_table,
     wrk_rows,
 )
+from seed import transaction
 from sqlalchemy import func, insert, select
-from sqlalchemy.ext.asyncio import create_async_engine
-from sqlalchemy.pool import NullPool
 from subsvc_billing.api import Transaction
 from subsvc_payments.api import Payment
 from subsvc_users.api import User
@@ -145,38 +144,30 @@ async def seed_payments(url: str, users: list[int], first_invoice: int, count: i
         }
         for n in range(count)
     ]
-    engine = create_async_engine(url, poolclass=NullPool)
-    try:
-        async with engine.begin() as connection:
-            for start in range(0, len(rows), 1000):
-                await connection.execute(insert(Payment.__table__), rows[start : start + 1000])
-    finally:
-        await engine.dispose()
+    async with transaction(url) as connection:
+        for start in range(0, len(rows), 1000):
+            await connection.execute(insert(Payment.__table__), rows[start : start + 1000])
 
 
 async def ledger(url: str) -> dict[str, int]:
     """What the database says: payments credited, CryptoBot deposits, balances' sum."""
-    engine = create_async_engine(url, poolclass=NullPool)
-    try:
-        async with engine.connect() as connection:
-            credited = await connection.scalar(
-                select(func.count()).select_from(Payment).where(Payment.status == "succeeded")
-            )
-            deposits = await connection.scalar(
-                select(func.count()).select_from(Transaction).where(Transaction.payment_method == "cryptobot")
-            )
-            balances = await connection.scalar(select(func.coalesce(func.sum(User.balance_kopeks), 0)))
-            linked = await connection.scalar(
-                select(func.count(func.distinct(Payment.transaction_id))).where(Payment.status == "succeeded")
-            )
-        return {
-            "credited": credited or 0,
-            "deposits": deposits or 0,
-            "balances": int(balances or 0),
-            "linked": linked or 0,
-        }
-    finally:
-        await engine.dispose()
+    async with transaction(url) as connection:
+        credited = await connection.scalar(
+            select(func.count()).select_from(Payment).where(Payment.status == "succeeded")
+        )
+        deposits = await connection.scalar(
+            select(func.count()).select_from(Transaction).where(Transaction.payment_method == "cryptobot")
+        )
+        balances = await connection.scalar(select(func.coalesce(func.sum(User.balance_kopeks), 0)))
+        linked = await connection.scalar(
+            select(func.count(func.distinct(Payment.transaction_id))).where(Payment.status == "succeeded")
+        )
+    return {
+        "credited": credited or 0,
+        "deposits": deposits or 0,
+        "balances": int(balances or 0),
+        "linked": linked or 0,
+    }
 
 
 def judged(notified: RunResult, before: dict[str, int], after: dict[str, int]) -> tuple[int, bool]:
@@ -232,15 +223,7 @@ def own_options(p: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     return load_main(
-        __doc__,
-        argv,
-        own_options,
-        ENV,
-        measure,
-        render,
-        prefix="subsvc-bench-payments-",
-        failure="a payment was not credited exactly once (see the runs in --json)",
-        runs_help="runs, each with fresh payments (default 3)",
+        __doc__, argv, own_options, ENV, measure, render, "runs, each with fresh payments (default 3)"
     )
 
 

@@ -44,9 +44,8 @@ from run import (
     wrk_rows,
 )
 from scenarios import cabinet_access_token
+from seed import insert_ids, transaction
 from sqlalchemy import func, insert, select
-from sqlalchemy.ext.asyncio import create_async_engine
-from sqlalchemy.pool import NullPool
 from subsvc_billing.api import Transaction
 from subsvc_subscriptions.api import Subscription
 from subsvc_tariffs.api import Tariff
@@ -58,85 +57,72 @@ STAMP = secrets.randbelow(10**6)
 MESSENGER_IDS = 8_000_000_000 + STAMP * 1_000_000
 
 
+def _tariff(n: int, now: datetime) -> Tariff:
+    base = 20_000 + n * 1_000
+    return Tariff(
+        name=f"Bench {STAMP}-{n}",
+        display_order=n,
+        period_prices={"30": base, "90": base * 27 // 10, "180": base * 5},
+        device_limit=1 + n % 3,
+        device_price_kopeks=5_000,
+        traffic_limit_gb=100 * (1 + n % 5),
+        allowed_squads=[],
+        created_at=now,
+        updated_at=now,
+    )
+
+
 async def seed(url: str, users: int, tariffs: int) -> list[int]:
     """``tariffs`` tariffs, ``users`` users with a large balance, one active subscription each
     on one of the tariffs; returns the users' ids, in order."""
     now = datetime.now(UTC)
-    engine = create_async_engine(url, poolclass=NullPool)
-    try:
-        async with engine.begin() as connection:
-            tariff_ids = []
-            for n in range(tariffs):
-                base = 20_000 + n * 1_000
-                row = Tariff(
-                    name=f"Bench {STAMP}-{n}",
-                    display_order=n,
-                    period_prices={"30": base, "90": base * 27 // 10, "180": base * 5},
-                    device_limit=1 + n % 3,
-                    device_price_kopeks=5_000,
-                    traffic_limit_gb=100 * (1 + n % 5),
-                    allowed_squads=[],
+    async with transaction(url) as connection:
+        tariff_ids = await insert_ids(connection, [_tariff(n, now) for n in range(tariffs)])
+        ids: list[int] = []
+        for start in range(0, users, 5_000):
+            batch = [
+                User(
+                    messenger_id=MESSENGER_IDS + n,
+                    first_name=f"Buyer {n}",
+                    username=f"b{STAMP}x{n}",
+                    balance_kopeks=BALANCE,
+                    referral_code=f"r{STAMP}x{n}",
+                    created_at=now,
+                    updated_at=now,
+                )
+                for n in range(start, min(users, start + 5_000))
+            ]
+            made = await insert_ids(connection, batch)
+            ids.extend(made)
+            subscriptions = [
+                Subscription(
+                    user_id=user_id,
+                    status="active",
+                    start_date=now,
+                    end_date=now + timedelta(days=5 + user_id % 25),
+                    traffic_limit_gb=100,
+                    device_limit=1 + user_id % 3,
+                    connected_squads=[],
+                    tariff_id=tariff_ids[user_id % len(tariff_ids)],
+                    short_id=f"{STAMP % 1000:03d}{user_id:x}"[-8:].rjust(8, "0"),
                     created_at=now,
                     updated_at=now,
                 ).model_dump(exclude={"id"})
-                result = await connection.execute(
-                    insert(Tariff.__table__).returning(Tariff.__table__.c.id), row
-                )
-                tariff_ids.append(result.scalar_one())
-            ids: list[int] = []
-            for start in range(0, users, 5_000):
-                batch = [
-                    User(
-                        messenger_id=MESSENGER_IDS + n,
-                        first_name=f"Buyer {n}",
-                        username=f"b{STAMP}x{n}",
-                        balance_kopeks=BALANCE,
-                        referral_code=f"r{STAMP}x{n}",
-                        created_at=now,
-                        updated_at=now,
-                    ).model_dump(exclude={"id"})
-                    for n in range(start, min(users, start + 5_000))
-                ]
-                result = await connection.execute(
-                    insert(User.__table__).returning(User.__table__.c.id), batch
-                )
-                made = [row[0] for row in result.all()]
-                ids.extend(made)
-                subscriptions = [
-                    Subscription(
-                        user_id=user_id,
-                        status="active",
-                        start_date=now,
-                        end_date=now + timedelta(days=5 + user_id % 25),
-                        traffic_limit_gb=100,
-                        device_limit=1 + user_id % 3,
-                        connected_squads=[],
-                        tariff_id=tariff_ids[user_id % len(tariff_ids)],
-                        short_id=f"{STAMP % 1000:03d}{user_id:x}"[-8:].rjust(8, "0"),
-                        created_at=now,
-                        updated_at=now,
-                    ).model_dump(exclude={"id"})
-                    for user_id in made
-                ]
-                await connection.execute(insert(Subscription.__table__), subscriptions)
-        return ids
-    finally:
-        await engine.dispose()
+                for user_id in made
+            ]
+            await connection.execute(insert(Subscription.__table__), subscriptions)
+    return ids
 
 
 async def ledger(url: str) -> dict[str, int]:
     """Renewal payments so far, their sum and the balances' sum."""
-    engine = create_async_engine(url, poolclass=NullPool)
-    try:
-        async with engine.connect() as connection:
-            paid = select(func.count(), func.coalesce(func.sum(Transaction.amount_kopeks), 0)).where(
-                Transaction.type == "subscription_payment"
-            )
-            count, total = (await connection.execute(paid)).one()
-            balances = await connection.scalar(select(func.coalesce(func.sum(User.balance_kopeks), 0)))
-        return {"payments": int(count), "paid": int(total), "balances": int(balances or 0)}
-    finally:
-        await engine.dispose()
+    async with transaction(url) as connection:
+        paid = select(func.count(), func.coalesce(func.sum(Transaction.amount_kopeks), 0)).where(
+            Transaction.type == "subscription_payment"
+        )
+        count, total = (await connection.execute(paid)).one()
+        balances = await connection.scalar(select(func.coalesce(func.sum(User.balance_kopeks), 0)))
+    return {"payments": int(count), "paid": int(total), "balances": int(balances or 0)}
 
 
 def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
@@ -189,16 +175,7 @@ def own_options(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return load_main(
-        __doc__,
-        argv,
-        own_options,
-        ENV,
-        measure,
-        render,
-        prefix="subsvc-bench-renewals-",
-        failure="a renewal was not paid exactly once (see the runs in --json)",
-    )
+    return load_main(__doc__, argv, own_options, ENV, measure, render)
 
 
 if __name__ == "__main__":

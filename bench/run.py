@@ -823,15 +823,14 @@ def measures_table(
     return "\n".join([head, "", "| measure | value |", "|---|---:|", *(f"| {a} | {b} |" for a, b in table)])
 
 
-def report(args: argparse.Namespace, result: dict[str, Any], table: str, failure: str | None = None) -> int:
-    """Print the table, write ``--json``; 0 when ``result["ok"]``, else 1 (``failure`` logged)."""
+def report(args: argparse.Namespace, result: dict[str, Any], table: str) -> int:
+    """Print the table, write ``--json``; 0 when ``result["ok"]``, else 1 (and say so)."""
     print(table)
     if args.json:
         Path(args.json).write_text(json.dumps({"settings": {**vars(args)}, "result": result}, indent=2))
     if result["ok"]:
         return 0
-    if failure:
-        log(failure)
+    log("a check failed: NO in the table above (the runs are in --json)")
     return 1
 
 
@@ -865,23 +864,19 @@ def load_main(
     env: Mapping[str, str],
     measure: Measure,
     render: Render,
-    *,
-    prefix: str,
-    failure: str = "an answer disagreed with the database (see --json)",
     runs_help: str = "runs (default 3)",
 ) -> int:
     """The ``main`` of a benchmark of one service: its options (:func:`parse_load_args`), then in
-    a scratch folder named from ``prefix`` the service served with ``env`` (:func:`service`),
-    ``measure(args, service, folder)``, and :func:`report` of ``render``'s table (``failure``
-    logged when a check failed)."""
+    a scratch folder named after the script the service served with ``env`` (:func:`service`),
+    ``measure(args, service, folder)`` and :func:`report` of ``render``'s table."""
     args = parse_load_args(doc, argv, add_own, runs_help)
 
     def benchmark(workdir: Path) -> int:
         with service(args, workdir, env) as svc:
             result = measure(args, svc, workdir)
-        return report(args, result, render(result, args), failure)
+        return report(args, result, render(result, args))
 
-    return in_scratch_folder(prefix, benchmark)
+    return in_scratch_folder(f"subsvc-bench-{Path(sys.argv[0]).stem}-", benchmark)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
