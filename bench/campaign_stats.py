@@ -37,7 +37,7 @@ from run import (
     measure_gets,
 )
 from scenarios import cabinet_access_token
-from seed import insert_admin, insert_ids, unpooled
+from seed import batches, insert_admin, insert_ids, unpooled
 from sqlalchemy import insert, text
 from subsvc_campaigns.models import Campaign
 from subsvc_campaigns.totals import backfill
@@ -62,8 +62,7 @@ async def seed(url: str, registrations: int) -> tuple[int, int, int]:
                 name="Bench", start_parameter=f"bench{STAMP}", bonus_type="balance", balance_bonus_kopeks=1000
             )
             (campaign_id,) = await insert_ids(connection, [campaign])
-        for start in range(0, registrations, BATCH):
-            numbers = range(start, min(registrations, start + BATCH))
+        for numbers in batches(registrations, BATCH):
             rows = [
                 User(
                     messenger_id=MESSENGER_IDS + n,
@@ -75,8 +74,8 @@ async def seed(url: str, registrations: int) -> tuple[int, int, int]:
             ]
             async with engine.begin() as connection:
                 await connection.execute(insert(users), rows)
-            if start % 100_000 == 0:
-                log(f"  {start + len(numbers):,} users")
+            if numbers.start % 100_000 == 0:
+                log(f"  {numbers.stop:,} users")
         bounds = {"lo": MESSENGER_IDS, "hi": MESSENGER_IDS + registrations, "campaign": campaign_id}
         async with engine.begin() as connection:
             await connection.execute(

@@ -44,7 +44,7 @@ from run import (
     wrk_rows,
 )
 from scenarios import cabinet_access_token
-from seed import insert_ids, transaction
+from seed import batches, insert_ids, transaction
 from sqlalchemy import func, insert, select
 from subsvc_billing.api import Transaction
 from subsvc_subscriptions.api import Subscription
@@ -79,7 +79,7 @@ async def seed(url: str, users: int, tariffs: int) -> list[int]:
     async with transaction(url) as connection:
         tariff_ids = await insert_ids(connection, [_tariff(n, now) for n in range(tariffs)])
         ids: list[int] = []
-        for start in range(0, users, 5_000):
+        for numbers in batches(users, 5_000):
             batch = [
                 User(
                     messenger_id=MESSENGER_IDS + n,
@@ -90,7 +90,7 @@ async def seed(url: str, users: int, tariffs: int) -> list[int]:
                     created_at=now,
                     updated_at=now,
                 )
-                for n in range(start, min(users, start + 5_000))
+                for n in numbers
             ]
             made = await insert_ids(connection, batch)
             ids.extend(made)

@@ -7,7 +7,7 @@ import hashlib
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -32,6 +32,13 @@ def username(n: int) -> str:
 def migrate(ctx: SeedContext) -> None:
     """Upgrade the database the service will use (every installed plugin's branch)."""
     subprocess.run([sys.executable, "-m", "subsvc", "migrate"], env=dict(ctx.env), check=True)
+
+
+def batches(count: int, size: int) -> Iterator[range]:
+    """The numbers ``0 .. count - 1`` in ranges of ``size`` (the last one shorter), one a batch
+    of rows."""
+    for start in range(0, count, size):
+        yield range(start, min(count, start + size))
 
 
 @asynccontextmanager

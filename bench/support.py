@@ -37,7 +37,7 @@ from run import (
     measure_gets,
 )
 from scenarios import cabinet_access_token
-from seed import insert_admin, insert_ids, transaction
+from seed import batches, insert_admin, insert_ids, transaction
 from sqlalchemy import insert
 from subsvc_ticket_notifications.models import AdminRead, AdminReadMark, TicketNotification
 from subsvc_tickets.models import Ticket, TicketMessage
@@ -60,8 +60,7 @@ async def seed(url: str, tickets: int, messages: int) -> tuple[int, int]:
     async with transaction(url) as connection:
         admin_id = await insert_admin(connection, ADMIN_MESSENGER_ID, now, referral_code=f"a{STAMP}")
         ticket_ids: list[int] = []
-        for start in range(0, tickets, BATCH):
-            numbers = range(start, min(tickets, start + BATCH))
+        for numbers in batches(tickets, BATCH):
             users = [
                 User(
                     messenger_id=MESSENGER_IDS + n,
@@ -86,8 +85,7 @@ async def seed(url: str, tickets: int, messages: int) -> tuple[int, int]:
             ]
             ticket_ids.extend(await insert_ids(connection, rows))
         notification_ids: list[int] = []
-        for start in range(0, messages, BATCH):
-            numbers = range(start, min(messages, start + BATCH))
+        for numbers in batches(messages, BATCH):
             rows = [
                 TicketMessage(
                     ticket_id=ticket_ids[n % len(ticket_ids)],
