@@ -28,7 +28,6 @@ from typing import Any
 
 from run import (
     Service,
-    admin_benchmark,
     admin_env,
     checked_result,
     gets_table,
@@ -37,17 +36,13 @@ from run import (
     log,
     measure_gets,
 )
-from seed import insert_admin
+from scenarios import cabinet_access_token
+from seed import batches, insert_admin, insert_ids, unpooled
 from sqlalchemy import insert, text
-from sqlalchemy.ext.asyncio import create_async_engine
-from sqlalchemy.pool import NullPool
 from subsvc_campaigns.models import Campaign
 from subsvc_campaigns.totals import backfill
 from subsvc_users.api import User
 
-from subsvc.auth.jwt import JWTCodec
-
-JWT_SECRET = secrets.token_hex(32)
 STAMP = secrets.randbelow(10**6)
 MESSENGER_IDS = 8_000_000_000 + STAMP * 10_000_000
 ADMIN_MESSENGER_ID = MESSENGER_IDS - 1
@@ -59,20 +54,15 @@ async def seed(url: str, registrations: int) -> tuple[int, int, int]:
     """The administrator, the users, the campaign, its registrations and the deposits.
     Returns the administrator's id, the campaign's id and the paying users."""
     now = datetime.now(UTC)
-    engine = create_async_engine(url, poolclass=NullPool)
     users = User.__table__
-    try:
+    async with unpooled(url) as engine:
         async with engine.begin() as connection:
             admin_id = await insert_admin(connection, ADMIN_MESSENGER_ID, now)
             campaign = Campaign(
                 name="Bench", start_parameter=f"bench{STAMP}", bonus_type="balance", balance_bonus_kopeks=1000
-            ).model_dump(exclude={"id"})
-            table = Campaign.__table__
-            campaign_id = (
-                await connection.execute(insert(table).returning(table.c.id), campaign)
-            ).scalar_one()
-        for start in range(0, registrations, BATCH):
-            numbers = range(start, min(registrations, start + BATCH))
+            )
+            (campaign_id,) = await insert_ids(connection, [campaign])
+        for numbers in batches(registrations, BATCH):
             rows = [
                 User(
                     messenger_id=MESSENGER_IDS + n,
@@ -84,8 +74,8 @@ async def seed(url: str, registrations: int) -> tuple[int, int, int]:
             ]
             async with engine.begin() as connection:
                 await connection.execute(insert(users), rows)
-            if start % 100_000 == 0:
-                log(f"  {start + len(numbers):,} users")
+            if numbers.start % 100_000 == 0:
+                log(f"  {numbers.stop:,} users")
         bounds = {"lo": MESSENGER_IDS, "hi": MESSENGER_IDS + registrations, "campaign": campaign_id}
         async with engine.begin() as connection:
             await connection.execute(
@@ -116,20 +106,18 @@ async def seed(url: str, registrations: int) -> tuple[int, int, int]:
                     )
                 )
         return admin_id, campaign_id, paying
-    finally:
-        await engine.dispose()
 
 
 def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
     log(f"seeding {args.registrations:,} registrations and their deposits")
     admin_id, campaign_id, paying = asyncio.run(seed(svc.database_url, args.registrations))
-    token = JWTCodec(JWT_SECRET, access_minutes=120).access_token(admin_id)
+    token = cabinet_access_token(admin_id)
     paths = {
         "stats": f"/cabinet/admin/campaigns/{campaign_id}/stats",
         "list": "/cabinet/admin/campaigns",
         "chart": f"/cabinet/admin/campaigns/{campaign_id}/chart-data",
     }
-    runs = measure_gets(args, svc, workdir, paths, token)
+    runs = measure_gets(args, svc, workdir, paths, [token])
     stats = json_answer(svc, paths["stats"], token)
     checks = {
         "registrations": stats["registrations"] == args.registrations,
@@ -150,8 +138,7 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
     )
 
 
-def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    return admin_benchmark(args, workdir, admin_env(JWT_SECRET, ADMIN_MESSENGER_ID), measure, render)
+ENV = admin_env(ADMIN_MESSENGER_ID)
 
 
 def own_options(p: argparse.ArgumentParser) -> None:
@@ -161,7 +148,7 @@ def own_options(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return load_main(__doc__, argv, own_options, benchmark, "subsvc-bench-campaigns-")
+    return load_main(__doc__, argv, own_options, ENV, measure, render)
 
 
 if __name__ == "__main__":

@@ -37,26 +37,22 @@ from typing import Any
 import httpx2
 from run import (
     BenchError,
+    RunResult,
     Service,
     load_main,
-    log,
     lua_string,
-    measure_ceiling,
+    measure_writes,
     measures_table,
-    medians,
-    report,
-    run_wrk,
-    service,
-    settled,
+    wrk_rows,
 )
+from seed import transaction
 from sqlalchemy import func, insert, select
-from sqlalchemy.ext.asyncio import create_async_engine
-from sqlalchemy.pool import NullPool
 from subsvc_billing.api import Transaction
 from subsvc_payments.api import Payment
 from subsvc_users.api import User
 
 CRYPTOBOT_TOKEN = "bench:" + secrets.token_hex(16)
+API_TOKEN = secrets.token_urlsafe(32)
 PATH = "/webhooks/payments/cryptobot"
 AMOUNT_KOPEKS = 15_000
 # This invocation's own ids, so a database kept from an earlier run (PostgreSQL) takes new rows.
@@ -114,9 +110,9 @@ def wrk_script(first_invoice: int, count: int, directory: Path) -> Path:
     return path
 
 
-async def make_users(base: str, token: str, count: int) -> list[int]:
+async def make_users(base: str, count: int) -> list[int]:
     """``count`` users through ``POST /users``: their ids."""
-    async with httpx2.AsyncClient(base_url=base, headers={"X-API-Key": token}, timeout=30) as http:
+    async with httpx2.AsyncClient(base_url=base, headers={"X-API-Key": API_TOKEN}, timeout=30) as http:
         ids = []
         for n in range(count):
             body = {"messenger_id": MESSENGER_IDS + n, "first_name": f"Payer {n}"}
@@ -148,79 +144,55 @@ async def seed_payments(url: str, users: list[int], first_invoice: int, count: i
         }
         for n in range(count)
     ]
-    engine = create_async_engine(url, poolclass=NullPool)
-    try:
-        async with engine.begin() as connection:
-            for start in range(0, len(rows), 1000):
-                await connection.execute(insert(Payment.__table__), rows[start : start + 1000])
-    finally:
-        await engine.dispose()
+    async with transaction(url) as connection:
+        for start in range(0, len(rows), 1000):
+            await connection.execute(insert(Payment.__table__), rows[start : start + 1000])
 
 
 async def ledger(url: str) -> dict[str, int]:
     """What the database says: payments credited, CryptoBot deposits, balances' sum."""
-    engine = create_async_engine(url, poolclass=NullPool)
-    try:
-        async with engine.connect() as connection:
-            credited = await connection.scalar(
-                select(func.count()).select_from(Payment).where(Payment.status == "succeeded")
-            )
-            deposits = await connection.scalar(
-                select(func.count()).select_from(Transaction).where(Transaction.payment_method == "cryptobot")
-            )
-            balances = await connection.scalar(select(func.coalesce(func.sum(User.balance_kopeks), 0)))
-            linked = await connection.scalar(
-                select(func.count(func.distinct(Payment.transaction_id))).where(Payment.status == "succeeded")
-            )
-        return {
-            "credited": credited or 0,
-            "deposits": deposits or 0,
-            "balances": int(balances or 0),
-            "linked": linked or 0,
-        }
-    finally:
-        await engine.dispose()
+    async with transaction(url) as connection:
+        credited = await connection.scalar(
+            select(func.count()).select_from(Payment).where(Payment.status == "succeeded")
+        )
+        deposits = await connection.scalar(
+            select(func.count()).select_from(Transaction).where(Transaction.payment_method == "cryptobot")
+        )
+        balances = await connection.scalar(select(func.coalesce(func.sum(User.balance_kopeks), 0)))
+        linked = await connection.scalar(
+            select(func.count(func.distinct(Payment.transaction_id))).where(Payment.status == "succeeded")
+        )
+    return {
+        "credited": credited or 0,
+        "deposits": deposits or 0,
+        "balances": int(balances or 0),
+        "linked": linked or 0,
+    }
 
 
-def measure(args: argparse.Namespace, svc: Service, token: str, workdir: Path) -> dict[str, Any]:
-    base, pin, url = svc.base, svc.pin, svc.database_url
-    users = asyncio.run(make_users(base, token, args.users))
-    runs: list[dict[str, Any]] = []
-    for number in range(args.runs):
+def judged(notified: RunResult, before: dict[str, int], after: dict[str, int]) -> tuple[int, bool]:
+    """Payments credited in a run, and whether each was credited once: its own deposit, its own
+    linked transaction, the balances risen by exactly the credited amounts, every update 2xx."""
+    credited = after["credited"] - before["credited"]
+    exact = (
+        after["deposits"] - before["deposits"] == credited
+        and after["linked"] == after["credited"]
+        and after["balances"] - before["balances"] == credited * AMOUNT_KOPEKS
+        and notified.non_2xx == 0
+    )
+    return credited, exact
+
+
+def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
+    url = svc.database_url
+    users = asyncio.run(make_users(svc.base, args.users))
+
+    def fresh_payments(number: int) -> Path:
         first = INVOICE_IDS + number * 10**7
         asyncio.run(seed_payments(url, users, first, args.payments))
-        before = asyncio.run(ledger(url))
-        script = wrk_script(first, args.payments, workdir)
-        notified = run_wrk(args, pin, base + PATH, script, args.duration)
-        after = asyncio.run(settled(lambda: ledger(url)))
-        ceiling = measure_ceiling(args, svc, workdir)
-        credited = after["credited"] - before["credited"]
-        run = {
-            "credited": credited,
-            "notifications_per_second": credited / args.duration,
-            "updates_answered_per_second": notified.rps,
-            "updates_p50_ms": notified.p50_ms,
-            "updates_p99_ms": notified.p99_ms,
-            "updates_non_2xx": notified.non_2xx,
-            "socket_errors": notified.socket_errors,
-            **ceiling,
-            "ledger_before": before,
-            "ledger_after": after,
-            "exactly_once": (
-                after["deposits"] - before["deposits"] == credited
-                and after["linked"] == after["credited"]
-                and after["balances"] - before["balances"] == credited * AMOUNT_KOPEKS
-                and notified.non_2xx == 0
-            ),
-        }
-        log(
-            f"run {number + 1}: {run['notifications_per_second']:,.0f} notifications/s credited, "
-            f"{run['updates_answered_per_second']:,.0f} updates/s answered, "
-            f"/health {run['health_per_second']:,.0f}/s"
-        )
-        runs.append(run)
-    skip = ("exactly_once", "credited", "ledger_before", "ledger_after")
-    return {"runs": runs, "median": medians(runs, skip), "ok": all(run["exactly_once"] for run in runs)}
+        return wrk_script(first, args.payments, workdir)
+
+    return measure_writes(args, svc, workdir, "updates", PATH, fresh_payments, lambda: ledger(url), judged)
 
 
 def render(result: dict[str, Any], args: argparse.Namespace) -> str:
@@ -228,30 +200,20 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
     rows = [
         (
             "notifications credited/s (signature + credit, distinct payments)",
-            f"{m['notifications_per_second']:,.0f}",
+            f"{m['writes_per_second']:,.0f}",
         ),
-        (
-            "updates answered/s (incl. repeats after all were sent)",
-            f"{m['updates_answered_per_second']:,.0f}",
-        ),
-        ("update p50 / p99", f"{m['updates_p50_ms']:.1f} / {m['updates_p99_ms']:.1f} ms"),
+        *wrk_rows(m, {"updates": "updates answered, repeats included"}, ",.0f"),
     ]
     return measures_table(args, "", m, rows, ("each credited once, balances exact", result["ok"]))
 
 
-def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    token = secrets.token_urlsafe(32)
-    env = {
-        "WEB_API_DEFAULT_TOKEN": token,
-        "CRYPTOBOT_API_TOKEN": CRYPTOBOT_TOKEN,
-        "CRYPTOBOT_API_URL": "http://127.0.0.1:9/api",  # never called: updates carry the invoice
-        "PAYMENTS_POLL_INTERVAL_SECONDS": "0",
-        "PAYMENTS_EXPIRE_INTERVAL_SECONDS": "0",
-    }
-    with service(args, workdir, env, startup_timeout=60.0) as svc:
-        result = measure(args, svc, token, workdir)
-    failure = "a payment was not credited exactly once (see the runs in --json)"
-    return report(args, result, render(result, args), failure)
+ENV = {
+    "WEB_API_DEFAULT_TOKEN": API_TOKEN,
+    "CRYPTOBOT_API_TOKEN": CRYPTOBOT_TOKEN,
+    "CRYPTOBOT_API_URL": "http://127.0.0.1:9/api",  # never called: updates carry the invoice
+    "PAYMENTS_POLL_INTERVAL_SECONDS": "0",
+    "PAYMENTS_EXPIRE_INTERVAL_SECONDS": "0",
+}
 
 
 def own_options(p: argparse.ArgumentParser) -> None:
@@ -261,12 +223,7 @@ def own_options(p: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     return load_main(
-        __doc__,
-        argv,
-        own_options,
-        benchmark,
-        "subsvc-bench-payments-",
-        "runs, each with fresh payments (default 3)",
+        __doc__, argv, own_options, ENV, measure, render, "runs, each with fresh payments (default 3)"
     )
 
 

@@ -25,7 +25,6 @@ from typing import Any
 
 from run import (
     Service,
-    admin_benchmark,
     admin_env,
     checked_result,
     gets_table,
@@ -34,17 +33,13 @@ from run import (
     log,
     measure_gets,
 )
-from seed import insert_admin
+from scenarios import cabinet_access_token
+from seed import insert_admin, insert_ids, transaction
 from sqlalchemy import insert
-from sqlalchemy.ext.asyncio import create_async_engine
-from sqlalchemy.pool import NullPool
 from subsvc_billing.api import Transaction
 from subsvc_users.api import User
 
-from subsvc.auth.jwt import JWTCodec
-
 BASE = "/cabinet/admin/referral-network"
-JWT_SECRET = secrets.token_hex(32)
 STAMP = secrets.randbelow(10**6)
 MESSENGER_IDS = 7_500_000_000 + STAMP * 100_000
 ADMIN_MESSENGER_ID = MESSENGER_IDS - 1
@@ -52,7 +47,7 @@ BATCH = 5_000
 MAX_NODES = 5000
 
 
-def _user(number: int, referrer: int | None, now: datetime) -> dict[str, Any]:
+def _user(number: int, referrer: int | None, now: datetime) -> User:
     return User(
         messenger_id=MESSENGER_IDS + number,
         username=f"n{STAMP}x{number}",
@@ -60,53 +55,45 @@ def _user(number: int, referrer: int | None, now: datetime) -> dict[str, Any]:
         referred_by_id=referrer,
         created_at=now,
         updated_at=now,
-    ).model_dump(exclude={"id"})
+    )
 
 
 async def seed(url: str, descendants: int, fanout: int) -> tuple[int, int]:
     """The administrator, the root and its branch (breadth first, ``fanout`` referees each),
     one deposit per user of the branch. Returns the administrator's and the root's ids."""
     now = datetime.now(UTC)
-    table = User.__table__
-    engine = create_async_engine(url, poolclass=NullPool)
-    try:
-        async with engine.begin() as connection:
-            admin_id = await insert_admin(connection, ADMIN_MESSENGER_ID, now)
-            root_id = (
-                await connection.execute(insert(table).returning(table.c.id), _user(0, None, now))
-            ).scalar_one()
-            ids = [root_id]  # ids[k]: the k-th user written, breadth first
-            start = 1
-            while start <= descendants:  # a batch holds referees of users already written only
-                numbers = range(start, min(descendants + 1, start + BATCH, len(ids) * fanout + 1))
-                start = numbers.stop
-                rows = [_user(n, ids[(n - 1) // fanout], now) for n in numbers]
-                made = await connection.execute(insert(table).returning(table.c.id), rows)
-                new = [row[0] for row in made.all()]
-                ids.extend(new)
-                deposits = [
-                    Transaction(
-                        user_id=user_id,
-                        type="deposit",
-                        amount_kopeks=10_000,
-                        payment_method="bench",
-                        external_id=f"bench-{STAMP}-{user_id}",
-                        created_at=now,
-                    ).model_dump(exclude={"id"})
-                    for user_id in new
-                ]
-                await connection.execute(insert(Transaction.__table__), deposits)
-        return admin_id, root_id
-    finally:
-        await engine.dispose()
+    async with transaction(url) as connection:
+        admin_id = await insert_admin(connection, ADMIN_MESSENGER_ID, now)
+        (root_id,) = await insert_ids(connection, [_user(0, None, now)])
+        ids = [root_id]  # ids[k]: the k-th user written, breadth first
+        start = 1
+        while start <= descendants:  # a batch holds referees of users already written only
+            numbers = range(start, min(descendants + 1, start + BATCH, len(ids) * fanout + 1))
+            start = numbers.stop
+            rows = [_user(n, ids[(n - 1) // fanout], now) for n in numbers]
+            new = await insert_ids(connection, rows)
+            ids.extend(new)
+            deposits = [
+                Transaction(
+                    user_id=user_id,
+                    type="deposit",
+                    amount_kopeks=10_000,
+                    payment_method="bench",
+                    external_id=f"bench-{STAMP}-{user_id}",
+                    created_at=now,
+                ).model_dump(exclude={"id"})
+                for user_id in new
+            ]
+            await connection.execute(insert(Transaction.__table__), deposits)
+    return admin_id, root_id
 
 
 def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
     log(f"seeding a root with {args.descendants:,} descendants (fan-out {args.fanout})")
     admin_id, root_id = asyncio.run(seed(svc.database_url, args.descendants, args.fanout))
-    token = JWTCodec(JWT_SECRET, access_minutes=120).access_token(admin_id, messenger_id=ADMIN_MESSENGER_ID)
+    token = cabinet_access_token(admin_id, messenger_id=ADMIN_MESSENGER_ID)
     paths = {"user": f"{BASE}/user/{root_id}", "scoped": f"{BASE}/scoped?user_ids={root_id}"}
-    runs = measure_gets(args, svc, workdir, paths, token)
+    runs = measure_gets(args, svc, workdir, paths, [token])
     detail = json_answer(svc, paths["user"], token)
     scoped = json_answer(svc, paths["scoped"], token)
     checks = {
@@ -131,8 +118,7 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
     )
 
 
-def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    return admin_benchmark(args, workdir, admin_env(JWT_SECRET, ADMIN_MESSENGER_ID), measure, render)
+ENV = admin_env(ADMIN_MESSENGER_ID)
 
 
 def own_options(p: argparse.ArgumentParser) -> None:
@@ -141,7 +127,7 @@ def own_options(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return load_main(__doc__, argv, own_options, benchmark, "subsvc-bench-referral-network-")
+    return load_main(__doc__, argv, own_options, ENV, measure, render)
 
 
 if __name__ == "__main__":

@@ -26,13 +26,13 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
 
-from scenarios import API_KEY_HEADER, SCENARIO_SETS, Scenario, SeedContext
+from scenarios import API_KEY_HEADER, CABINET_JWT_SECRET, SCENARIO_SETS, Scenario, SeedContext
 
 HOST = "127.0.0.1"
 BENCH_DIR = Path(__file__).resolve().parent
@@ -659,24 +659,34 @@ def json_answer(svc: Service, path: str, token: str, timeout: float = 60.0) -> d
         return body
 
 
+def wrk_figures(name: str, result: RunResult) -> dict[str, float | int]:
+    """One wrk run's figures under ``name``: ``{name}_per_second``, ``_p50_ms``, ``_p99_ms``,
+    ``_non_2xx`` and ``_socket_errors``."""
+    return {
+        f"{name}_per_second": result.rps,
+        f"{name}_p50_ms": result.p50_ms,
+        f"{name}_p99_ms": result.p99_ms,
+        f"{name}_non_2xx": result.non_2xx,
+        f"{name}_socket_errors": result.socket_errors,
+    }
+
+
 def measure_gets(
-    args: argparse.Namespace, svc: Service, workdir: Path, paths: Mapping[str, str], token: str
+    args: argparse.Namespace, svc: Service, workdir: Path, paths: Mapping[str, str], tokens: Sequence[str]
 ) -> list[dict[str, Any]]:
-    """``--runs`` runs, each of wrk on every ``GET`` of ``paths`` (name: path) as the bearer of
-    ``token`` for ``--duration`` seconds, then the ceiling (:func:`measure_ceiling`); per run
-    and name ``{name}_per_second``, ``_p50_ms``, ``_p99_ms``, ``_non_2xx``."""
+    """``--runs`` runs, each of wrk on every ``GET`` of ``paths`` (name: path), each request as the
+    bearer of the next of ``tokens``, for ``--duration`` seconds, then the ceiling
+    (:func:`measure_ceiling`); per run the :func:`wrk_figures` of every name."""
     scripts = {
-        name: bearer_script(workdir, f"{name}.lua", "GET", path, [token]) for name, path in paths.items()
+        name: bearer_script(workdir, f"{name}.lua", "GET", path, tokens) for name, path in paths.items()
     }
     runs: list[dict[str, Any]] = []
     for number in range(args.runs):
         run: dict[str, Any] = {}
         for name, script in scripts.items():
-            result = run_wrk(args, svc.pin, svc.base + paths[name], script, args.duration)
-            run[f"{name}_per_second"] = result.rps
-            run[f"{name}_p50_ms"] = result.p50_ms
-            run[f"{name}_p99_ms"] = result.p99_ms
-            run[f"{name}_non_2xx"] = result.non_2xx
+            run.update(
+                wrk_figures(name, run_wrk(args, svc.pin, svc.base + paths[name], script, args.duration))
+            )
         run.update(measure_ceiling(args, svc, workdir))
         figures = ", ".join(
             f"{name} {run[f'{name}_per_second']:,.1f}/s p50 {run[f'{name}_p50_ms']:.1f} ms" for name in paths
@@ -696,6 +706,62 @@ def checked_result(
     return {"runs": runs, "median": medians(runs), "checks": every, "ok": all(every.values())}
 
 
+Ledger = Callable[[], Coroutine[Any, Any, dict[str, int]]]
+Judge = Callable[[RunResult, dict[str, int], dict[str, int]], tuple[int, bool]]
+
+
+def measure_writes(
+    args: argparse.Namespace,
+    svc: Service,
+    workdir: Path,
+    name: str,
+    path: str,
+    script: Callable[[int], Path],
+    ledger: Ledger,
+    judge: Judge,
+) -> dict[str, Any]:
+    """``--runs`` runs of a writing request: wrk on ``path`` with ``script(number)`` (made ready
+    for run ``number``) between two readings of ``ledger`` (the second once the requests in flight
+    are answered), then the ceiling. ``judge(wrk's result, before, after)`` tells how many writes
+    the run made and whether each was made exactly once. Per run ``writes``,
+    ``writes_per_second``, the :func:`wrk_figures` of ``name``, both ledgers and
+    ``exactly_once``; their medians; ``ok`` when every run was exact."""
+    runs: list[dict[str, Any]] = []
+    for number in range(args.runs):
+        ready = script(number)
+        before = asyncio.run(ledger())
+        result = run_wrk(args, svc.pin, svc.base + path, ready, args.duration)
+        after = asyncio.run(settled(ledger))
+        ceiling = measure_ceiling(args, svc, workdir)
+        writes, exact = judge(result, before, after)
+        run = {
+            "writes": writes,
+            "writes_per_second": writes / args.duration,
+            **wrk_figures(name, result),
+            **ceiling,
+            "ledger_before": before,
+            "ledger_after": after,
+            "exactly_once": exact,
+        }
+        log(
+            f"run {number + 1}: {run['writes_per_second']:,.0f} writes/s, {name} answered"
+            f" {result.rps:,.0f}/s, p50 {result.p50_ms:.1f} ms, /health {run['health_per_second']:,.0f}/s"
+        )
+        runs.append(run)
+    skip = ("exactly_once", "writes", "ledger_before", "ledger_after")
+    return {"runs": runs, "median": medians(runs, skip), "ok": all(run["exactly_once"] for run in runs)}
+
+
+def wrk_rows(m: Mapping[str, Any], labels: Mapping[str, str], rate: str = ",.1f") -> list[tuple[str, str]]:
+    """Rows of :func:`measures_table` for the medians ``m`` of :func:`wrk_figures`: per name of
+    ``labels`` (name: operation) its requests/s and p50 / p99."""
+    rows: list[tuple[str, str]] = []
+    for name, label in labels.items():
+        rows.append((f"{label}/s", format(m[f"{name}_per_second"], rate)))
+        rows.append(("  p50 / p99", f"{m[f'{name}_p50_ms']:.1f} / {m[f'{name}_p99_ms']:.1f} ms"))
+    return rows
+
+
 def gets_table(
     args: argparse.Namespace,
     result: Mapping[str, Any],
@@ -704,34 +770,21 @@ def gets_table(
     checked: str,
     rate: str = ",.1f",
 ) -> str:
-    """:func:`measures_table` of a :func:`checked_result`: per name of ``labels`` (name:
-    operation) the medians' requests/s and p50 / p99, the ceiling, ``checked`` and its answer."""
+    """:func:`measures_table` of a :func:`checked_result`: the :func:`wrk_rows` of ``labels``, the
+    ceiling, ``checked`` and its answer."""
     m = result["median"]
-    rows: list[tuple[str, str]] = []
-    for name, label in labels.items():
-        rows.append((f"{label}/s", format(m[f"{name}_per_second"], rate)))
-        rows.append(("  p50 / p99", f"{m[f'{name}_p50_ms']:.1f} / {m[f'{name}_p99_ms']:.1f} ms"))
-    return measures_table(args, settings, m, rows, (checked, result["ok"]))
+    return measures_table(args, settings, m, wrk_rows(m, labels, rate), (checked, result["ok"]))
 
 
-def admin_env(jwt_secret: str, admin_messenger_id: int, **more: str) -> dict[str, str]:
-    """The server's environment for a benchmark acting as the administrator ``admin_messenger_id``
-    with access JWTs signed by ``jwt_secret`` (and ``more``)."""
-    return {"CABINET_JWT_SECRET": jwt_secret, "ADMIN_IDS": str(admin_messenger_id), **more}
+def cabinet_env(**more: str) -> dict[str, str]:
+    """The server's environment (with ``more``) for a benchmark whose requests carry cabinet
+    access JWTs made by :func:`scenarios.cabinet_access_token`."""
+    return {"CABINET_JWT_SECRET": CABINET_JWT_SECRET, **more}
 
 
-def admin_benchmark(
-    args: argparse.Namespace,
-    workdir: Path,
-    env: Mapping[str, str],
-    measure: Callable[[argparse.Namespace, Service, Path], dict[str, Any]],
-    render: Callable[[dict[str, Any], argparse.Namespace], str],
-) -> int:
-    """Serve with ``env`` (the administrator's JWT secret and ``ADMIN_IDS``), ``measure``, then
-    :func:`report` ``render``'s table; a disagreeing answer fails the run."""
-    with service(args, workdir, env) as svc:
-        result = measure(args, svc, workdir)
-    return report(args, result, render(result, args), "an answer disagreed with the database (see --json)")
+def admin_env(admin_messenger_id: int, **more: str) -> dict[str, str]:
+    """:func:`cabinet_env` of a benchmark acting as the administrator ``admin_messenger_id``."""
+    return cabinet_env(ADMIN_IDS=str(admin_messenger_id), **more)
 
 
 async def settled(read: Callable[[], Awaitable[T]]) -> T:
@@ -770,15 +823,14 @@ def measures_table(
     return "\n".join([head, "", "| measure | value |", "|---|---:|", *(f"| {a} | {b} |" for a, b in table)])
 
 
-def report(args: argparse.Namespace, result: dict[str, Any], table: str, failure: str | None = None) -> int:
-    """Print the table, write ``--json``; 0 when ``result["ok"]``, else 1 (``failure`` logged)."""
+def report(args: argparse.Namespace, result: dict[str, Any], table: str) -> int:
+    """Print the table, write ``--json``; 0 when ``result["ok"]``, else 1 (and say so)."""
     print(table)
     if args.json:
         Path(args.json).write_text(json.dumps({"settings": {**vars(args)}, "result": result}, indent=2))
     if result["ok"]:
         return 0
-    if failure:
-        log(failure)
+    log("a check failed: NO in the table above (the runs are in --json)")
     return 1
 
 
@@ -801,18 +853,30 @@ def in_scratch_folder(prefix: str, work: Callable[[Path], int]) -> int:
         return 130
 
 
+Measure = Callable[[argparse.Namespace, Service, Path], dict[str, Any]]
+Render = Callable[[dict[str, Any], argparse.Namespace], str]
+
+
 def load_main(
     doc: str,
     argv: Sequence[str] | None,
     add_own: Callable[[argparse.ArgumentParser], None],
-    benchmark: Callable[[argparse.Namespace, Path], int],
-    prefix: str,
+    env: Mapping[str, str],
+    measure: Measure,
+    render: Render,
     runs_help: str = "runs (default 3)",
 ) -> int:
-    """The ``main`` of a benchmark of one service: its options (:func:`parse_load_args`), then
-    ``benchmark(args, folder)`` in a scratch folder named from ``prefix``."""
+    """The ``main`` of a benchmark of one service: its options (:func:`parse_load_args`), then in
+    a scratch folder named after the script the service served with ``env`` (:func:`service`),
+    ``measure(args, service, folder)`` and :func:`report` of ``render``'s table."""
     args = parse_load_args(doc, argv, add_own, runs_help)
-    return in_scratch_folder(prefix, lambda folder: benchmark(args, folder))
+
+    def benchmark(workdir: Path) -> int:
+        with service(args, workdir, env) as svc:
+            result = measure(args, svc, workdir)
+        return report(args, result, render(result, args))
+
+    return in_scratch_folder(f"subsvc-bench-{Path(sys.argv[0]).stem}-", benchmark)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,12 +7,15 @@ import hashlib
 import os
 import subprocess
 import sys
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from scenarios import SeedContext
-    from sqlalchemy.ext.asyncio import AsyncConnection
+    from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+    from sqlmodel import SQLModel
 
 USERS = int(os.environ.get("BENCH_USERS", "100000"))
 FIRST_MESSENGER_ID = 1_000_000
@@ -31,15 +34,55 @@ def migrate(ctx: SeedContext) -> None:
     subprocess.run([sys.executable, "-m", "subsvc", "migrate"], env=dict(ctx.env), check=True)
 
 
+def batches(count: int, size: int) -> Iterator[range]:
+    """The numbers ``0 .. count - 1`` in ranges of ``size`` (the last one shorter), one a batch
+    of rows."""
+    for start in range(0, count, size):
+        yield range(start, min(count, start + size))
+
+
+@asynccontextmanager
+async def unpooled(url: str) -> AsyncIterator[AsyncEngine]:
+    """An engine on ``url`` without a pool (a connection per use) for the benchmark's own
+    seeding and readings beside the service, disposed at the end."""
+    from sqlalchemy.ext.asyncio import create_async_engine
+    from sqlalchemy.pool import NullPool
+
+    engine = create_async_engine(url, poolclass=NullPool)
+    try:
+        yield engine
+    finally:
+        await engine.dispose()
+
+
+@asynccontextmanager
+async def transaction(url: str) -> AsyncIterator[AsyncConnection]:
+    """A connection to ``url`` (:func:`unpooled`) in a transaction committed at the end."""
+    async with unpooled(url) as engine, engine.begin() as connection:
+        yield connection
+
+
+async def insert_ids(connection: AsyncConnection, records: Sequence[SQLModel]) -> list[int]:
+    """Insert ``records`` (of one table, their ``id`` left to the database) in one statement;
+    their new ids, in the records' order."""
+    from sqlalchemy import insert
+
+    if not records:
+        return []
+    model: Any = type(records[0])  # a table model: it has a __table__
+    table = model.__table__
+    statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
+    made = await connection.execute(statement, [record.model_dump(exclude={"id"}) for record in records])
+    return [int(row[0]) for row in made.all()]
+
+
 async def insert_admin(connection: AsyncConnection, messenger_id: int, now: datetime, **fields: Any) -> int:
     """Insert the administrator the administrator benchmarks sign in as (a users row); its id."""
-    from sqlalchemy import insert
     from subsvc_users.api import User
 
-    table = User.__table__
     row = User(messenger_id=messenger_id, first_name="Bench admin", created_at=now, updated_at=now, **fields)
-    inserted = await connection.execute(insert(table).returning(table.c.id), row.model_dump(exclude={"id"}))
-    return int(inserted.scalar_one())
+    (admin_id,) = await insert_ids(connection, [row])
+    return admin_id
 
 
 async def _seed_users(url: str, count: int) -> None:

@@ -28,7 +28,6 @@ from typing import Any
 
 from run import (
     Service,
-    admin_benchmark,
     admin_env,
     checked_result,
     gets_table,
@@ -37,20 +36,16 @@ from run import (
     log,
     measure_gets,
 )
-from seed import insert_admin
+from scenarios import cabinet_access_token
+from seed import batches, insert_admin, insert_ids, transaction
 from sqlalchemy import insert
-from sqlalchemy.ext.asyncio import create_async_engine
-from sqlalchemy.pool import NullPool
 from subsvc_ticket_notifications.models import AdminRead, AdminReadMark, TicketNotification
 from subsvc_tickets.models import Ticket, TicketMessage
 from subsvc_users.api import User
 
-from subsvc.auth.jwt import JWTCodec
-
 LIST = "/cabinet/admin/tickets?page=1&per_page=20"
 LIST_PENDING = "/cabinet/admin/tickets?status=pending&page=1&per_page=20"
 UNREAD = "/cabinet/admin/tickets/notifications/unread-count"
-JWT_SECRET = secrets.token_hex(32)
 STAMP = secrets.randbelow(10**6)
 MESSENGER_IDS = 7_000_000_000 + STAMP * 1_000_000
 ADMIN_MESSENGER_ID = MESSENGER_IDS - 1
@@ -62,91 +57,75 @@ async def seed(url: str, tickets: int, messages: int) -> tuple[int, int]:
     """The users, tickets, messages and admin notifications; the administrator's read state.
     Returns the administrator's user id and their unread count."""
     now = datetime.now(UTC)
-    engine = create_async_engine(url, poolclass=NullPool)
-    try:
-        async with engine.begin() as connection:
-            admin_id = await insert_admin(connection, ADMIN_MESSENGER_ID, now, referral_code=f"a{STAMP}")
-            ticket_ids: list[int] = []
-            for start in range(0, tickets, BATCH):
-                numbers = range(start, min(tickets, start + BATCH))
-                users = [
-                    User(
-                        messenger_id=MESSENGER_IDS + n,
-                        first_name=f"Asker {n}",
-                        username=f"s{STAMP}x{n}",
-                        referral_code=f"s{STAMP}x{n}",
-                        created_at=now,
-                        updated_at=now,
-                    ).model_dump(exclude={"id"})
-                    for n in numbers
-                ]
-                user_ids = [
-                    row[0]
-                    for row in (
-                        await connection.execute(insert(User.__table__).returning(User.__table__.c.id), users)
-                    ).all()
-                ]
-                rows = [
-                    Ticket(
-                        user_id=user_id,
-                        title=f"Question {n}",
-                        status=STATUSES[n % len(STATUSES)],
-                        created_at=now - timedelta(minutes=tickets - n),
-                        updated_at=now - timedelta(minutes=tickets - n),
-                    ).model_dump(exclude={"id"})
-                    for n, user_id in zip(numbers, user_ids, strict=True)
-                ]
-                table = Ticket.__table__
-                made = await connection.execute(insert(table).returning(table.c.id), rows)
-                ticket_ids.extend(row[0] for row in made.all())
-            notification_ids: list[int] = []
-            for start in range(0, messages, BATCH):
-                numbers = range(start, min(messages, start + BATCH))
-                rows = [
-                    TicketMessage(
-                        ticket_id=ticket_ids[n % len(ticket_ids)],
-                        message_text=f"Message {n}",
-                        is_from_admin=n % 3 == 2,
-                        created_at=now,
-                    ).model_dump(exclude={"id"})
-                    for n in numbers
-                ]
-                await connection.execute(insert(TicketMessage.__table__), rows)
-                notes = [
-                    TicketNotification(
-                        ticket_id=ticket_ids[n % len(ticket_ids)],
-                        user_id=admin_id,
-                        notification_type="user_reply",
-                        message=f"Reply {n}",
-                        is_for_admin=True,
-                        created_at=now,
-                    ).model_dump(exclude={"id"})
-                    for n in numbers
-                    if n % 3 != 2
-                ]
-                made = await connection.execute(
-                    insert(TicketNotification.__table__).returning(TicketNotification.__table__.c.id), notes
+    async with transaction(url) as connection:
+        admin_id = await insert_admin(connection, ADMIN_MESSENGER_ID, now, referral_code=f"a{STAMP}")
+        ticket_ids: list[int] = []
+        for numbers in batches(tickets, BATCH):
+            users = [
+                User(
+                    messenger_id=MESSENGER_IDS + n,
+                    first_name=f"Asker {n}",
+                    username=f"s{STAMP}x{n}",
+                    referral_code=f"s{STAMP}x{n}",
+                    created_at=now,
+                    updated_at=now,
                 )
-                notification_ids.extend(row[0] for row in made.all())
-            middle = notification_ids[len(notification_ids) // 2]
-            mark = AdminReadMark(admin_user_id=admin_id, read_up_to_id=middle, marked_at=now)
-            await connection.execute(insert(AdminReadMark.__table__), mark.model_dump())
-            above = [n for n in notification_ids if n > middle][::10]
-            reads = [AdminRead(admin_user_id=admin_id, notification_id=n).model_dump() for n in above]
-            if reads:
-                await connection.execute(insert(AdminRead.__table__), reads)
-            unread = sum(1 for n in notification_ids if n > middle) - len(reads)
-        return admin_id, unread
-    finally:
-        await engine.dispose()
+                for n in numbers
+            ]
+            user_ids = await insert_ids(connection, users)
+            rows = [
+                Ticket(
+                    user_id=user_id,
+                    title=f"Question {n}",
+                    status=STATUSES[n % len(STATUSES)],
+                    created_at=now - timedelta(minutes=tickets - n),
+                    updated_at=now - timedelta(minutes=tickets - n),
+                )
+                for n, user_id in zip(numbers, user_ids, strict=True)
+            ]
+            ticket_ids.extend(await insert_ids(connection, rows))
+        notification_ids: list[int] = []
+        for numbers in batches(messages, BATCH):
+            rows = [
+                TicketMessage(
+                    ticket_id=ticket_ids[n % len(ticket_ids)],
+                    message_text=f"Message {n}",
+                    is_from_admin=n % 3 == 2,
+                    created_at=now,
+                ).model_dump(exclude={"id"})
+                for n in numbers
+            ]
+            await connection.execute(insert(TicketMessage.__table__), rows)
+            notes = [
+                TicketNotification(
+                    ticket_id=ticket_ids[n % len(ticket_ids)],
+                    user_id=admin_id,
+                    notification_type="user_reply",
+                    message=f"Reply {n}",
+                    is_for_admin=True,
+                    created_at=now,
+                )
+                for n in numbers
+                if n % 3 != 2
+            ]
+            notification_ids.extend(await insert_ids(connection, notes))
+        middle = notification_ids[len(notification_ids) // 2]
+        mark = AdminReadMark(admin_user_id=admin_id, read_up_to_id=middle, marked_at=now)
+        await connection.execute(insert(AdminReadMark.__table__), mark.model_dump())
+        above = [n for n in notification_ids if n > middle][::10]
+        reads = [AdminRead(admin_user_id=admin_id, notification_id=n).model_dump() for n in above]
+        if reads:
+            await connection.execute(insert(AdminRead.__table__), reads)
+        unread = sum(1 for n in notification_ids if n > middle) - len(reads)
+    return admin_id, unread
 
 
 def measure(args: argparse.Namespace, svc: Service, workdir: Path) -> dict[str, Any]:
     log(f"seeding {args.tickets:,} tickets, {args.messages:,} messages and their admin notifications")
     admin_id, unread = asyncio.run(seed(svc.database_url, args.tickets, args.messages))
-    token = JWTCodec(JWT_SECRET, access_minutes=120).access_token(admin_id)
+    token = cabinet_access_token(admin_id)
     paths = {"list": LIST, "pending": LIST_PENDING, "unread": UNREAD}
-    runs = measure_gets(args, svc, workdir, paths, token)
+    runs = measure_gets(args, svc, workdir, paths, [token])
     listed = json_answer(svc, LIST, token, timeout=30)
     counted = json_answer(svc, UNREAD, token, timeout=30)
     checks = {
@@ -174,9 +153,7 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
     )
 
 
-def benchmark(args: argparse.Namespace, workdir: Path) -> int:
-    env = admin_env(JWT_SECRET, ADMIN_MESSENGER_ID, SUPPORT_TICKET_SLA_ENABLED="false")
-    return admin_benchmark(args, workdir, env, measure, render)
+ENV = admin_env(ADMIN_MESSENGER_ID, SUPPORT_TICKET_SLA_ENABLED="false")
 
 
 def own_options(p: argparse.ArgumentParser) -> None:
@@ -185,7 +162,7 @@ def own_options(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return load_main(__doc__, argv, own_options, benchmark, "subsvc-bench-support-")
+    return load_main(__doc__, argv, own_options, ENV, measure, render)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from subsvc_probe import ProbeNote
 from subsvc.app import create_app
 from subsvc.db import utcnow
 from subsvc.events import Event, OutboxEvent, OutboxFailure, RetryPolicy, UnknownEventType, subscriber_name
+from subsvc.testing import wait_until
 
 NOTE = {"text": "hello", "amount": 1}
 
@@ -23,27 +24,20 @@ async def outbox(db) -> list[OutboxEvent]:
         return list((await session.exec(select(OutboxEvent).order_by(OutboxEvent.id))).all())
 
 
-async def wait_for(predicate, seconds: float = 5.0) -> None:
-    for _ in range(int(seconds / 0.02)):
-        if predicate():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("condition not met in time")
-
-
 async def test_committed_change_publishes_its_event_after_commit(app, client, db):
     received: list[Event] = []
     app.state.events.subscribe("probe.note_created", received.append)
     r = await client.post("/probe/events", json=NOTE)
     assert r.status_code == 201
-    await wait_for(lambda: received)
+    await wait_until(lambda: received)
     assert received[0].type == "probe.note_created"
     assert received[0].payload == {"note_id": r.json()["id"], "text": "hello"}
-    for _ in range(100):  # the dispatcher marks the row once subscribers have run
+
+    async def dispatched() -> list[OutboxEvent] | None:  # marked once subscribers have run
         rows = await outbox(db)
-        if rows[0].dispatched_at is not None:
-            break
-        await asyncio.sleep(0.02)
+        return rows if rows[0].dispatched_at is not None else None
+
+    rows = await wait_until(dispatched)
     assert [(row.event_type, row.dispatched_at is not None) for row in rows] == [("probe.note_created", True)]
 
 
@@ -71,7 +65,7 @@ async def test_events_left_undispatched_are_dispatched_at_the_next_start(subsvc_
         received: list[Event] = []
         fresh.state.events.subscribe("probe.note_created", received.append)
         async with fresh.router.lifespan_context(fresh):
-            await wait_for(lambda: received)
+            await wait_until(lambda: received)
     finally:
         await app.state.events.start()
     assert received[0].payload["text"] == "left over"
@@ -87,7 +81,7 @@ async def test_a_failing_subscriber_does_not_stop_the_others(app, client, rows):
     app.state.events.subscribe("probe.note_created", broken)
     app.state.events.subscribe("probe.note_created", received.append)
     assert (await client.post("/probe/events", json=NOTE)).status_code == 201
-    await wait_for(lambda: received)
+    await wait_until(lambda: received)
     (failure,) = await wait_until_rows(rows, lambda found: found)
     assert failure.subscriber == subscriber_name(broken)
     assert failure.last_error == "RuntimeError: subscriber bug"
@@ -107,7 +101,7 @@ async def test_a_subscriber_may_write_in_a_session_of_its_own(app, client, db):
 
     app.state.events.subscribe("probe.note_created", write_a_note)
     assert (await client.post("/probe/events", json=NOTE)).status_code == 201
-    await wait_for(lambda: written, seconds=3.0)  # the write gate would give up after 5 s
+    await wait_until(lambda: written, seconds=3.0)  # the write gate would give up after 5 s
     (row,) = await outbox(db)
     assert written == [row.id]
     async with db.session() as session:

@@ -14,14 +14,7 @@ from subsvc_probe import ProbeNote
 
 from subsvc.app import create_app
 from subsvc.jobs import UnknownJob
-
-
-async def wait_for(predicate, seconds: float = 5.0) -> None:
-    for _ in range(int(seconds / 0.01)):
-        if predicate():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("condition not met in time")
+from subsvc.testing import wait_until
 
 
 def runs(name: str) -> list[dict]:
@@ -39,7 +32,7 @@ async def test_an_enqueued_job_runs_with_its_arguments(app):
     assert "register_jobs" in subsvc_probe.CALLS
     assert set(app.state.jobs.declared) == {"probe.ping", "probe.tick", "probe.fail", "core.outbox_prune"}
     await app.state.jobs.enqueue("probe.ping", note_id=7, text="héllo")
-    await wait_for(lambda: runs("probe.ping"))
+    await wait_until(lambda: runs("probe.ping"))
     assert runs("probe.ping") == [{"note_id": 7, "text": "héllo"}]
 
 
@@ -63,7 +56,7 @@ async def test_a_job_asked_for_in_a_transaction_runs_after_the_commit_and_once(a
         await asyncio.sleep(0.05)
         assert runs("probe.ping") == []  # not before the commit
         await session.commit()
-    await wait_for(lambda: len(runs("probe.ping")) == 2)
+    await wait_until(lambda: len(runs("probe.ping")) == 2)
     await asyncio.sleep(0.05)
     assert sorted(r["reason"] for r in runs("probe.ping")) == ["note", "other"]
     async with db.session() as session:
@@ -91,7 +84,7 @@ async def test_a_released_savepoint_is_not_the_commit(app, db):
         await asyncio.sleep(0.05)
         assert runs("probe.ping") == []  # SQLAlchemy reports the release as after_commit too
         await session.commit()
-    await wait_for(lambda: runs("probe.ping"))
+    await wait_until(lambda: runs("probe.ping"))
     assert runs("probe.ping") == [{"reason": "after the commit"}]
 
 
@@ -104,24 +97,24 @@ async def test_a_rolled_back_savepoint_keeps_the_job_of_its_transaction(app, db)
         session.add(ProbeNote(text="rolled back"))
         await savepoint.rollback()
         await session.commit()
-    await wait_for(lambda: runs("probe.ping"))
+    await wait_until(lambda: runs("probe.ping"))
     assert runs("probe.ping") == [{"reason": "kept"}]
 
 
 async def test_a_failing_job_is_logged_and_the_worker_goes_on(app, caplog):
     with caplog.at_level(logging.ERROR, logger="subsvc.jobs"):
         await app.state.jobs.enqueue("probe.fail")
-        await wait_for(lambda: any("probe.fail failed" in r.getMessage() for r in caplog.records))
+        await wait_until(lambda: any("probe.fail failed" in r.getMessage() for r in caplog.records))
     await app.state.jobs.enqueue("probe.ping", after="failure")
-    await wait_for(lambda: runs("probe.ping"))
+    await wait_until(lambda: runs("probe.ping"))
 
 
 async def test_a_periodic_job_runs_at_start_and_then_every_interval(subsvc_settings, app):
     fresh = create_app(subsvc_settings, plugins=["subsvc_probe"])
     fresh.state.probe_tick_seconds = 0.05
     async with fresh.router.lifespan_context(fresh):
-        await wait_for(lambda: len(runs("probe.tick")) >= 1, seconds=0.04)  # at start, before the interval
-        await wait_for(lambda: len(runs("probe.tick")) >= 4)
+        await wait_until(lambda: len(runs("probe.tick")) >= 1, seconds=0.04)  # at start, before the interval
+        await wait_until(lambda: len(runs("probe.tick")) >= 4)
     stopped_at = len(runs("probe.tick"))
     await asyncio.sleep(0.15)
     assert len(runs("probe.tick")) == stopped_at  # stopping the app stops its loops
@@ -162,12 +155,12 @@ async def test_with_redis_a_job_enqueued_by_one_instance_runs_in_a_worker_instan
         await asyncio.sleep(0.2)
         assert runs("probe.ping") == []  # nobody takes jobs yet: the message waits in Redis
         async with worker.router.lifespan_context(worker):
-            await wait_for(lambda: runs("probe.ping"))
+            await wait_until(lambda: runs("probe.ping"))
             async with web.state.db.session() as session:
                 session.add(ProbeNote(text="x"))
                 web.state.jobs.enqueue_after_commit(session, "probe.ping", sent_by="commit")
                 await session.commit()
-            await wait_for(lambda: len(runs("probe.ping")) == 2)
+            await wait_until(lambda: len(runs("probe.ping")) == 2)
     assert [r["sent_by"] for r in runs("probe.ping")] == ["web", "commit"]
 
 
@@ -187,7 +180,7 @@ async def test_with_redis_the_worker_outwaits_the_connection_read_timeout(
             time.sleep(0.8)  # noqa: ASYNC251 # a process too busy to read Redis's answer for that long
             await asyncio.sleep(0.5)
             await worker.state.jobs.enqueue("probe.ping", sent="after")
-            await wait_for(lambda: len(runs("probe.ping")) == 2)
+            await wait_until(lambda: len(runs("probe.ping")) == 2)
     assert runs("probe.ping") == [{"sleep": 1.2}, {"sent": "after"}]
     assert [r.getMessage() for r in caplog.records] == []
 

@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 
 from subsvc.app import create_app
 from subsvc.realtime import Hub
-from subsvc.testing import JWT_SECRET
+from subsvc.testing import JWT_SECRET, wait_until
 from subsvc.testing_server import LoopbackServer
 
 ADMIN_GREETING = {"type": "connection", "status": "connected", "message": "WebSocket connection established"}
@@ -67,13 +67,6 @@ async def closed_with(ws: ClientConnection) -> tuple[int, str]:
             await asyncio.wait_for(ws.recv(), 5)
     assert info.value.rcvd is not None
     return info.value.rcvd.code, info.value.rcvd.reason
-
-
-async def wait_until(predicate: Any, seconds: float = 5.0) -> None:
-    deadline = asyncio.get_running_loop().time() + seconds
-    while not predicate():
-        assert asyncio.get_running_loop().time() < deadline, "condition not reached in time"
-        await asyncio.sleep(0.01)
 
 
 # --- /ws ----------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx2
 
 from subsvc.app import create_app
-from subsvc.testing import API_KEY
+from subsvc.testing import API_KEY, wait_until
 
 
 async def test_revocation_reaches_the_other_instance(redis_url, subsvc_settings, app):
@@ -24,13 +24,11 @@ async def test_revocation_reaches_the_other_instance(redis_url, subsvc_settings,
             assert (await b.get("/plugins", headers=headers)).status_code == 200  # cached on instance two
             r = await a.post(f"/tokens/{created['id']}/revoke", headers={"X-API-Key": API_KEY})
             assert r.status_code == 200
-            for _ in range(50):  # the message crosses Redis asynchronously
-                if (await b.get("/plugins", headers=headers)).status_code == 401:
-                    break
-                import asyncio
 
-                await asyncio.sleep(0.02)
-            assert (await b.get("/plugins", headers=headers)).status_code == 401
+            async def refused() -> bool:
+                return (await b.get("/plugins", headers=headers)).status_code == 401
+
+            await wait_until(refused)  # the message crosses Redis asynchronously
 
 
 async def test_buses_on_other_redis_database_numbers_do_not_hear_each_other(redis_url):
@@ -51,24 +49,12 @@ async def test_buses_on_other_redis_database_numbers_do_not_hear_each_other(redi
         await bus.start()
     try:
         await neighbour.publish("probe", "hello")
-        for _ in range(100):
-            if heard["same"]:
-                break
-            await asyncio.sleep(0.02)
+        await wait_until(lambda: heard["same"])
         await asyncio.sleep(0.1)  # time for a stray delivery to arrive, were there one
         assert heard == {"same": ["hello"], "apart": []}
     finally:
         for bus in (same, neighbour, apart):
             await bus.stop()
-
-
-async def _until(condition, seconds: float = 5.0) -> None:
-    import asyncio
-
-    for _ in range(int(seconds / 0.02)):
-        if condition():
-            return
-        await asyncio.sleep(0.02)
 
 
 async def test_a_burst_of_messages_arrives_whole_and_in_order(redis_url):
@@ -84,11 +70,11 @@ async def test_a_burst_of_messages_arrives_whole_and_in_order(redis_url):
         expected = [f"message {number}" for number in range(500)]
         for message in expected[:250]:
             await sender.publish("burst", message)
-        await _until(lambda: len(heard) >= 250)
+        await wait_until(lambda: len(heard) >= 250)
         for message in expected[250:]:
             await sender.publish("burst", message)
         await sender.stop()  # sends what is still queued first
-        await _until(lambda: len(heard) >= 500)
+        await wait_until(lambda: len(heard) >= 500)
         assert heard == expected
     finally:
         for bus in (sender, receiver):
@@ -109,7 +95,7 @@ async def test_without_redis_a_message_reaches_this_process_and_a_warning_is_log
     try:
         await bus.publish("local", "one")
         await bus.publish("local", "two")
-        await _until(lambda: len(heard) >= 2)
+        await wait_until(lambda: len(heard) >= 2)
         assert heard == ["one", "two"]
         assert any("redis publish of" in record.getMessage() for record in caplog.records)
     finally:
