@@ -10,7 +10,7 @@ from typing import Any
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from starlette.applications import Starlette
-from subsvc_billing.api import InsufficientBalance, change_balance, record_transaction
+from subsvc_billing.api import InsufficientBalance, change_balance, move_balance
 from subsvc_pricing.api import Quote, consume_personal_discount
 from subsvc_users.api import User
 
@@ -78,22 +78,22 @@ async def charge(
     amount = quote if isinstance(quote, int) else quote.final_kopeks
     if amount < 0:
         raise ValueError("a charge cannot be negative")
+    transaction_id: int | None = None
     try:
-        _, balance = await change_balance(session, user_id, -amount)
+        if amount > 0 or record_free:
+            transaction_id, balance = await move_balance(
+                session,
+                services(app).events,
+                user_id,
+                -amount,
+                type=SUBSCRIPTION_PAYMENT,
+                description=description,
+                payment_method=BALANCE,
+            )
+        else:
+            _, balance = await change_balance(session, user_id, 0)
     except InsufficientBalance:
         raise InsufficientFunds(amount, await balance_of(session, user_id)) from None
-    transaction_id = None
-    if amount > 0 or record_free:
-        transaction_id = await record_transaction(
-            session,
-            services(app).events,
-            user_id=user_id,
-            type=SUBSCRIPTION_PAYMENT,
-            amount_kopeks=amount,
-            new_balance_kopeks=balance,
-            description=description,
-            payment_method=BALANCE,
-        )
     percent = 0
     if isinstance(quote, Quote) and quote.uses_personal:
         percent = await consume_personal_discount(app, session, user_id, context=description)
