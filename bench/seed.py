@@ -63,8 +63,8 @@ async def transaction(url: str) -> AsyncIterator[AsyncConnection]:
 
 
 async def insert_ids(connection: AsyncConnection, records: Sequence[SQLModel]) -> list[int]:
-    """Insert ``records`` (of one table, their ``id`` left to the database) in one statement;
-    their new ids, in the records' order."""
+    """Insert ``records`` (of one table, their ``id`` left to the database) as one multi-row
+    INSERT (SQLAlchemy sends it in pages of 1,000 rows); their new ids, in the records' order."""
     from sqlalchemy import insert
 
     if not records:

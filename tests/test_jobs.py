@@ -110,11 +110,14 @@ async def test_a_failing_job_is_logged_and_the_worker_goes_on(app, caplog):
 
 
 async def test_a_periodic_job_runs_at_start_and_then_every_interval(subsvc_settings, app):
+    first = create_app(subsvc_settings, plugins=["subsvc_probe"])
+    first.state.probe_tick_seconds = 3600  # an hour: only the run at start fits in the wait
+    async with first.router.lifespan_context(first):
+        await wait_until(lambda: len(runs("probe.tick")) >= 1)
     fresh = create_app(subsvc_settings, plugins=["subsvc_probe"])
     fresh.state.probe_tick_seconds = 0.05
     async with fresh.router.lifespan_context(fresh):
-        await wait_until(lambda: len(runs("probe.tick")) >= 1, seconds=0.04)  # at start, before the interval
-        await wait_until(lambda: len(runs("probe.tick")) >= 4)
+        await wait_until(lambda: len(runs("probe.tick")) >= 5)
     stopped_at = len(runs("probe.tick"))
     await asyncio.sleep(0.15)
     assert len(runs("probe.tick")) == stopped_at  # stopping the app stops its loops

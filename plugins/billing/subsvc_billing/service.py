@@ -304,10 +304,10 @@ async def move_balance(
 ) -> tuple[int, int]:
     """Add ``delta`` kopeks (negative: a debit) to a user's balance and record it as a completed
     ``type`` transaction of ``abs(delta)``, published as :func:`record_transaction` does (on
-    PostgreSQL one statement); the transaction's id and the new balance. ``topup`` as in
-    :func:`change_balance`; a duplicate ``external_id`` raises ``IntegrityError``.
+    PostgreSQL one statement for a user given by id); the transaction's id and the new balance.
+    ``topup`` as in :func:`change_balance`; a duplicate ``external_id`` raises ``IntegrityError``.
 
-    Raises :class:`InsufficientBalance` for a debit larger than the balance.
+    Raises :class:`InsufficientBalance` for a debit larger than the balance or an unknown user.
     """
     recorded = Recorded(
         type, abs(delta), description, payment_method, external_id, notify_user, apply_topup_bonuses

@@ -166,5 +166,5 @@ async def test_only_an_approved_partner_is_a_campaigns_partner_and_becomes_the_r
 
 
 async def _registered(admin: Any, path: str) -> dict[str, Any] | None:
-    answer = (await admin.get(path)).json()
-    return answer if answer["total"] else None
+    answer = (await admin.get(path)).json()  # its page and its total are two reads: wait for both
+    return answer if answer["total"] and answer["registrations"] else None

@@ -182,14 +182,12 @@ async def _credit_bonus(session: AsyncSession, events: EventBus, offer: Discount
     """Credit the offer's bonus atomically, recorded as a deposit whose external id is the
     offer (unique: an offer never pays twice). Returns the new balance."""
     assert offer.id is not None
-    _, balance = await billing.change_balance(session, offer.user_id, offer.bonus_amount_kopeks)
-    await billing.record_transaction(
+    _, balance = await billing.move_balance(
         session,
         events,
-        user_id=offer.user_id,
+        offer.user_id,
+        offer.bonus_amount_kopeks,
         type=DEPOSIT,
-        amount_kopeks=offer.bonus_amount_kopeks,
-        new_balance_kopeks=balance,
         description=f"Бонус промо-предложения #{offer.id}",
         payment_method=PAYMENT_METHOD,
         external_id=f"offer:{offer.id}",

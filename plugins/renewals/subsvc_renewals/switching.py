@@ -82,14 +82,12 @@ async def _refund_devices(app: Starlette, session: AsyncSession, switch: Switch)
     """Credit what the dropped devices are worth (a ``refund`` transaction); the balance."""
     user_id = switch.subscription.user_id
     amount, dropped = switch.quote.refund_kopeks, switch.quote.devices_dropped
-    _, balance = await billing.change_balance(session, user_id, amount)
-    await billing.record_transaction(
+    _, balance = await billing.move_balance(
         session,
         services(app).events,
-        user_id=user_id,
+        user_id,
+        amount,
         type=REFUND,
-        amount_kopeks=amount,
-        new_balance_kopeks=balance,
         description=f"Возврат за устройства ({dropped}) при переходе на тариф {switch.new.name}",
         payment_method="balance",
     )
